@@ -1,0 +1,142 @@
+// Resources of the public API, one zod schema each (SPEC §2, CONTRACT §2). Types come from z.infer;
+// the build validates every page it writes against these.
+import { z } from 'zod';
+
+const DateTime = z.iso.datetime({ offset: false }).meta({ format: 'date-time' });
+const Uri = z.url();
+const Count = z.number().int().min(0);
+
+export const Features = z.strictObject({
+  '3d': z.boolean(),
+  calm: z.boolean(),
+  restricted: z.boolean(),
+  captions: z.boolean(),
+}).meta({ id: 'Features' });
+export type Features = z.infer<typeof Features>;
+
+export const Creator = z.strictObject({
+  username: z.string().optional(),
+  displayName: z.string().optional(),
+  avatarUrl: Uri.optional(),
+  channelUrl: Uri.optional(),
+}).meta({ id: 'Creator' });
+export type Creator = z.infer<typeof Creator>;
+
+export const Video = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  description: z.string().optional(),
+  category: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  duration: Count.optional(),
+  durationText: z.string().regex(/^(\d+:[0-5]\d|\d+:[0-5]\d:[0-5]\d)$/).optional(),
+  views: Count,
+  likes: Count,
+  comments: Count.optional(),
+  publishedAt: DateTime.optional(),
+  updatedAt: DateTime.optional(),
+  privacy: z.enum(['public', 'unlisted']).optional(),
+  thumbnailUrl: Uri,
+  watchUrl: Uri,
+  embedUrl: Uri,
+  features: Features.optional(),
+  creator: Creator,
+}).meta({ id: 'Video' });
+export type Video = z.infer<typeof Video>;
+
+export const Paging = z.strictObject({
+  limit: z.number().int().min(1).max(50),
+  offset: Count,
+  total: Count,
+  nextCursor: z.string().nullable(),
+}).meta({ id: 'Paging' });
+export type Paging = z.infer<typeof Paging>;
+
+/** The list envelope of SPEC §2 around items of one schema. */
+export const pageOf = <T extends z.ZodType>(item: T) => z.strictObject({ data: z.array(item), paging: Paging });
+
+export const VideoPage = pageOf(Video).meta({ id: 'VideoPage' });
+export type VideoPage = z.infer<typeof VideoPage>;
+
+export const VideoResponse = z.strictObject({ data: Video }).meta({ id: 'VideoResponse' });
+
+export const VideoBatch = z.strictObject({
+  data: z.array(Video),
+  missing: z.array(z.string()),
+}).meta({ id: 'VideoBatch' });
+export type VideoBatch = z.infer<typeof VideoBatch>;
+
+export const Quality = z.strictObject({ label: z.string(), height: z.number().int().min(1) });
+export const PlaybackSource = z.strictObject({ url: Uri, type: z.string(), quality: z.string(), height: z.number().int().min(1) });
+export const PlaybackCaption = z.strictObject({ lang: z.string(), label: z.string() });
+
+export const Playback = z.strictObject({
+  videoId: z.string(),
+  modes: z.array(z.enum(['inline', 'theater', 'fullscreen', 'pip'])),
+  qualities: z.array(Quality),
+  defaultQuality: z.string().optional(),
+  sources: z.array(PlaybackSource),
+  captions: z.array(PlaybackCaption),
+  '3d': z.strictObject({ available: z.boolean(), layout: z.literal('side-by-side').optional() }),
+  calmAudio: z.strictObject({ available: z.boolean() }),
+  restrictedMode: z.strictObject({ available: z.boolean() }),
+}).meta({ id: 'Playback' });
+export type Playback = z.infer<typeof Playback>;
+export const PlaybackResponse = z.strictObject({ data: Playback }).meta({ id: 'PlaybackResponse' });
+
+export const CommentAuthor = z.strictObject({
+  displayName: z.string(),
+  avatarUrl: Uri,
+  username: z.string().optional(),
+});
+
+export const Reply = z.strictObject({
+  id: z.string(),
+  videoId: z.string(),
+  parentId: z.string(),
+  author: CommentAuthor,
+  text: z.string(),
+  likes: Count,
+  publishedAt: DateTime,
+}).meta({ id: 'Reply' });
+export type Reply = z.infer<typeof Reply>;
+
+export const CommentThread = z.strictObject({
+  id: z.string(),
+  videoId: z.string(),
+  parentId: z.null(),
+  author: CommentAuthor,
+  text: z.string(),
+  likes: Count,
+  publishedAt: DateTime,
+  replyCount: Count,
+  replies: z.array(Reply),
+}).meta({ id: 'Comment' });
+export type CommentThread = z.infer<typeof CommentThread>;
+
+export const CommentPage = pageOf(CommentThread).meta({ id: 'CommentPage' });
+
+export const Category = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  videoCount: Count,
+}).meta({ id: 'Category' });
+export type Category = z.infer<typeof Category>;
+export const CategoryList = z.strictObject({ data: z.array(Category) }).meta({ id: 'CategoryList' });
+
+export const Health = z.strictObject({
+  status: z.enum(['ok', 'unavailable']),
+  version: z.string(),
+  snapshot: z.strictObject({ id: z.string(), videos: Count, pages: Count, loadedAt: DateTime }).nullable(),
+}).meta({ id: 'Health' });
+export const HealthResponse = z.strictObject({ data: Health }).meta({ id: 'HealthResponse' });
+
+export const Problem = z.strictObject({
+  type: Uri,
+  title: z.string(),
+  status: z.number().int().min(400).max(599),
+  detail: z.string(),
+  instance: z.string(),
+  errors: z.array(z.strictObject({ parameter: z.string(), detail: z.string() })).optional(),
+}).meta({ id: 'Problem' });
+export type Problem = z.infer<typeof Problem>;

@@ -1,0 +1,154 @@
+// The catalogue interchange format (CONTRACT §9): one zod schema per record kind. Import and seed
+// both write through these, so every row in the catalogue has passed the same checks.
+import { z } from 'zod';
+import { normaliseInstant } from '../lib/time.ts';
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** Ids, usernames and slugs: safe as a URL path segment and a file name. */
+export const Key = z
+  .string()
+  .regex(/^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ -, not starting with . or -');
+
+/** An RFC 3339 date-time, stored normalised to UTC (`2026-03-01T12:00:00Z`). */
+export const Instant = z
+  .string()
+  .regex(RFC3339, 'must be an RFC 3339 date-time such as 2026-03-01T12:00:00Z')
+  .transform((text, ctx) => {
+    const value = normaliseInstant(text);
+    if (value === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'is not a valid calendar date-time' });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+const Url = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' });
+const Count = z.number().int('must be a whole number').min(0, 'must be 0 or more').max(Number.MAX_SAFE_INTEGER);
+const Text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+const Name = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+export const Privacy = z.enum(['public', 'unlisted', 'private']);
+export type Privacy = z.infer<typeof Privacy>;
+
+export const FeatureFlags = z.object({
+  '3d': z.boolean().default(false),
+  calm: z.boolean().default(false),
+  restricted: z.boolean().default(false),
+  captions: z.boolean().default(false),
+});
+export type FeatureFlags = z.infer<typeof FeatureFlags>;
+
+export const MediaSource = z.object({
+  url: Url,
+  type: z.string().regex(/^[a-z]+\/[A-Za-z0-9.+-]+$/, 'must be a media type such as video/mp4'),
+  height: z.number().int().min(1).max(8640),
+});
+export type MediaSource = z.infer<typeof MediaSource>;
+
+export const CaptionTrack = z.object({
+  lang: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or pt-BR'),
+  label: Name(100),
+});
+export type CaptionTrack = z.infer<typeof CaptionTrack>;
+
+export const CategoryRecord = z.object({ kind: z.literal('category'), id: Key, name: Name(100) });
+export type CategoryRecord = z.infer<typeof CategoryRecord>;
+
+export const ChannelRecord = z.object({
+  kind: z.literal('channel'),
+  username: Key,
+  displayName: Name(200),
+  description: Text(5000).optional(),
+  avatarUrl: Url.optional(),
+  bannerUrl: Url.optional(),
+  subscribers: Count.optional(),
+  createdAt: Instant.optional(),
+});
+export type ChannelRecord = z.infer<typeof ChannelRecord>;
+
+export const VideoRecord = z.object({
+  kind: z.literal('video'),
+  id: Key,
+  channel: Key,
+  title: Name(500),
+  publishedAt: Instant,
+  privacy: Privacy,
+  description: Text(20000).optional(),
+  category: Key.optional(),
+  tags: z.array(Name(100)).max(100, 'must have at most 100 tags').optional(),
+  duration: Count.optional(),
+  views: Count.optional(),
+  likes: Count.optional(),
+  updatedAt: Instant.optional(),
+  features: FeatureFlags.partial().optional(),
+  thumbnailUrl: Url.optional(),
+  sources: z.array(MediaSource).max(20).optional(),
+  captions: z.array(CaptionTrack).max(50).optional(),
+  language: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language code such as en or eng').optional(),
+});
+export type VideoRecord = z.infer<typeof VideoRecord>;
+
+export const PlaylistRecord = z.object({
+  kind: z.literal('playlist'),
+  id: Key,
+  channel: Key,
+  title: Name(300),
+  privacy: Privacy,
+  videos: z.array(Key).max(5000, 'must list at most 5000 videos'),
+  description: Text(5000).optional(),
+  createdAt: Instant.optional(),
+  updatedAt: Instant.optional(),
+});
+export type PlaylistRecord = z.infer<typeof PlaylistRecord>;
+
+export const CommentState = z.enum(['published', 'held', 'removed', 'spam']);
+export type CommentState = z.infer<typeof CommentState>;
+
+export const CommentRecord = z.object({
+  kind: z.literal('comment'),
+  id: Key,
+  videoId: Key,
+  text: Name(10000),
+  publishedAt: Instant,
+  author: z.object({ displayName: Name(200), username: Key.optional(), avatarUrl: Url.optional() }),
+  parentId: Key.optional(),
+  likes: Count.optional(),
+  state: CommentState.default('published'),
+});
+export type CommentRecord = z.infer<typeof CommentRecord>;
+
+export const LiveState = z.enum(['live', 'upcoming', 'offline']);
+export type LiveState = z.infer<typeof LiveState>;
+
+export const LiveRecord = z.object({
+  kind: z.literal('live'),
+  channel: Key,
+  state: LiveState,
+  title: Text(300).optional(),
+  startedAt: Instant.optional(),
+  scheduledFor: Instant.optional(),
+  viewers: Count.optional(),
+});
+export type LiveRecord = z.infer<typeof LiveRecord>;
+
+export const AlertSeverity = z.enum(['info', 'minor', 'major', 'critical']);
+
+export const AlertRecord = z.object({
+  kind: z.literal('alert'),
+  id: Key,
+  severity: AlertSeverity,
+  title: Name(200),
+  message: Name(5000),
+  startsAt: Instant,
+  endsAt: Instant.optional(),
+  components: z.array(Key).max(50).optional(),
+});
+export type AlertRecord = z.infer<typeof AlertRecord>;
+
+export const CatalogueRecord = z.discriminatedUnion(
+  'kind',
+  [CategoryRecord, ChannelRecord, VideoRecord, PlaylistRecord, CommentRecord, LiveRecord, AlertRecord],
+  { error: 'kind must be one of category, channel, video, playlist, comment, live, alert' },
+);
+export type CatalogueRecord = z.infer<typeof CatalogueRecord>;

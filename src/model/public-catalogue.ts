@@ -1,0 +1,68 @@
+// What the rest of the system may know of the catalogue: public and unlisted records only, with
+// every reference resolved. read-catalogue.ts is the only producer; the snapshot stores it as is.
+import type { CaptionTrack, FeatureFlags, MediaSource } from '../catalogue/records.ts';
+
+export interface PublicCategory {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface PublicChannel {
+  readonly username: string;
+  readonly displayName: string;
+  readonly description: string;
+  readonly avatarUrl?: string;
+  readonly bannerUrl?: string;
+  readonly subscribers: number;
+  readonly createdAt?: string;
+}
+
+export interface PublicVideo {
+  readonly id: string;
+  readonly channel: string;
+  readonly title: string;
+  readonly description?: string;
+  readonly category?: string;
+  readonly tags: readonly string[];
+  readonly duration?: number;
+  readonly views: number;
+  readonly likes: number;
+  readonly publishedAt: string;
+  readonly updatedAt?: string;
+  readonly privacy: 'public' | 'unlisted';
+  readonly features: FeatureFlags;
+  readonly thumbnailUrl?: string;
+  readonly sources: readonly MediaSource[];
+  readonly captions: readonly CaptionTrack[];
+  readonly language?: string;
+}
+
+export interface PublicPlaylist {
+  readonly id: string;
+  readonly channel: string;
+  readonly title: string;
+  readonly description: string;
+  readonly privacy: 'public' | 'unlisted';
+  /** Visible (public or unlisted) videos only, in playlist order. */
+  readonly videoIds: readonly string[];
+  readonly createdAt?: string;
+  readonly updatedAt?: string;
+}
+
+export interface PublicComment {
+  readonly id: string;
+  readonly videoId: string;
+  readonly parentId: string | null;
+  readonly text: string;
+  readonly publishedAt: string;
+  readonly author: { readonly displayName: string; readonly username?: string; readonly avatarUrl?: string };
+  readonly likes: number;
+}
+
+export interface PublicCatalogue {
+  readonly categories: readonly PublicCategory[];
+  readonly channels: readonly PublicChannel[];
+  readonly videos: readonly PublicVideo[];
+  readonly playlists: readonly PublicPlaylist[];
+  readonly comments: readonly PublicComment[];
+}
