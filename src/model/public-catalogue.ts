@@ -11,30 +11,30 @@ export interface PublicChannel {
   readonly username: string;
   readonly displayName: string;
   readonly description: string;
-  readonly avatarUrl?: string;
-  readonly bannerUrl?: string;
+  readonly avatarUrl?: string | undefined;
+  readonly bannerUrl?: string | undefined;
   readonly subscribers: number;
-  readonly createdAt?: string;
+  readonly createdAt?: string | undefined;
 }
 
 export interface PublicVideo {
   readonly id: string;
   readonly channel: string;
   readonly title: string;
-  readonly description?: string;
-  readonly category?: string;
+  readonly description?: string | undefined;
+  readonly category?: string | undefined;
   readonly tags: readonly string[];
-  readonly duration?: number;
+  readonly duration?: number | undefined;
   readonly views: number;
   readonly likes: number;
   readonly publishedAt: string;
-  readonly updatedAt?: string;
+  readonly updatedAt?: string | undefined;
   readonly privacy: 'public' | 'unlisted';
   readonly features: FeatureFlags;
-  readonly thumbnailUrl?: string;
+  readonly thumbnailUrl?: string | undefined;
   readonly sources: readonly MediaSource[];
   readonly captions: readonly CaptionTrack[];
-  readonly language?: string;
+  readonly language?: string | undefined;
 }
 
 export interface PublicPlaylist {
@@ -45,8 +45,8 @@ export interface PublicPlaylist {
   readonly privacy: 'public' | 'unlisted';
   /** Visible (public or unlisted) videos only, in playlist order. */
   readonly videoIds: readonly string[];
-  readonly createdAt?: string;
-  readonly updatedAt?: string;
+  readonly createdAt?: string | undefined;
+  readonly updatedAt?: string | undefined;
 }
 
 export interface PublicComment {
@@ -55,7 +55,7 @@ export interface PublicComment {
   readonly parentId: string | null;
   readonly text: string;
   readonly publishedAt: string;
-  readonly author: { readonly displayName: string; readonly username?: string; readonly avatarUrl?: string };
+  readonly author: { readonly displayName: string; readonly username?: string | undefined; readonly avatarUrl?: string | undefined };
   readonly likes: number;
 }
 

@@ -1,0 +1,49 @@
+// npm start: on a fresh clone, seed the demo catalogue if there is none, build a snapshot if there
+// is none (or it was built for another PUBLIC_BASE_URL), build the Astro app if it is missing or
+// older than the sources, then serve.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_SEED_OPTIONS, seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
+import { loadConfig } from '../src/config.ts';
+import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
+import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
+import { ASTRO_ENTRY, startServer } from '../src/server/start-server.ts';
+import { runCli } from './cli.ts';
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+await runCli('start', async () => {
+  const config = loadConfig();
+  if (!existsSync(config.catalogueDb)) {
+    console.log(`start: no catalogue at ${config.catalogueDb}; seeding a demo catalogue of ${DEFAULT_SEED_OPTIONS.videos} videos`);
+    const seeded = seedCatalogue(config.catalogueDb, DEFAULT_SEED_OPTIONS, (p) => console.log(`seed: ${p.videos}/${p.totalVideos} videos`));
+    console.log(`seed: wrote ${seeded.records} records in ${(seeded.elapsedMs / 1000).toFixed(1)} s`);
+  }
+  const manifest = join(layoutOf(config.distDir).current, MANIFEST_FILE);
+  const builtFor = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { baseUrl: string }).baseUrl : undefined;
+  if (builtFor !== config.publicBaseUrl) {
+    console.log(builtFor === undefined ? 'start: no snapshot yet; building one' : `start: the snapshot was built for ${builtFor}; rebuilding for ${config.publicBaseUrl}`);
+    const s = buildSnapshot({ catalogue: config.catalogueDb, distDir: config.distDir, baseUrl: config.publicBaseUrl, onProgress: (m) => console.log(`build: ${m}`) });
+    console.log(`build: snapshot ${s.id}: ${s.pages} pages in ${s.seconds.toFixed(1)} s`);
+  }
+  if (!existsSync(ASTRO_ENTRY) || statSync(ASTRO_ENTRY).mtimeMs < Math.max(newestSource('src'), statSync('astro.config.mjs').mtimeMs)) {
+    console.log('start: building the on-demand routes (astro build)');
+    execFileSync('npx', ['astro', 'build', '--silent'], { stdio: 'inherit' });
+  }
+  const running = await startServer(config);
+  console.log(`start: listening on port ${running.port}, serving ${config.publicBaseUrl}`);
+  const stop = () => {
+    console.log('start: shutting down');
+    void running.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+});

@@ -1,0 +1,23 @@
+// GET /v1/health: 200 while a snapshot is loaded, else 503 with the same shape.
+import { defineEndpoint } from '../endpoint.ts';
+import { NoQuery } from '../params.ts';
+import { parseQuery } from '../query.ts';
+import { HealthResponse } from '../schemas.ts';
+
+export const API_VERSION = '1.5.2';
+
+export const health = defineEndpoint<Record<string, never>>({
+  name: 'health',
+  path: '/v1/health',
+  response: HealthResponse,
+  cache: 'none',
+  parse(_path, search) {
+    parseQuery(NoQuery, search);
+    return {};
+  },
+  canonical: () => '/v1/health',
+  handle: (_params, { snapshot }) => ({
+    status: snapshot ? 200 : 503,
+    body: { data: { status: snapshot ? 'ok' : 'unavailable', version: API_VERSION, snapshot: snapshot ?? null } },
+  }),
+});

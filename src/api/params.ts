@@ -1,0 +1,61 @@
+// Query parameter schemas (SPEC §4, CONTRACT §3–4): the one definition of what each endpoint
+// accepts. Values arrive as strings; messages say what is accepted, for the problem's `errors`.
+import { z } from 'zod';
+import { VIDEO_SORTS } from '../model/build-model.ts';
+
+export const MAX_LIMIT = 50;
+export const DEFAULT_LIMIT = 20;
+export const MAX_OFFSET = 2_147_483_647;
+
+const integer = (min: number, max: number, message: string) =>
+  z.string()
+    .refine((s) => /^\d{1,10}$/.test(s) && Number(s) >= min && Number(s) <= max, { message })
+    .transform(Number);
+
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+
+export const Limit = integer(1, MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`).optional();
+export const Offset = integer(0, MAX_OFFSET, 'must be an integer of 0 or more').optional();
+export const Cursor = z.string().min(1, 'must not be empty').optional();
+
+/** Free text: trimmed, then 1–200 characters. */
+export const Text = z.string()
+  .transform((s) => s.trim())
+  .refine((s) => s.length >= 1 && s.length <= 200, { message: 'must be 1 to 200 characters after trimming spaces' });
+
+/** A category id or a username to filter on: unknown values simply match nothing. */
+const Name = z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
+const paging = { limit: Limit, offset: Offset, cursor: Cursor };
+
+/** `cursor` and `offset` both place the page: only one may be given. */
+function oneWayToPage(value: { cursor?: string | undefined; offset?: number | undefined }, ctx: z.RefinementCtx): void {
+  if (value.cursor !== undefined && value.offset !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cannot be combined with offset: give one or the other' });
+  }
+}
+
+export const PagingQuery = z.object(paging).superRefine(oneWayToPage);
+export type PagingQuery = z.infer<typeof PagingQuery>;
+
+export const VideoSort = oneOf(VIDEO_SORTS);
+export const DurationFilter = oneOf(['short', 'medium', 'long'] as const);
+export const FeatureFilter = oneOf(['3d', 'calm', 'restricted', 'captions'] as const);
+
+export const ListVideosQuery = z.object({
+  sort: VideoSort.optional(),
+  category: Name.optional(),
+  creator: Name.optional(),
+  duration: DurationFilter.optional(),
+  feature: FeatureFilter.optional(),
+  q: Text.optional(),
+  ...paging,
+}).superRefine(oneWayToPage);
+export type ListVideosQuery = z.infer<typeof ListVideosQuery>;
+
+export const BatchQuery = z.object({
+  ids: z.string({ error: 'is required: give 1 to 50 comma-separated video ids' }),
+});
+
+export const NoQuery = z.object({});

@@ -1,0 +1,62 @@
+// Turns an endpoint's answer, or a problem, into bytes and headers: the one place that serialises,
+// so static pages (written by the build) and dynamic answers (written per request) agree.
+import { createHash } from 'node:crypto';
+import type { Urls } from '../model/urls.ts';
+import type { Answer, CachePolicy, Context, Endpoint } from './endpoint.ts';
+import { problemBody, ProblemError } from './problems.ts';
+import { serialise } from './serialise.ts';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+
+export const CACHE_CONTROL: Readonly<Record<CachePolicy | 'problem' | 'never', string>> = {
+  snapshot: 'public, max-age=300, s-maxage=86400, stale-while-revalidate=86400',
+  none: 'no-cache',
+  problem: 'public, max-age=60',
+  never: 'no-store',
+};
+
+export interface Rendered {
+  readonly status: number;
+  readonly body: Buffer;
+  /** the representation's headers, without CORS, encoding or length */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** A strong validator from the body's bytes (identity representation). */
+export const etagOf = (body: Buffer): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+export function renderAnswer(answer: Answer, cache: CachePolicy, urls: Urls): Rendered {
+  const body = Buffer.from(serialise(answer.body));
+  const headers: Record<string, string> = {
+    'content-type': JSON_TYPE,
+    'cache-control': CACHE_CONTROL[cache],
+    etag: etagOf(body),
+  };
+  if (answer.next !== undefined) headers['link'] = `<${urls.api(answer.next)}>; rel="next"`;
+  if (answer.noindex) headers['x-robots-tag'] = 'noindex';
+  return { status: answer.status ?? 200, body, headers };
+}
+
+export function renderProblem(error: ProblemError, instance: string, urls: Urls): Rendered {
+  const body = Buffer.from(serialise(problemBody(error, instance, urls.base)));
+  const cacheable = error.status === 400 || error.status === 404;
+  return {
+    status: error.status,
+    body,
+    headers: { 'content-type': PROBLEM_TYPE, 'cache-control': CACHE_CONTROL[cacheable ? 'problem' : 'never'], ...error.headers },
+  };
+}
+
+/** Parses, handles and renders one request; anything unexpected becomes a generic 500 problem. */
+export function runEndpoint(endpoint: Endpoint<any>, path: Record<string, string>, url: URL, context: Context): Rendered {
+  const instance = url.pathname + url.search;
+  try {
+    const params = endpoint.parse(path, url.searchParams);
+    return renderAnswer(endpoint.handle(params, context), endpoint.cache, context.model.urls);
+  } catch (error) {
+    if (error instanceof ProblemError) return renderProblem(error, instance, context.model.urls);
+    console.error(`[api] ${endpoint.name} failed on ${instance}:`, error);
+    return renderProblem(new ProblemError('internal-error', 'The service failed to answer this request.'), instance, context.model.urls);
+  }
+}

@@ -1,0 +1,48 @@
+// Every endpoint of the API, and the matcher from a URL path to one of them. More specific paths
+// come first (`/v1/videos/batch` before `/v1/videos/:id`).
+import { batchVideos } from './handlers/batch-videos.ts';
+import { getVideo } from './handlers/get-video.ts';
+import { health } from './handlers/health.ts';
+import { listCategories } from './handlers/list-categories.ts';
+import { listVideos } from './handlers/list-videos.ts';
+import { videoComments } from './handlers/video-comments.ts';
+import { videoPlayback } from './handlers/video-playback.ts';
+import { videoRelated } from './handlers/video-related.ts';
+import type { Endpoint } from './endpoint.ts';
+
+export const ENDPOINTS: readonly Endpoint<any>[] = [
+  listVideos, batchVideos, getVideo, videoPlayback, videoRelated, videoComments, listCategories, health,
+];
+
+export interface RouteMatch {
+  readonly endpoint: Endpoint<any>;
+  readonly params: Record<string, string>;
+}
+
+const compiled = ENDPOINTS.map((endpoint) => ({ endpoint, segments: endpoint.path.split('/').slice(1) }));
+
+/** The endpoint for a raw (still percent-encoded) path, or undefined. */
+export function matchRoute(rawPath: string): RouteMatch | undefined {
+  const parts = rawPath.split('/').slice(1);
+  for (const { endpoint, segments } of compiled) {
+    if (segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let matched = true;
+    for (let i = 0; i < segments.length && matched; i++) {
+      const segment = segments[i]!;
+      const part = parts[i]!;
+      if (segment.startsWith(':')) {
+        try {
+          params[segment.slice(1)] = decodeURIComponent(part);
+        } catch {
+          matched = false;
+        }
+        matched &&= part !== '';
+      } else {
+        matched = segment === part;
+      }
+    }
+    if (matched) return { endpoint, params };
+  }
+  return undefined;
+}

@@ -1,0 +1,85 @@
+// Configuration from the environment (CONTRACT §7a), parsed once with zod. A bad value stops the
+// process with a message naming the variable.
+import { z } from 'zod';
+
+const int = (name: string, min: number, max: number, fallback: number) =>
+  z.string().optional().transform((value, ctx) => {
+    if (value === undefined || value === '') return fallback;
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be an integer from ${min} to ${max} (got "${value}")` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const origin = (name: string) =>
+  z.string().optional().transform((value, ctx) => {
+    if (value === undefined || value === '') return undefined;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `${name} must be an absolute http(s) URL such as https://videos.example.com (got "${value}")` });
+      return z.NEVER;
+    }
+    if (!/^https?:$/.test(url.protocol) || url.search || url.hash || url.username) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be an http(s) origin without query, fragment or credentials (got "${value}")` });
+      return z.NEVER;
+    }
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  });
+
+const flag = (name: string) =>
+  z.string().optional().transform((value, ctx) => {
+    if (value === undefined || value === '') return false;
+    if (/^(1|true|yes|on)$/i.test(value)) return true;
+    if (/^(0|false|no|off)$/i.test(value)) return false;
+    ctx.addIssue({ code: 'custom', message: `${name} must be true or false (got "${value}")` });
+    return z.NEVER;
+  });
+
+export const Env = z.object({
+  PORT: int('PORT', 0, 65535, 4321),
+  HOST: z.string().optional(),
+  PUBLIC_BASE_URL: origin('PUBLIC_BASE_URL'),
+  SITE_ORIGIN: origin('SITE_ORIGIN'),
+  CATALOGUE_DB: z.string().optional().transform((v) => v || 'data/catalogue.db'),
+  DIST_DIR: z.string().optional().transform((v) => v || 'dist'),
+  RATE_LIMIT_PUBLIC: int('RATE_LIMIT_PUBLIC', 1, 10_000_000, 600),
+  RATE_LIMIT_SITE: int('RATE_LIMIT_SITE', 1, 10_000_000, 6000),
+  RATE_LIMIT_KEY: int('RATE_LIMIT_KEY', 1, 10_000_000, 1200),
+  TRUST_PROXY: flag('TRUST_PROXY'),
+  SNAPSHOT_CACHE_MB: int('SNAPSHOT_CACHE_MB', 0, 1_000_000, 512),
+});
+
+export interface Config {
+  readonly port: number;
+  readonly host: string | undefined;
+  readonly publicBaseUrl: string;
+  readonly siteOrigin: string | undefined;
+  readonly catalogueDb: string;
+  readonly distDir: string;
+  readonly rateLimits: { readonly public: number; readonly site: number; readonly key: number };
+  readonly trustProxy: boolean;
+  readonly snapshotCacheBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = Env.safeParse(env);
+  if (!result.success) throw new ConfigError(`invalid configuration: ${result.error.issues.map((i) => i.message).join('; ')}`);
+  const e = result.data;
+  return {
+    port: e.PORT,
+    host: e.HOST || undefined,
+    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
+    siteOrigin: e.SITE_ORIGIN,
+    catalogueDb: e.CATALOGUE_DB,
+    distDir: e.DIST_DIR,
+    rateLimits: { public: e.RATE_LIMIT_PUBLIC, site: e.RATE_LIMIT_SITE, key: e.RATE_LIMIT_KEY },
+    trustProxy: e.TRUST_PROXY,
+    snapshotCacheBytes: e.SNAPSHOT_CACHE_MB * 1024 * 1024,
+  };
+}

@@ -1,0 +1,124 @@
+// The in-memory model every handler answers from: public resources built once, public videos in
+// each sort order, comment threads per video. Built by the snapshot build from the catalogue, and
+// by the server from the snapshot's stored copy of the same data, so both answer alike.
+import type { Category, CommentThread, Reply, Video } from '../api/schemas.ts';
+import { memoiseJson } from '../api/serialise.ts';
+import { durationClass, type DurationClass } from './durations.ts';
+import type { PublicCatalogue, PublicChannel, PublicVideo } from './public-catalogue.ts';
+import { computeRelated } from './related.ts';
+import { toCategory, toCreator, toReply, toThread, toVideo } from './resources.ts';
+import { referenceTime, trendingScore } from './trending.ts';
+import { createUrls, type Urls } from './urls.ts';
+
+export const VIDEO_SORTS = ['latest', 'trending', 'views', 'likes'] as const;
+export type VideoSort = (typeof VIDEO_SORTS)[number];
+
+/** What the build computes once and the snapshot stores: aligned with `catalogue.videos`. */
+export interface Derived {
+  readonly trending: readonly number[];
+  /** indexes into catalogue.videos */
+  readonly related: readonly (readonly number[])[];
+}
+
+export interface VideoEntry {
+  readonly video: PublicVideo;
+  readonly resource: Video;
+  readonly trending: number;
+  readonly related: readonly string[];
+  readonly durationClass: DurationClass | undefined;
+  /** lower-cased text for the simple `q` match */
+  readonly text: { readonly title: string; readonly tags: string; readonly creator: string; readonly description: string };
+  readonly threads: readonly CommentThread[];
+}
+
+export interface Model {
+  readonly urls: Urls;
+  readonly catalogue: PublicCatalogue;
+  readonly videos: ReadonlyMap<string, VideoEntry>;
+  /** public videos only, in each sort order (ties by id) */
+  readonly orders: Readonly<Record<VideoSort, readonly VideoEntry[]>>;
+  /** ordered by name, then id */
+  readonly categories: readonly Category[];
+  readonly channels: ReadonlyMap<string, PublicChannel>;
+}
+
+export function deriveCatalogue(catalogue: PublicCatalogue): Derived {
+  const reference = referenceTime(catalogue.videos);
+  const trending = catalogue.videos.map((v) => trendingScore(v, reference));
+  const byId = new Map(catalogue.videos.map((v, i) => [v.id, i]));
+  const related = computeRelated(catalogue.videos, new Map(catalogue.videos.map((v, i) => [v.id, trending[i]!])));
+  return { trending, related: catalogue.videos.map((v) => (related.get(v.id) ?? []).map((id) => byId.get(id)!)) };
+}
+
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Fails with a message naming the record when the catalogue breaks a reference. */
+function check(condition: boolean, message: string): asserts condition {
+  if (!condition) throw new Error(`catalogue: ${message}`);
+}
+
+export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl: string): Model {
+  const urls = createUrls(baseUrl);
+  const channels = new Map(catalogue.channels.map((c) => [c.username, c]));
+  const creators = new Map(catalogue.channels.map((c) => [c.username, memoiseJson(toCreator(c, urls))]));
+
+  const repliesOf = new Map<string, Reply[]>();
+  const topLevel = new Map<string, typeof catalogue.comments[number][]>();
+  for (const c of catalogue.comments) {
+    if (c.parentId === null) {
+      const list = topLevel.get(c.videoId);
+      if (list) list.push(c);
+      else topLevel.set(c.videoId, [c]);
+    } else {
+      const list = repliesOf.get(c.parentId);
+      const reply = memoiseJson(toReply(c, urls));
+      if (list) list.push(reply);
+      else repliesOf.set(c.parentId, [reply]);
+    }
+  }
+  const newestFirst = (a: { publishedAt: string; id: string }, b: { publishedAt: string; id: string }) =>
+    (a.publishedAt < b.publishedAt ? 1 : a.publishedAt > b.publishedAt ? -1 : byId(a, b));
+  const oldestFirst = (a: { publishedAt: string; id: string }, b: { publishedAt: string; id: string }) =>
+    (a.publishedAt < b.publishedAt ? -1 : a.publishedAt > b.publishedAt ? 1 : byId(a, b));
+
+  const entries: VideoEntry[] = catalogue.videos.map((video, i) => {
+    const creator = creators.get(video.channel);
+    check(creator !== undefined, `video "${video.id}" names channel "${video.channel}", which does not exist`);
+    const threads = (topLevel.get(video.id) ?? []).sort(newestFirst).map((c) =>
+      memoiseJson(toThread(c, (repliesOf.get(c.id) ?? []).sort(oldestFirst), urls)));
+    const commentCount = threads.reduce((n, t) => n + 1 + t.replyCount, 0);
+    const channel = channels.get(video.channel)!;
+    return {
+      video,
+      resource: memoiseJson(toVideo(video, creator, commentCount, urls)),
+      trending: derived.trending[i] ?? 0,
+      related: (derived.related[i] ?? []).map((j) => catalogue.videos[j]!.id),
+      durationClass: video.duration === undefined ? undefined : durationClass(video.duration),
+      text: {
+        title: video.title.toLowerCase(),
+        tags: video.tags.join(' ').toLowerCase(),
+        creator: `${channel.displayName} ${channel.username}`.toLowerCase(),
+        description: (video.description ?? '').toLowerCase(),
+      },
+      threads,
+    };
+  });
+  const videos = new Map(entries.map((e) => [e.video.id, e]));
+
+  const visible = entries.filter((e) => e.video.privacy === 'public');
+  const tie = (a: VideoEntry, b: VideoEntry) => byId(a.video, b.video);
+  const orders: Record<VideoSort, VideoEntry[]> = {
+    latest: [...visible].sort((a, b) => (a.video.publishedAt < b.video.publishedAt ? 1 : a.video.publishedAt > b.video.publishedAt ? -1 : tie(a, b))),
+    trending: [...visible].sort((a, b) => b.trending - a.trending || tie(a, b)),
+    views: [...visible].sort((a, b) => b.video.views - a.video.views || tie(a, b)),
+    likes: [...visible].sort((a, b) => b.video.likes - a.video.likes || tie(a, b)),
+  };
+
+  const counts = new Map<string, number>();
+  for (const e of visible) if (e.video.category !== undefined) counts.set(e.video.category, (counts.get(e.video.category) ?? 0) + 1);
+  const categories = [...catalogue.categories]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : byId(a, b)))
+    .map((c) => memoiseJson(toCategory(c.id, c.name, counts.get(c.id) ?? 0)));
+
+  return { urls, catalogue, videos, orders, categories, channels };
+}

@@ -1,0 +1,85 @@
+// Turns public catalogue records into API resources (CONTRACT §2). Keys are written in the order
+// of SPEC's tables; optional fields without a value are left out, never null.
+import type { Category, CommentThread, Creator, Playback, Reply, Video } from '../api/schemas.ts';
+import { durationText } from './durations.ts';
+import type { PublicChannel, PublicComment, PublicVideo } from './public-catalogue.ts';
+import { avatarNameFor, type Urls } from './urls.ts';
+
+export function toCreator(channel: PublicChannel, urls: Urls): Creator {
+  return {
+    username: channel.username,
+    displayName: channel.displayName,
+    avatarUrl: channel.avatarUrl ?? urls.avatar(channel.username),
+    channelUrl: urls.channel(channel.username),
+  };
+}
+
+export function toVideo(v: PublicVideo, creator: Creator, comments: number, urls: Urls): Video {
+  return {
+    id: v.id,
+    title: v.title,
+    ...(v.description !== undefined && { description: v.description }),
+    ...(v.category !== undefined && { category: v.category }),
+    tags: [...v.tags],
+    ...(v.duration !== undefined && { duration: v.duration, durationText: durationText(v.duration) }),
+    views: v.views,
+    likes: v.likes,
+    comments,
+    publishedAt: v.publishedAt,
+    ...(v.updatedAt !== undefined && { updatedAt: v.updatedAt }),
+    privacy: v.privacy,
+    thumbnailUrl: v.thumbnailUrl ?? urls.thumbnail(v.id),
+    watchUrl: urls.watch(v.id),
+    embedUrl: urls.embed(v.id),
+    features: { '3d': v.features['3d'], calm: v.features.calm, restricted: v.features.restricted, captions: v.features.captions },
+    creator,
+  };
+}
+
+function toAuthor(c: PublicComment, urls: Urls): CommentThread['author'] {
+  const author: CommentThread['author'] = {
+    displayName: c.author.displayName,
+    avatarUrl: c.author.avatarUrl ?? urls.avatar(c.author.username ?? avatarNameFor(c.author.displayName)),
+  };
+  if (c.author.username !== undefined) author.username = c.author.username;
+  return author;
+}
+
+export function toReply(c: PublicComment, urls: Urls): Reply {
+  return {
+    id: c.id, videoId: c.videoId, parentId: c.parentId ?? '', author: toAuthor(c, urls),
+    text: c.text, likes: c.likes, publishedAt: c.publishedAt,
+  };
+}
+
+export function toThread(c: PublicComment, replies: readonly Reply[], urls: Urls): CommentThread {
+  return {
+    id: c.id, videoId: c.videoId, parentId: null, author: toAuthor(c, urls),
+    text: c.text, likes: c.likes, publishedAt: c.publishedAt,
+    replyCount: replies.length, replies: [...replies],
+  };
+}
+
+export function toCategory(id: string, name: string, videoCount: number): Category {
+  return { id, name, videoCount };
+}
+
+const PREFERRED_HEIGHT = 720;
+
+/** Playback capabilities: qualities best first; the default is the best at or under 720p. */
+export function toPlayback(v: PublicVideo): Playback {
+  const sources = [...v.sources].sort((a, b) => b.height - a.height || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  const qualities = [...new Set(sources.map((s) => s.height))].map((height) => ({ label: `${height}p`, height }));
+  const preferred = qualities.find((q) => q.height <= PREFERRED_HEIGHT) ?? qualities[qualities.length - 1];
+  return {
+    videoId: v.id,
+    modes: ['inline', 'theater', 'fullscreen', 'pip'],
+    qualities,
+    ...(preferred && { defaultQuality: preferred.label }),
+    sources: sources.map((s) => ({ url: s.url, type: s.type, quality: `${s.height}p`, height: s.height })),
+    captions: v.captions.map((c) => ({ lang: c.lang, label: c.label })),
+    '3d': v.features['3d'] ? { available: true, layout: 'side-by-side' } : { available: false },
+    calmAudio: { available: v.features.calm },
+    restrictedMode: { available: v.features.restricted },
+  };
+}

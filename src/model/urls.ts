@@ -1,0 +1,30 @@
+// Absolute URLs of this deployment, all under PUBLIC_BASE_URL (CONTRACT §1).
+export interface Urls {
+  readonly base: string;
+  watch(videoId: string): string;
+  embed(videoId: string): string;
+  channel(username: string): string;
+  thumbnail(videoId: string): string;
+  avatar(name: string): string;
+  api(pathAndQuery: string): string;
+}
+
+export function createUrls(baseUrl: string): Urls {
+  const base = baseUrl.replace(/\/+$/, '');
+  const seg = encodeURIComponent;
+  return {
+    base,
+    watch: (id) => `${base}/watch/${seg(id)}`,
+    embed: (id) => `${base}/embed/${seg(id)}`,
+    channel: (username) => `${base}/channels/${seg(username)}`,
+    thumbnail: (id) => `${base}/thumbnails/${seg(id)}.svg`,
+    avatar: (name) => `${base}/avatars/${seg(name)}.svg`,
+    api: (pathAndQuery) => `${base}${pathAndQuery}`,
+  };
+}
+
+/** A readable avatar name for a commenter without a username: `Viewer 2280` → `viewer-2280`. */
+export function avatarNameFor(displayName: string): string {
+  const slug = displayName.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  return slug === '' ? 'viewer' : slug;
+}

@@ -1,0 +1,4 @@
+import { videoComments } from '../../../../api/handlers/video-comments.ts';
+import { serveEndpoint } from '../../../../server/astro-routes.ts';
+
+export const GET = serveEndpoint(videoComments);

@@ -1,0 +1,4 @@
+import { getVideo } from '../../../../api/handlers/get-video.ts';
+import { serveEndpoint } from '../../../../server/astro-routes.ts';
+
+export const GET = serveEndpoint(getVideo);

@@ -1,0 +1,89 @@
+// Our node:http pipeline (ARCHITECTURE "The flow"): method check → CORS → static fast path from
+// the snapshot in memory → Astro in middleware mode for on-demand routes → 404 problem.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Context } from '../api/endpoint.ts';
+import { health } from '../api/handlers/health.ts';
+import { ProblemError } from '../api/problems.ts';
+import { renderProblem, runEndpoint, type Rendered } from '../api/respond.ts';
+import { buildModel } from '../model/build-model.ts';
+import { createUrls } from '../model/urls.ts';
+import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts';
+import type { SnapshotHolder } from './snapshot-holder.ts';
+import { findPage, servePage } from './static-pages.ts';
+
+/** Astro's middleware-mode handler: calls `next` when no on-demand route matches. */
+export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
+
+export interface ServerOptions {
+  readonly baseUrl: string;
+  readonly snapshots: SnapshotHolder;
+  readonly astro: AstroHandler;
+  readonly log?: (message: string) => void;
+}
+
+function send(req: IncomingMessage, res: ServerResponse, rendered: Rendered, extra: Record<string, string> = {}): void {
+  res.writeHead(rendered.status, { ...rendered.headers, ...extra, 'content-length': rendered.body.length });
+  res.end(req.method === 'HEAD' ? undefined : rendered.body);
+}
+
+export function createApiServer(options: ServerOptions): Server {
+  const log = options.log ?? ((m: string) => console.log(m));
+  const emptyModel = buildModel({ categories: [], channels: [], videos: [], playlists: [], comments: [] }, { trending: [], related: [] }, options.baseUrl);
+  const urls = createUrls(options.baseUrl);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+    const rawUrl = req.url ?? '/';
+    const instance = rawUrl.slice(0, 2000);
+
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, PREFLIGHT_HEADERS).end();
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(req, res, renderProblem(new ProblemError('method-not-allowed', `${req.method} is not allowed: this API is read-only (${ALLOWED_METHODS}).`), instance, urls), { allow: ALLOWED_METHODS });
+      return;
+    }
+    let url: URL;
+    try {
+      if (!rawUrl.startsWith('/')) throw new TypeError('not origin-form');
+      url = new URL(rawUrl, 'http://origin.invalid');
+    } catch {
+      send(req, res, renderProblem(new ProblemError('not-found', 'The request target is not a valid path.'), instance, urls));
+      return;
+    }
+
+    const snapshot = options.snapshots.current;
+    if (!snapshot) {
+      const context: Context = { model: emptyModel, snapshot: undefined };
+      send(req, res, url.pathname === '/v1/health'
+        ? runEndpoint(health, {}, url, context)
+        : renderProblem(new ProblemError('service-unavailable', 'No catalogue snapshot is loaded yet: build one with npm run build.'), instance, urls),
+      { 'retry-after': '5' });
+      return;
+    }
+
+    const page = findPage(snapshot, rawUrl, url);
+    if (page) {
+      servePage(req, res, snapshot, page);
+      return;
+    }
+
+    // HEAD is answered as GET by the routes; Node leaves the body out of the response itself.
+    if (req.method === 'HEAD') req.method = 'GET';
+    const locals = { context: { model: snapshot.model, snapshot: snapshot.info } satisfies Context };
+    let passed = false;
+    await options.astro(req, res, () => { passed = true; }, locals);
+    if (passed && !res.headersSent) {
+      send(req, res, renderProblem(new ProblemError('not-found', `Nothing is at ${url.pathname}.`), instance, snapshot.model.urls));
+    }
+  }
+
+  return createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`[server] failed on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+      if (!res.headersSent) send(req, res, renderProblem(new ProblemError('internal-error', 'The service failed to answer this request.'), (req.url ?? '/').slice(0, 2000), urls));
+      else res.destroy();
+    });
+  });
+}

@@ -1,0 +1,62 @@
+// Loads a snapshot for serving: the manifest as a Map, pages.bin held in memory (or read by range
+// when it is larger than the cache budget), and the model rebuilt from model.ndjson, so dynamic
+// answers come from exactly the data the static pages were rendered from.
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SnapshotInfo } from '../api/endpoint.ts';
+import { buildModel, type Model } from '../model/build-model.ts';
+import { MANIFEST_FILE, MODEL_FILE, PAGES_FILE } from '../snapshot/layout.ts';
+import type { Manifest, PageEntry, Range } from '../snapshot/manifest.ts';
+import { parseModelData } from '../snapshot/model-data.ts';
+
+export interface PageSource {
+  read(range: Range): Buffer;
+  close(): void;
+}
+
+export interface Snapshot {
+  readonly id: string;
+  readonly dir: string;
+  readonly baseUrl: string;
+  readonly pages: ReadonlyMap<string, PageEntry>;
+  readonly source: PageSource;
+  readonly model: Model;
+  readonly info: SnapshotInfo;
+}
+
+function memorySource(file: string): PageSource {
+  const all = readFileSync(file);
+  return { read: ([offset, length]) => all.subarray(offset, offset + length), close: () => {} };
+}
+
+/** Reads each range from disk; the OS page cache keeps hot pages in memory. */
+function diskSource(file: string): PageSource {
+  const fd = openSync(file, 'r');
+  return {
+    read([offset, length]) {
+      const buffer = Buffer.allocUnsafe(length);
+      readSync(fd, buffer, 0, length, offset);
+      return buffer;
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+export function loadSnapshot(dir: string, id: string, cacheBytes: number): Snapshot {
+  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
+  if (manifest.format !== 1) throw new Error(`snapshot ${id} has format ${String(manifest.format)}; rebuild it with npm run build`);
+  const pagesFile = join(dir, PAGES_FILE);
+  const source = statSync(pagesFile).size <= cacheBytes ? memorySource(pagesFile) : diskSource(pagesFile);
+  const data = parseModelData(readFileSync(join(dir, MODEL_FILE), 'utf8'));
+  const model = buildModel(data.catalogue, data.derived, data.baseUrl);
+  const pages = new Map(Object.entries(manifest.pages));
+  return {
+    id,
+    dir,
+    baseUrl: manifest.baseUrl,
+    pages,
+    source,
+    model,
+    info: { id, videos: data.catalogue.videos.length, pages: pages.size, loadedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') },
+  };
+}

@@ -1,0 +1,167 @@
+// `npm run build`: catalogue → model → every planned page rendered by its endpoint's handler →
+// a new immutable snapshot directory → atomic swap of `current`. A failure at any step removes the
+// half-written directory and leaves the served snapshot untouched.
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context } from '../api/endpoint.ts';
+import { API_VERSION } from '../api/handlers/health.ts';
+import { openCatalogue } from '../catalogue/open-catalogue.ts';
+import { readCatalogue } from '../catalogue/read-catalogue.ts';
+import { buildModel, deriveCatalogue } from '../model/build-model.ts';
+import { diffManifests } from './diff-manifests.ts';
+import { layoutOf, MANIFEST_FILE, MODEL_FILE } from './layout.ts';
+import type { Manifest } from './manifest.ts';
+import { modelLines } from './model-data.ts';
+import { createPageWriter } from './page-writer.ts';
+import { planPages } from './plan-pages.ts';
+import { renderPage } from './render-page.ts';
+import { swapCurrent, withBuildLock } from './swap.ts';
+
+export interface BuildOptions {
+  readonly catalogue: string;
+  readonly distDir: string;
+  readonly baseUrl: string;
+  readonly onProgress?: (message: string) => void;
+  /** snapshots kept besides the current one, for rollback */
+  readonly keep?: number;
+}
+
+export interface BuildSummary {
+  readonly id: string;
+  readonly pages: number;
+  readonly bytes: { identity: number; br: number; gzip: number; model: number };
+  readonly videos: number;
+  readonly seconds: number;
+  readonly unchanged: boolean;
+  readonly changed: number;
+  readonly changesFile: string | undefined;
+}
+
+function readPreviousManifest(current: string): Manifest | undefined {
+  const file = join(current, MANIFEST_FILE);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Manifest) : undefined;
+}
+
+export function buildSnapshot(options: BuildOptions): BuildSummary {
+  const started = performance.now();
+  const progress = options.onProgress ?? (() => {});
+  const layout = layoutOf(options.distDir);
+  if (!existsSync(options.catalogue)) {
+    throw new Error(`no catalogue at ${options.catalogue}: create one with npm run seed or npm run import -- FILE`);
+  }
+  mkdirSync(layout.root, { recursive: true });
+
+  return withBuildLock(layout.root, () => {
+    progress(`reading ${options.catalogue}`);
+    const db = openCatalogue(options.catalogue, { readonly: true });
+    const catalogue = (() => {
+      try {
+        return readCatalogue(db);
+      } finally {
+        db.close();
+      }
+    })();
+    progress(`read ${catalogue.videos.length} visible videos, ${catalogue.comments.length} comments; computing trending and related`);
+    const derived = deriveCatalogue(catalogue);
+    const model = buildModel(catalogue, derived, options.baseUrl);
+    const context: Context = { model, snapshot: undefined };
+
+    const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
+    mkdirSync(tmp);
+    try {
+      const writer = createPageWriter(tmp);
+      let rendered = 0;
+      let lastReport = performance.now();
+      for (const planned of planPages(model)) {
+        let url: string | undefined = planned.url;
+        for (let n = 0; url !== undefined && n < planned.pages; n++) {
+          const page = renderPage(url, context);
+          writer.write(page.key, page.rendered);
+          url = page.next;
+          rendered++;
+          if (performance.now() - lastReport > 5000) {
+            lastReport = performance.now();
+            progress(`rendered ${rendered} pages (${(writer.bytes.identity / 1e6).toFixed(0)} MB of JSON)`);
+          }
+        }
+      }
+
+      writer.close();
+      progress(`rendered ${rendered} pages; writing model data`);
+      const modelHash = createHash('sha256');
+      let modelBytes = 0;
+      const fd = openSync(join(tmp, MODEL_FILE), 'w');
+      try {
+        let chunk: string[] = [];
+        let size = 0;
+        const flush = () => {
+          const data = Buffer.from(chunk.join(''));
+          writeSync(fd, data);
+          modelHash.update(data);
+          modelBytes += data.length;
+          chunk = [];
+          size = 0;
+        };
+        for (const line of modelLines(catalogue, derived, options.baseUrl)) {
+          chunk.push(line);
+          size += line.length;
+          if (size > 1 << 20) flush();
+        }
+        flush();
+      } finally {
+        closeSync(fd);
+      }
+
+      const keys = [...writer.entries.keys()].sort();
+      const manifest: Manifest = {
+        format: 1,
+        apiVersion: API_VERSION,
+        baseUrl: options.baseUrl,
+        counts: { videos: catalogue.videos.length, pages: keys.length },
+        pages: Object.fromEntries(keys.map((k) => [k, writer.entries.get(k)!])),
+      };
+      const manifestText = JSON.stringify(manifest);
+      writeFileSync(join(tmp, MANIFEST_FILE), manifestText);
+      const id = createHash('sha256').update(manifestText).update(modelHash.digest()).digest('hex').slice(0, 16);
+
+      const previous = readPreviousManifest(layout.current);
+      const target = join(layout.root, id);
+      const unchanged = existsSync(target);
+      if (unchanged) rmSync(tmp, { recursive: true, force: true });
+      else renameSync(tmp, target);
+      swapCurrent(layout.root, id);
+
+      const changes = diffManifests(previous, manifest);
+      let changesFile: string | undefined;
+      if (changes.length > 0) {
+        mkdirSync(layout.changes, { recursive: true });
+        changesFile = join(layout.changes, `${id}.txt`);
+        writeFileSync(changesFile, changes.map((key) => `${options.baseUrl}${key}\n`).join(''));
+      }
+      pruneSnapshots(layout.root, id, options.keep ?? 2);
+      return {
+        id,
+        pages: keys.length,
+        bytes: { identity: writer.bytes.identity, br: writer.bytes.br, gzip: writer.bytes.gzip, model: modelBytes },
+        videos: catalogue.videos.length,
+        seconds: (performance.now() - started) / 1000,
+        unchanged,
+        changed: changes.length,
+        changesFile,
+      };
+    } catch (error) {
+      rmSync(tmp, { recursive: true, force: true });
+      throw error;
+    }
+  });
+}
+
+/** Removes all but the newest `keep` snapshots besides the current one. */
+function pruneSnapshots(root: string, currentId: string, keep: number): void {
+  const others = readdirSync(root)
+    .filter((name) => /^[0-9a-f]{16}$/.test(name) && name !== currentId)
+    .map((name) => ({ name, mtime: statSync(join(root, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const old of others.slice(keep)) rmSync(join(root, old.name), { recursive: true, force: true });
+}

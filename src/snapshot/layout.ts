@@ -1,0 +1,31 @@
+// Where snapshots live on disk. A snapshot is an immutable directory named by its content hash,
+// holding manifest.json, pages.bin (every page body and its br and gzip variants, back to back)
+// and model.ndjson; `current` is a symlink swapped atomically to the one being served.
+import { join } from 'node:path';
+
+export const MANIFEST_FILE = 'manifest.json';
+export const PAGES_FILE = 'pages.bin';
+export const MODEL_FILE = 'model.ndjson';
+
+export interface Layout {
+  readonly root: string;
+  readonly current: string;
+  readonly changes: string;
+}
+
+export function layoutOf(distDir: string): Layout {
+  const root = join(distDir, 'snapshots');
+  return { root, current: join(root, 'current'), changes: join(distDir, 'changes') };
+}
+
+/**
+ * The file a page is exported to for a plain web server or CDN origin: `pages` + path +
+ * (`@` + canonical query) + `.json`, e.g. `/v1/videos/abc` → `pages/v1/videos/abc.json`,
+ * `/v1/videos?limit=20&sort=latest` → `pages/v1/videos@limit=20&sort=latest.json`. Ids never hold
+ * `/` or start with `.`, so every file stays inside its folder; the web server maps a request to
+ * its file with the same rule (`$uri@$args.json`).
+ */
+export function pageFile(key: string): string {
+  const q = key.indexOf('?');
+  return q === -1 ? `pages${key}.json` : `pages${key.slice(0, q)}@${key.slice(q + 1)}.json`;
+}

@@ -1,0 +1,24 @@
+// The snapshot manifest: every prerendered page by canonical URL, with where its bytes are in
+// pages.bin (identity and each precompressed encoding) and the headers it is served with.
+
+/** [offset, length] of a byte range in pages.bin */
+export type Range = readonly [number, number];
+
+export interface PageEntry {
+  /** strong ETag of the identity body */
+  readonly etag: string;
+  readonly body: Range;
+  readonly br?: Range;
+  readonly gzip?: Range;
+  readonly link?: string;
+  readonly noindex?: true;
+}
+
+export interface Manifest {
+  readonly format: 1;
+  readonly apiVersion: string;
+  readonly baseUrl: string;
+  readonly counts: Readonly<Record<string, number>>;
+  /** sorted by key */
+  readonly pages: Readonly<Record<string, PageEntry>>;
+}

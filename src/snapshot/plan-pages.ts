@@ -1,0 +1,34 @@
+// Which canonical queries the build prerenders (CONTRACT §8): every cursor page of the default
+// video list, the first pages of the other sorts and of each single filter, every video with its
+// playback and first page of comments, and the categories. Everything else is answered on demand
+// by the same handlers. Each plan item is a URL; following `next` links yields the cursor chain.
+import { DEFAULT_LIMIT } from '../api/params.ts';
+import { canonicalUrl } from '../api/query.ts';
+import { VIDEO_SORTS, type Model } from '../model/build-model.ts';
+
+export interface PlannedQuery {
+  readonly url: string;
+  /** how many pages of its cursor chain to prerender, following `next` links */
+  readonly pages: number;
+}
+
+/** How many pages of the non-default sorts are prerendered; the rest is on demand. */
+export const PRERENDERED_SORT_PAGES = 10;
+
+export function* planPages(model: Model): Generator<PlannedQuery> {
+  const limit = DEFAULT_LIMIT;
+  yield { url: '/v1/categories', pages: 1 };
+  yield { url: canonicalUrl('/v1/videos', { limit, sort: 'latest' }), pages: Number.POSITIVE_INFINITY };
+  for (const sort of VIDEO_SORTS) {
+    if (sort !== 'latest') yield { url: canonicalUrl('/v1/videos', { limit, sort }), pages: PRERENDERED_SORT_PAGES };
+    for (const category of model.categories) yield { url: canonicalUrl('/v1/videos', { category: category.id, limit, sort }), pages: 1 };
+    for (const duration of ['short', 'medium', 'long']) yield { url: canonicalUrl('/v1/videos', { duration, limit, sort }), pages: 1 };
+    for (const feature of ['3d', 'calm', 'restricted', 'captions']) yield { url: canonicalUrl('/v1/videos', { feature, limit, sort }), pages: 1 };
+  }
+  for (const id of [...model.videos.keys()].sort()) {
+    const path = `/v1/videos/${encodeURIComponent(id)}`;
+    yield { url: path, pages: 1 };
+    yield { url: `${path}/playback`, pages: 1 };
+    yield { url: canonicalUrl(`${path}/comments`, { limit }), pages: 1 };
+  }
+}

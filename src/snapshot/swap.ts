@@ -1,0 +1,50 @@
+// The atomic swap of `current`, and a lock so two builds never race on it.
+import { closeSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Points `current` at a snapshot: a new symlink renamed over the old one, so readers see one or the other. */
+export function swapCurrent(root: string, id: string): void {
+  const temp = join(root, `.current-${process.pid}`);
+  rmSync(temp, { force: true });
+  symlinkSync(id, temp);
+  renameSync(temp, join(root, 'current'));
+}
+
+export function currentSnapshotId(root: string): string | undefined {
+  try {
+    return readlinkSync(join(root, 'current'));
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function withBuildLock<T>(root: string, work: () => T): T {
+  const lock = join(root, '.build.lock');
+  let fd: number;
+  try {
+    fd = openSync(lock, 'wx');
+  } catch {
+    const holder = Number(readFileSync(lock, 'utf8'));
+    if (Number.isInteger(holder) && holder > 0 && alive(holder)) {
+      throw new Error(`another build (process ${holder}) is writing a snapshot; wait for it to finish`);
+    }
+    rmSync(lock, { force: true });
+    fd = openSync(lock, 'wx');
+  }
+  writeSync(fd, String(process.pid));
+  closeSync(fd);
+  try {
+    return work();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
