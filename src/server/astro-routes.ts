@@ -2,14 +2,11 @@
 // line, `export const GET = serveEndpoint(listVideos)`. The request context (model, snapshot)
 // arrives in `locals` from our node:http server.
 import type { APIRoute } from 'astro';
-import type { Context, Endpoint } from '../api/endpoint.ts';
-import { runEndpoint, type Rendered } from '../api/respond.ts';
+import type { Endpoint } from '../api/endpoint.ts';
+import { ProblemError } from '../api/problems.ts';
+import { CACHE_CONTROL, etagOf, renderProblem, runEndpoint, type Rendered } from '../api/respond.ts';
 import { matchRoute } from '../api/routes.ts';
 import { negotiate } from './negotiate.ts';
-
-export interface Locals {
-  readonly context: Context;
-}
 
 /** A web Response for a rendered answer, with conditional GET and on-demand compression. */
 export function toResponse(rendered: Rendered, request: Request): Response {
@@ -34,9 +31,21 @@ export function toResponse(rendered: Rendered, request: Request): Response {
 
 export function serveEndpoint(endpoint: Endpoint<any>): APIRoute {
   return ({ request, url, locals }) => {
-    const { context } = locals as unknown as Locals;
+    const { context } = locals;
     const match = matchRoute(url.pathname);
     const rendered = runEndpoint(endpoint, match?.endpoint === endpoint ? match.params : {}, url, context);
     return toResponse(rendered, request);
   };
+}
+
+/** A 404 problem for HTML routes whose resource does not exist. */
+export function notFoundResponse(request: Request, locals: App.Locals): Response {
+  const url = new URL(request.url);
+  const error = new ProblemError('not-found', `Nothing is at ${url.pathname}.`);
+  return toResponse(renderProblem(error, url.pathname + url.search, locals.context.model.urls), request);
+}
+
+/** Pages and images: a strong ETag, conditional GET and compression, like the JSON answers. */
+export function finishDocument(body: Buffer, contentType: string, request: Request, extra: Record<string, string> = {}): Response {
+  return toResponse({ status: 200, body, headers: { 'content-type': contentType, 'cache-control': CACHE_CONTROL.snapshot, etag: etagOf(body), ...extra } }, request);
 }

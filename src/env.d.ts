@@ -1,0 +1,7 @@
+/// <reference types="astro/client" />
+declare namespace App {
+  interface Locals {
+    /** the snapshot's model and info, passed in by our node:http server (src/server/http-server.ts) */
+    context: import('./api/endpoint.ts').Context;
+  }
+}
