@@ -3,9 +3,9 @@ import { loadConfig } from '../src/config.ts';
 import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
 import { megabytes, runCli } from './cli.ts';
 
-await runCli('build', () => {
+await runCli('build', async () => {
   const config = loadConfig();
-  const s = buildSnapshot({
+  const s = await buildSnapshot({
     catalogue: config.catalogueDb,
     distDir: config.distDir,
     baseUrl: config.publicBaseUrl,

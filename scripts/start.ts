@@ -31,7 +31,7 @@ await runCli('start', async () => {
   const builtFor = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { baseUrl: string }).baseUrl : undefined;
   if (builtFor !== config.publicBaseUrl) {
     console.log(builtFor === undefined ? 'start: no snapshot yet; building one' : `start: the snapshot was built for ${builtFor}; rebuilding for ${config.publicBaseUrl}`);
-    const s = buildSnapshot({ catalogue: config.catalogueDb, distDir: config.distDir, baseUrl: config.publicBaseUrl, onProgress: (m) => console.log(`build: ${m}`) });
+    const s = await buildSnapshot({ catalogue: config.catalogueDb, distDir: config.distDir, baseUrl: config.publicBaseUrl, onProgress: (m) => console.log(`build: ${m}`) });
     console.log(`build: snapshot ${s.id}: ${s.pages} pages in ${s.seconds.toFixed(1)} s`);
   }
   if (!existsSync(ASTRO_ENTRY) || statSync(ASTRO_ENTRY).mtimeMs < Math.max(newestSource('src'), statSync('astro.config.mjs').mtimeMs)) {

@@ -17,23 +17,33 @@ export type VideoSort = (typeof VIDEO_SORTS)[number];
 export interface Derived {
   readonly trending: readonly number[];
   /** indexes into catalogue.videos */
-  readonly related: readonly (readonly number[])[];
+  readonly related: readonly ArrayLike<number>[];
 }
 
 export interface VideoEntry {
   readonly video: PublicVideo;
   readonly resource: Video;
   readonly trending: number;
-  readonly related: readonly string[];
+  /** related public videos, best first, as indexes into Model.entries */
+  readonly related: ArrayLike<number>;
   readonly durationClass: DurationClass | undefined;
-  /** lower-cased text for the simple `q` match */
-  readonly text: { readonly title: string; readonly tags: string; readonly creator: string; readonly description: string };
+  /** lower-cased text for the simple `q` match, computed on first use */
+  readonly text: SearchText;
   readonly threads: readonly CommentThread[];
+}
+
+export interface SearchText {
+  readonly title: string;
+  readonly tags: string;
+  readonly creator: string;
+  readonly description: string;
 }
 
 export interface Model {
   readonly urls: Urls;
   readonly catalogue: PublicCatalogue;
+  /** aligned with catalogue.videos */
+  readonly entries: readonly VideoEntry[];
   readonly videos: ReadonlyMap<string, VideoEntry>;
   /** public videos only, in each sort order (ties by id) */
   readonly orders: Readonly<Record<VideoSort, readonly VideoEntry[]>>;
@@ -45,9 +55,7 @@ export interface Model {
 export function deriveCatalogue(catalogue: PublicCatalogue): Derived {
   const reference = referenceTime(catalogue.videos);
   const trending = catalogue.videos.map((v) => trendingScore(v, reference));
-  const byId = new Map(catalogue.videos.map((v, i) => [v.id, i]));
-  const related = computeRelated(catalogue.videos, new Map(catalogue.videos.map((v, i) => [v.id, trending[i]!])));
-  return { trending, related: catalogue.videos.map((v) => (related.get(v.id) ?? []).map((id) => byId.get(id)!)) };
+  return { trending, related: computeRelated(catalogue.videos, trending) };
 }
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -92,13 +100,17 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
       video,
       resource: memoiseJson(toVideo(video, creator, commentCount, urls)),
       trending: derived.trending[i] ?? 0,
-      related: (derived.related[i] ?? []).map((j) => catalogue.videos[j]!.id),
+      related: derived.related[i] ?? [],
       durationClass: video.duration === undefined ? undefined : durationClass(video.duration),
-      text: {
-        title: video.title.toLowerCase(),
-        tags: video.tags.join(' ').toLowerCase(),
-        creator: `${channel.displayName} ${channel.username}`.toLowerCase(),
-        description: (video.description ?? '').toLowerCase(),
+      get text(): SearchText {
+        const text = {
+          title: video.title.toLowerCase(),
+          tags: video.tags.join(' ').toLowerCase(),
+          creator: `${channel.displayName} ${channel.username}`.toLowerCase(),
+          description: (video.description ?? '').toLowerCase(),
+        };
+        Object.defineProperty(this, 'text', { value: text });
+        return text;
       },
       threads,
     };
@@ -120,5 +132,5 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : byId(a, b)))
     .map((c) => memoiseJson(toCategory(c.id, c.name, counts.get(c.id) ?? 0)));
 
-  return { urls, catalogue, videos, orders, categories, channels };
+  return { urls, catalogue, entries, videos, orders, categories, channels };
 }

@@ -22,39 +22,53 @@ function index(ranked: readonly PublicVideo[], keysOf: (v: PublicVideo) => reado
 
 const tagsOf = (v: PublicVideo): string[] => [...new Set(v.tags.map((t) => t.toLowerCase()))];
 
-/** Related public video ids for every given video (public or unlisted), keyed by video id. */
-export function computeRelated(all: readonly PublicVideo[], trending: ReadonlyMap<string, number>): Map<string, string[]> {
+/**
+ * Related public videos for every given video (public or unlisted): for each, the indexes into
+ * `all` of its related videos, best first. `trending` is aligned with `all`.
+ */
+export function computeRelated(all: readonly PublicVideo[], trending: readonly number[]): Int32Array[] {
+  const indexOf = new Map(all.map((v, i) => [v, i]));
   const ranked = all
     .filter((v) => v.privacy === 'public')
-    .sort((a, b) => (trending.get(b.id) ?? 0) - (trending.get(a.id) ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    .sort((a, b) => trending[indexOf.get(b)!]! - trending[indexOf.get(a)!]! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const rankedIndex = Int32Array.from(ranked, (v) => indexOf.get(v)!);
   if (ranked.length >= RANK_SPACE) throw new Error(`related: more than ${RANK_SPACE} public videos`);
-  const byTag = index(ranked, tagsOf);
+  const tags = new Map(all.map((v) => [v.id, tagsOf(v)]));
+  const byTag = index(ranked, (v) => tags.get(v.id)!);
   const byCreator = index(ranked, (v) => [v.channel]);
   const byCategory = index(ranked, (v) => (v.category === undefined ? [] : [v.category]));
 
-  const related = new Map<string, string[]>();
-  const points = new Map<number, number>();
+  // Points per candidate rank, and the ranks touched for the current video (reset after each).
+  const points = new Int32Array(ranked.length);
+  const touched: number[] = [];
+  const related: Int32Array[] = [];
   for (const video of all) {
-    points.clear();
     const add = (ranks: readonly number[] | undefined, value: number) => {
-      for (const rank of ranks ?? []) points.set(rank, (points.get(rank) ?? 0) + value);
+      if (!ranks) return;
+      for (const rank of ranks) {
+        if (points[rank] === 0) touched.push(rank);
+        points[rank] = points[rank]! + value;
+      }
     };
-    for (const tag of tagsOf(video)) add(byTag.get(tag), 3);
+    for (const tag of tags.get(video.id)!) add(byTag.get(tag), 3);
     add(byCreator.get(video.channel), 2);
     if (video.category !== undefined) add(byCategory.get(video.category), 1);
     // One number per candidate: more points first, then better rank (trending, then id).
-    const keys = new Float64Array(points.size);
-    let n = 0;
-    for (const [rank, value] of points) keys[n++] = value * RANK_SPACE + (RANK_SPACE - 1 - rank);
-    keys.sort().reverse();
-    const ids: string[] = [];
-    for (const key of keys) {
-      const rank = RANK_SPACE - 1 - (key % RANK_SPACE);
-      const candidate = ranked[rank]!;
-      if (candidate.id !== video.id) ids.push(candidate.id);
-      if (ids.length === MAX_RELATED) break;
+    const keys = new Float64Array(touched.length);
+    for (let n = 0; n < touched.length; n++) {
+      const rank = touched[n]!;
+      keys[n] = points[rank]! * RANK_SPACE + (RANK_SPACE - 1 - rank);
+      points[rank] = 0;
     }
-    related.set(video.id, ids);
+    touched.length = 0;
+    keys.sort().reverse();
+    const chosen = new Int32Array(Math.min(MAX_RELATED, keys.length));
+    let n = 0;
+    for (let k = 0; k < keys.length && n < chosen.length; k++) {
+      const rank = RANK_SPACE - 1 - (keys[k]! % RANK_SPACE);
+      if (ranked[rank] !== video) chosen[n++] = rankedIndex[rank]!;
+    }
+    related.push(chosen.subarray(0, n));
   }
   return related;
 }

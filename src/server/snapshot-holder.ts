@@ -4,7 +4,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { currentSnapshotId } from '../snapshot/swap.ts';
-import { loadSnapshot, type Snapshot } from './snapshot-store.ts';
+import { closeSnapshot, loadSnapshot, type Snapshot } from './snapshot-store.ts';
 
 export interface SnapshotHolder {
   readonly current: Snapshot | undefined;
@@ -27,7 +27,7 @@ export function holdSnapshots(root: string, cacheBytes: number, log: (message: s
       failedId = undefined;
       log(`serving snapshot ${id} (${next.info.pages} pages, ${next.info.videos} videos), loaded in ${Math.round(performance.now() - started)} ms`);
       // Requests that started on the old snapshot finish with it; its file is closed after them.
-      if (previous) setTimeout(() => previous.source.close(), 30_000).unref();
+      if (previous) setTimeout(() => closeSnapshot(previous), 30_000).unref();
       return true;
     } catch (error) {
       failedId = id;
@@ -52,7 +52,7 @@ export function holdSnapshots(root: string, cacheBytes: number, log: (message: s
     close() {
       watcher?.close();
       clearInterval(poll);
-      current?.source.close();
+      if (current) closeSnapshot(current);
     },
   };
 }

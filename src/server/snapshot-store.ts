@@ -1,11 +1,11 @@
-// Loads a snapshot for serving: the manifest as a Map, pages.bin held in memory (or read by range
-// when it is larger than the cache budget), and the model rebuilt from model.ndjson, so dynamic
+// Loads a snapshot for serving: the manifest as a Map, the page files held in memory (or read by
+// range when they are larger than the cache budget), and the model rebuilt from model.ndjson, so dynamic
 // answers come from exactly the data the static pages were rendered from.
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SnapshotInfo } from '../api/endpoint.ts';
 import { buildModel, type Model } from '../model/build-model.ts';
-import { MANIFEST_FILE, MODEL_FILE, PAGES_FILE } from '../snapshot/layout.ts';
+import { MANIFEST_FILE, MODEL_FILE, PAGE_FILES } from '../snapshot/layout.ts';
 import type { Manifest, PageEntry, Range } from '../snapshot/manifest.ts';
 import { parseModelData } from '../snapshot/model-data.ts';
 
@@ -19,7 +19,8 @@ export interface Snapshot {
   readonly dir: string;
   readonly baseUrl: string;
   readonly pages: ReadonlyMap<string, PageEntry>;
-  readonly source: PageSource;
+  /** identity bodies, br and gzip variants */
+  readonly sources: { readonly body: PageSource; readonly br: PageSource; readonly gzip: PageSource };
   readonly model: Model;
   readonly info: SnapshotInfo;
 }
@@ -45,8 +46,10 @@ function diskSource(file: string): PageSource {
 export function loadSnapshot(dir: string, id: string, cacheBytes: number): Snapshot {
   const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
   if (manifest.format !== 1) throw new Error(`snapshot ${id} has format ${String(manifest.format)}; rebuild it with npm run build`);
-  const pagesFile = join(dir, PAGES_FILE);
-  const source = statSync(pagesFile).size <= cacheBytes ? memorySource(pagesFile) : diskSource(pagesFile);
+  const files = { body: join(dir, PAGE_FILES.body), br: join(dir, PAGE_FILES.br), gzip: join(dir, PAGE_FILES.gzip) };
+  const total = statSync(files.body).size + statSync(files.br).size + statSync(files.gzip).size;
+  const open = total <= cacheBytes ? memorySource : diskSource;
+  const sources = { body: open(files.body), br: open(files.br), gzip: open(files.gzip) };
   const data = parseModelData(readFileSync(join(dir, MODEL_FILE), 'utf8'));
   const model = buildModel(data.catalogue, data.derived, data.baseUrl);
   const pages = new Map(Object.entries(manifest.pages));
@@ -55,8 +58,12 @@ export function loadSnapshot(dir: string, id: string, cacheBytes: number): Snaps
     dir,
     baseUrl: manifest.baseUrl,
     pages,
-    source,
+    sources,
     model,
     info: { id, videos: data.catalogue.videos.length, pages: pages.size, loadedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') },
   };
+}
+
+export function closeSnapshot(snapshot: Snapshot): void {
+  for (const source of Object.values(snapshot.sources)) source.close();
 }

@@ -21,9 +21,9 @@ export function findPage(snapshot: Snapshot, rawUrl: string, url: URL): PageEntr
 }
 
 export function servePage(req: IncomingMessage, res: ServerResponse, snapshot: Snapshot, page: PageEntry): void {
-  const read = (range: PageEntry['br']) => (range ? snapshot.source.read(range) : undefined);
+  const { sources } = snapshot;
   const chosen = negotiate(
-    { identity: snapshot.source.read(page.body), br: read(page.br), gzip: read(page.gzip) },
+    { identity: sources.body.read(page.body), br: page.br && sources.br.read(page.br), gzip: page.gzip && sources.gzip.read(page.gzip) },
     page.etag,
     req.headers['accept-encoding'],
     req.headers['if-none-match'],

@@ -43,7 +43,7 @@ function readPreviousManifest(current: string): Manifest | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Manifest) : undefined;
 }
 
-export function buildSnapshot(options: BuildOptions): BuildSummary {
+export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const progress = options.onProgress ?? (() => {});
   const layout = layoutOf(options.distDir);
@@ -52,7 +52,7 @@ export function buildSnapshot(options: BuildOptions): BuildSummary {
   }
   mkdirSync(layout.root, { recursive: true });
 
-  return withBuildLock(layout.root, () => {
+  return withBuildLock(layout.root, async () => {
     progress(`reading ${options.catalogue}`);
     const db = openCatalogue(options.catalogue, { readonly: true });
     const catalogue = (() => {
@@ -62,15 +62,25 @@ export function buildSnapshot(options: BuildOptions): BuildSummary {
         db.close();
       }
     })();
-    progress(`read ${catalogue.videos.length} visible videos, ${catalogue.comments.length} comments; computing trending and related`);
+    const lap = (() => {
+      let last = performance.now();
+      return () => {
+        const now = performance.now();
+        const seconds = ((now - last) / 1000).toFixed(1);
+        last = now;
+        return `${seconds} s`;
+      };
+    })();
+    progress(`read ${catalogue.videos.length} visible videos, ${catalogue.comments.length} comments (${lap()}); computing trending and related`);
     const derived = deriveCatalogue(catalogue);
     const model = buildModel(catalogue, derived, options.baseUrl);
+    progress(`model ready (${lap()}); rendering pages`);
     const context: Context = { model, snapshot: undefined };
 
     const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
     mkdirSync(tmp);
+    const writer = createPageWriter(tmp);
     try {
-      const writer = createPageWriter(tmp);
       let rendered = 0;
       let lastReport = performance.now();
       for (const planned of planPages(model)) {
@@ -79,7 +89,7 @@ export function buildSnapshot(options: BuildOptions): BuildSummary {
           const page = renderPage(url, context);
           writer.write(page.key, page.rendered);
           url = page.next;
-          rendered++;
+          if (++rendered % 256 === 0) await writer.keepUp();
           if (performance.now() - lastReport > 5000) {
             lastReport = performance.now();
             progress(`rendered ${rendered} pages (${(writer.bytes.identity / 1e6).toFixed(0)} MB of JSON)`);
@@ -87,8 +97,8 @@ export function buildSnapshot(options: BuildOptions): BuildSummary {
         }
       }
 
-      writer.close();
-      progress(`rendered ${rendered} pages; writing model data`);
+      await writer.close();
+      progress(`rendered ${rendered} pages (${lap()}); writing model data`);
       const modelHash = createHash('sha256');
       let modelBytes = 0;
       const fd = openSync(join(tmp, MODEL_FILE), 'w');
@@ -113,6 +123,7 @@ export function buildSnapshot(options: BuildOptions): BuildSummary {
         closeSync(fd);
       }
 
+      progress(`model data written (${lap()}); writing manifest`);
       const keys = [...writer.entries.keys()].sort();
       const manifest: Manifest = {
         format: 1,
@@ -151,6 +162,7 @@ export function buildSnapshot(options: BuildOptions): BuildSummary {
         changesFile,
       };
     } catch (error) {
+      await writer.abort();
       rmSync(tmp, { recursive: true, force: true });
       throw error;
     }

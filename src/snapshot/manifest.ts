@@ -1,7 +1,7 @@
-// The snapshot manifest: every prerendered page by canonical URL, with where its bytes are in
-// pages.bin (identity and each precompressed encoding) and the headers it is served with.
+// The snapshot manifest: every prerendered page by canonical URL, with where its bytes are
+// (identity in pages.bin, br in pages.br.bin, gzip in pages.gz.bin) and its extra headers.
 
-/** [offset, length] of a byte range in pages.bin */
+/** [offset, length] of a byte range in one of the page files */
 export type Range = readonly [number, number];
 
 export interface PageEntry {

@@ -8,7 +8,7 @@ type Line =
   | ['header', { baseUrl: string }]
   | ['category', PublicCategory]
   | ['channel', PublicChannel]
-  | ['video', PublicVideo, number, readonly number[]]
+  | ['video', PublicVideo, number, number[]]
   | ['playlist', PublicPlaylist]
   | ['comment', PublicComment];
 
@@ -17,7 +17,7 @@ export function* modelLines(catalogue: PublicCatalogue, derived: Derived, baseUr
   yield line(['header', { baseUrl }]);
   for (const c of catalogue.categories) yield line(['category', c]);
   for (const c of catalogue.channels) yield line(['channel', c]);
-  for (const [i, v] of catalogue.videos.entries()) yield line(['video', v, derived.trending[i] ?? 0, derived.related[i] ?? []]);
+  for (const [i, v] of catalogue.videos.entries()) yield line(['video', v, derived.trending[i] ?? 0, Array.from(derived.related[i] ?? [])]);
   for (const p of catalogue.playlists) yield line(['playlist', p]);
   for (const c of catalogue.comments) yield line(['comment', c]);
 }
@@ -36,7 +36,7 @@ export function parseModelData(text: string): ModelData {
   const playlists: PublicPlaylist[] = [];
   const comments: PublicComment[] = [];
   const trending: number[] = [];
-  const related: (readonly number[])[] = [];
+  const related: ArrayLike<number>[] = [];
   let start = 0;
   while (start < text.length) {
     const end = text.indexOf('\n', start);
@@ -46,7 +46,7 @@ export function parseModelData(text: string): ModelData {
       case 'header': baseUrl = line[1].baseUrl; break;
       case 'category': categories.push(line[1]); break;
       case 'channel': channels.push(line[1]); break;
-      case 'video': videos.push(line[1]); trending.push(line[2]); related.push(line[3]); break;
+      case 'video': videos.push(line[1]); trending.push(line[2]); related.push(Int32Array.from(line[3])); break;
       case 'playlist': playlists.push(line[1]); break;
       case 'comment': comments.push(line[1]); break;
     }

@@ -27,7 +27,7 @@ function alive(pid: number): boolean {
   }
 }
 
-export function withBuildLock<T>(root: string, work: () => T): T {
+export async function withBuildLock<T>(root: string, work: () => Promise<T>): Promise<T> {
   const lock = join(root, '.build.lock');
   let fd: number;
   try {
@@ -43,7 +43,7 @@ export function withBuildLock<T>(root: string, work: () => T): T {
   writeSync(fd, String(process.pid));
   closeSync(fd);
   try {
-    return work();
+    return await work();
   } finally {
     rmSync(lock, { force: true });
   }

@@ -54,7 +54,7 @@ export async function startFixture(source: CatalogueSource): Promise<Fixture> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const rebuild = () => buildSnapshot({ catalogue, distDir, baseUrl: base });
-  rebuild();
+  await rebuild();
   const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, CATALOGUE_DB: catalogue, DIST_DIR: distDir });
   const running = await startServer(config, { log: () => {} });
   return {

@@ -18,6 +18,6 @@ export const videoRelated = defineEndpoint<{ id: string; page: PageSpec }>({
   canonical: ({ page }) => canonicalPage(page),
   handle({ id, page }, { model }) {
     const entry = findVideo(model, id);
-    return paginate(entry.related, page, (relatedId) => model.videos.get(relatedId)!.resource);
+    return paginate(Array.from(entry.related), page, (j) => model.entries[j]!.resource);
   },
 });

@@ -1,0 +1,50 @@
+// npm run bench:build -- [--videos N] [--import FILE]: seeds (or imports) a catalogue in a temporary
+// folder, then times `npm run build` on it in a fresh process and reports wall time and peak RSS
+// (main thread and compression workers together), against the targets for 100,000 videos.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importCatalogue } from '../src/catalogue/import-catalogue.ts';
+import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
+import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
+import { runCli, UsageError } from './cli.ts';
+
+const TARGET = { seconds: 60, rssMb: 1024 };
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? undefined : process.argv[i + 1];
+}
+
+await runCli('bench:build', () => {
+  const videos = Number(option('--videos') ?? 100_000);
+  const file = option('--import');
+  if (!Number.isInteger(videos) || videos < 1) throw new UsageError('--videos must be a positive integer');
+  const dir = mkdtempSync(join(tmpdir(), 'vpa-bench-build-'));
+  try {
+    const catalogue = join(dir, 'catalogue.db');
+    if (file) {
+      const db = openCatalogue(catalogue);
+      importCatalogue(db, file);
+      db.close();
+    } else {
+      seedCatalogue(catalogue, { videos, seed: 42 });
+    }
+    const runs = [];
+    for (const label of ['first build', 'rebuild, unchanged catalogue']) {
+      const out = execFileSync(process.execPath, ['scripts/bench/run-build.ts'], {
+        env: { ...process.env, CATALOGUE_DB: catalogue, DIST_DIR: join(dir, 'dist') },
+        encoding: 'utf8',
+      });
+      const result = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; rssMb: number; pages: number; videos: number };
+      runs.push(result);
+      console.log(`${label}: ${result.videos} videos, ${result.pages} pages in ${result.seconds.toFixed(1)} s, peak RSS ${result.rssMb.toFixed(0)} MB`);
+    }
+    const first = runs[0]!;
+    console.log(`targets for 100,000 videos: under ${TARGET.seconds} s and ${TARGET.rssMb} MB` +
+      ` — this run: ${first.seconds <= TARGET.seconds ? 'time met' : 'time missed'}, ${first.rssMb <= TARGET.rssMb ? 'memory met' : 'memory missed'}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

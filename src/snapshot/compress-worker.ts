@@ -1,0 +1,25 @@
+// Worker thread of the build: compresses batches of page bodies (br and gzip) off the main thread.
+import { parentPort } from 'node:worker_threads';
+import { compress } from '../api/encoding.ts';
+
+export interface CompressJob {
+  readonly batch: number;
+  readonly bodies: Uint8Array[];
+}
+
+export interface CompressResult {
+  readonly batch: number;
+  /** per body: [br, gzip], each undefined when it would not be smaller */
+  readonly variants: [Uint8Array | undefined, Uint8Array | undefined][];
+}
+
+parentPort?.on('message', (job: CompressJob) => {
+  const variants = job.bodies.map((raw): [Uint8Array | undefined, Uint8Array | undefined] => {
+    const body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    const br = compress(body, 'br', 'build');
+    const gzip = compress(body, 'gzip', 'build');
+    return [br.length < body.length ? br : undefined, gzip.length < body.length ? gzip : undefined];
+  });
+  const result: CompressResult = { batch: job.batch, variants };
+  parentPort!.postMessage(result);
+});
