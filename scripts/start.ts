@@ -1,13 +1,16 @@
 // npm start: on a fresh clone, seed the demo catalogue if there is none, build a snapshot if there
-// is none (or it was built for another PUBLIC_BASE_URL), build the Astro app if it is missing or
+// is none (or it was built for another PUBLIC_BASE_URL or an older catalogue revision), build the Astro app if it is missing or
 // older than the sources, then serve.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SEED_OPTIONS, seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
+import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
+import { readRevision } from '../src/catalogue/revision.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
+import type { Manifest } from '../src/snapshot/manifest.ts';
 import { ASTRO_ENTRY, startServer } from '../src/server/start-server.ts';
 import { runCli } from './cli.ts';
 
@@ -27,10 +30,17 @@ await runCli('start', async () => {
     const seeded = seedCatalogue(config.catalogueDb, DEFAULT_SEED_OPTIONS, (p) => console.log(`seed: ${p.videos}/${p.totalVideos} videos`));
     console.log(`seed: wrote ${seeded.records} records in ${(seeded.elapsedMs / 1000).toFixed(1)} s`);
   }
-  const manifest = join(layoutOf(config.distDir).current, MANIFEST_FILE);
-  const builtFor = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { baseUrl: string }).baseUrl : undefined;
-  if (builtFor !== config.publicBaseUrl) {
-    console.log(builtFor === undefined ? 'start: no snapshot yet; building one' : `start: the snapshot was built for ${builtFor}; rebuilding for ${config.publicBaseUrl}`);
+  const manifestFile = join(layoutOf(config.distDir).current, MANIFEST_FILE);
+  const built = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Pick<Manifest, 'baseUrl' | 'catalogueRevision'>) : undefined;
+  const db = openCatalogue(config.catalogueDb, { readonly: true });
+  const revision = readRevision(db);
+  db.close();
+  const reason = built === undefined ? 'no snapshot yet'
+    : built.baseUrl !== config.publicBaseUrl ? `the snapshot was built for ${built.baseUrl}, not ${config.publicBaseUrl}`
+    : built.catalogueRevision !== revision ? 'the catalogue changed since the snapshot was built'
+    : undefined;
+  if (reason !== undefined) {
+    console.log(`start: ${reason}; building a snapshot`);
     const s = await buildSnapshot({ catalogue: config.catalogueDb, distDir: config.distDir, baseUrl: config.publicBaseUrl, onProgress: (m) => console.log(`build: ${m}`) });
     console.log(`build: snapshot ${s.id}: ${s.pages} pages in ${s.seconds.toFixed(1)} s`);
   }

@@ -5,18 +5,18 @@ import { VIDEO_SORTS } from '../model/build-model.ts';
 
 export const MAX_LIMIT = 50;
 export const DEFAULT_LIMIT = 20;
-export const MAX_OFFSET = 2_147_483_647;
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
 const integer = (min: number, max: number, message: string) =>
   z.string()
-    .refine((s) => /^\d{1,10}$/.test(s) && Number(s) >= min && Number(s) <= max, { message })
+    .refine((s) => /^\d{1,16}$/.test(s) && Number(s) >= min && Number(s) <= max, { message })
     .transform(Number);
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
 export const Limit = integer(1, MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`).optional();
-export const Offset = integer(0, MAX_OFFSET, 'must be an integer of 0 or more').optional();
+export const Offset = integer(0, MAX_OFFSET, `must be an integer from 0 to ${MAX_OFFSET}`).optional();
 export const Cursor = z.string().min(1, 'must not be empty').optional();
 
 /** Free text: trimmed, then 1–200 characters. */

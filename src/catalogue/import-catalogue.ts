@@ -1,6 +1,7 @@
 // `npm run import -- FILE`: validate every line, then load all of it in one transaction, or nothing.
 import type { Catalogue } from './open-catalogue.ts';
 import { readNdjsonLines } from './read-ndjson.ts';
+import { markRevision } from './revision.ts';
 import { CONTENT_TABLES } from './schema.ts';
 import { validateRecords, type ExistingKeys, type LineError } from './validate-records.ts';
 import { createRecordWriter } from './write-records.ts';
@@ -59,6 +60,7 @@ export function importCatalogue(db: Catalogue, file: string, options: ImportOpti
       counts[record.kind] = (counts[record.kind] ?? 0) + 1;
       if ((i + 1) % step === 0) progress(`written ${i + 1}/${records.length} records`);
     });
+    markRevision(db);
   })();
   return { lines: lines.length, counts };
 }

@@ -8,6 +8,7 @@ import type { Context } from '../api/endpoint.ts';
 import { API_VERSION } from '../api/handlers/health.ts';
 import { openCatalogue } from '../catalogue/open-catalogue.ts';
 import { readCatalogue } from '../catalogue/read-catalogue.ts';
+import { readRevision } from '../catalogue/revision.ts';
 import { buildModel, deriveCatalogue } from '../model/build-model.ts';
 import { diffManifests } from './diff-manifests.ts';
 import { layoutOf, MANIFEST_FILE, MODEL_FILE } from './layout.ts';
@@ -16,7 +17,7 @@ import { modelLines } from './model-data.ts';
 import { createPageWriter } from './page-writer.ts';
 import { planPages } from './plan-pages.ts';
 import { renderPage } from './render-page.ts';
-import { swapCurrent, withBuildLock } from './swap.ts';
+import { processAlive, swapCurrent, withBuildLock } from './swap.ts';
 
 export interface BuildOptions {
   readonly catalogue: string;
@@ -55,9 +56,9 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
   return withBuildLock(layout.root, async () => {
     progress(`reading ${options.catalogue}`);
     const db = openCatalogue(options.catalogue, { readonly: true });
-    const catalogue = (() => {
+    const { catalogue, revision } = (() => {
       try {
-        return readCatalogue(db);
+        return db.transaction(() => ({ catalogue: readCatalogue(db), revision: readRevision(db) }))();
       } finally {
         db.close();
       }
@@ -78,6 +79,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     const context: Context = { model, snapshot: undefined };
 
     const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
+    removeAbandonedBuilds(layout.root);
     mkdirSync(tmp);
     const writer = createPageWriter(tmp);
     try {
@@ -129,6 +131,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         format: 1,
         apiVersion: API_VERSION,
         baseUrl: options.baseUrl,
+        catalogueRevision: revision,
         counts: { videos: catalogue.videos.length, pages: keys.length },
         pages: Object.fromEntries(keys.map((k) => [k, writer.entries.get(k)!])),
       };
@@ -167,6 +170,14 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
       throw error;
     }
   });
+}
+
+/** Removes half-written directories left by builds that died (their process is gone). */
+function removeAbandonedBuilds(root: string): void {
+  for (const name of readdirSync(root)) {
+    const pid = /^\.building-(\d+)-/.exec(name)?.[1];
+    if (pid !== undefined && !processAlive(Number(pid))) rmSync(join(root, name), { recursive: true, force: true });
+  }
 }
 
 /** Removes all but the newest `keep` snapshots besides the current one. */

@@ -18,7 +18,7 @@ export function currentSnapshotId(root: string): string | undefined {
   }
 }
 
-function alive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -34,7 +34,7 @@ export async function withBuildLock<T>(root: string, work: () => Promise<T>): Pr
     fd = openSync(lock, 'wx');
   } catch {
     const holder = Number(readFileSync(lock, 'utf8'));
-    if (Number.isInteger(holder) && holder > 0 && alive(holder)) {
+    if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) {
       throw new Error(`another build (process ${holder}) is writing a snapshot; wait for it to finish`);
     }
     rmSync(lock, { force: true });

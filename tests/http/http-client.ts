@@ -1,0 +1,92 @@
+// A small raw HTTP client for the contract suite: node:http, so bodies arrive as the bytes the
+// server sent (no automatic decompression), any method and any request target can be sent.
+import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** the body as sent (possibly br- or gzip-encoded) */
+  readonly body: Buffer;
+  /** the request target, for messages */
+  readonly target: string;
+}
+
+export interface SendOptions {
+  readonly method?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+
+export interface Client {
+  readonly base: string;
+  /** Sends one request; `target` is a path and query, sent exactly as given. */
+  send(target: string, options?: SendOptions): Promise<RawResponse>;
+  /** GET that must answer 200 with JSON; returns the parsed body and the raw response. */
+  json<T>(target: string, headers?: Readonly<Record<string, string>>): Promise<{ body: T; res: RawResponse }>;
+}
+
+export function createClient(base: string): Client {
+  const { hostname, port } = new URL(base);
+  const send = (target: string, options: SendOptions = {}): Promise<RawResponse> =>
+    new Promise((resolve, reject) => {
+      const req = request({ host: hostname, port, path: target, method: options.method ?? 'GET', headers: options.headers ?? {}, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), target }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  return {
+    base,
+    send,
+    async json<T>(target: string, headers: Readonly<Record<string, string>> = {}) {
+      const res = await send(target, { headers });
+      if (res.status !== 200) {
+        throw new Error(`GET ${target} answered ${res.status}: ${res.body.toString('utf8').slice(0, 500)}`);
+      }
+      return { body: JSON.parse(decoded(res).toString('utf8')) as T, res };
+    },
+  };
+}
+
+/** The identity bytes of a response, decoding br or gzip. */
+export function decoded(res: RawResponse): Buffer {
+  const encoding = res.headers['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(res.body);
+  if (encoding === 'gzip') return gunzipSync(res.body);
+  return res.body;
+}
+
+export function header(res: RawResponse, name: string): string | undefined {
+  const value = res.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** Runs `work` over `items` with at most `width` in flight, keeping the order of results. */
+export async function mapConcurrent<T, R>(items: readonly T[], width: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(width, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T, index);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
+
+/** mulberry32: a seeded generator, so a failing random case can be replayed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
