@@ -11,6 +11,7 @@ import { loadConfig } from '../src/config.ts';
 import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import type { Manifest } from '../src/snapshot/manifest.ts';
+import { currentSnapshotId, readBuiltFrom } from '../src/snapshot/swap.ts';
 import { ASTRO_ENTRY, startServer } from '../src/server/start-server.ts';
 import { runCli } from './cli.ts';
 
@@ -30,14 +31,16 @@ await runCli('start', async () => {
     const seeded = seedCatalogue(config.catalogueDb, DEFAULT_SEED_OPTIONS, (p) => console.log(`seed: ${p.videos}/${p.totalVideos} videos`));
     console.log(`seed: wrote ${seeded.records} records in ${(seeded.elapsedMs / 1000).toFixed(1)} s`);
   }
-  const manifestFile = join(layoutOf(config.distDir).current, MANIFEST_FILE);
-  const built = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Pick<Manifest, 'baseUrl' | 'catalogueRevision'>) : undefined;
+  const layout = layoutOf(config.distDir);
+  const manifestFile = join(layout.current, MANIFEST_FILE);
+  const built = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Pick<Manifest, 'baseUrl'>) : undefined;
+  const builtFrom = readBuiltFrom(layout.root);
   const db = openCatalogue(config.catalogueDb, { readonly: true });
   const revision = readRevision(db);
   db.close();
   const reason = built === undefined ? 'no snapshot yet'
     : built.baseUrl !== config.publicBaseUrl ? `the snapshot was built for ${built.baseUrl}, not ${config.publicBaseUrl}`
-    : built.catalogueRevision !== revision ? 'the catalogue changed since the snapshot was built'
+    : builtFrom?.snapshot !== currentSnapshotId(layout.root) || builtFrom?.catalogueRevision !== revision ? 'the catalogue changed since the snapshot was built'
     : undefined;
   if (reason !== undefined) {
     console.log(`start: ${reason}; building a snapshot`);

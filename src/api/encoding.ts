@@ -8,7 +8,12 @@ export const MIN_COMPRESSIBLE = 1024;
 
 /** The preferred encoding the client accepts: br, then gzip; undefined for identity. */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding | undefined {
-  if (!acceptEncoding) return undefined;
+  return acceptedEncodings(acceptEncoding)[0];
+}
+
+/** The encodings the client accepts, most preferred first (br before gzip at equal weight). */
+export function acceptedEncodings(acceptEncoding: string | undefined): Encoding[] {
+  if (!acceptEncoding) return [];
   const weights = new Map<string, number>();
   for (const item of acceptEncoding.toLowerCase().split(',')) {
     const [name = '', ...params] = item.split(';').map((part) => part.trim());
@@ -19,8 +24,8 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding | u
   const any = weights.get('*') ?? 0;
   const br = weights.get('br') ?? any;
   const gzip = weights.get('gzip') ?? any;
-  if (br > 0 && br >= gzip) return 'br';
-  return gzip > 0 ? 'gzip' : undefined;
+  const order: Encoding[] = br >= gzip ? ['br', 'gzip'] : ['gzip', 'br'];
+  return order.filter((e) => (e === 'br' ? br : gzip) > 0);
 }
 
 export function compress(body: Buffer, encoding: Encoding, effort: 'build' | 'request'): Buffer {

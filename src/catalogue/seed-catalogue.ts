@@ -9,6 +9,7 @@ import {
   CatalogueRecord, type ChannelRecord, type CommentRecord, type CommentState, type FeatureFlags,
   type LiveRecord, type PlaylistRecord, type Privacy, type VideoRecord,
 } from './records.ts';
+import { markRevision } from './revision.ts';
 import { SCHEMA_SQL } from './schema.ts';
 import * as W from './seed-vocabulary.ts';
 import { createRecordWriter } from './write-records.ts';
@@ -680,6 +681,7 @@ export function seedCatalogue(path: string, options: SeedOptions, onProgress: (p
           onProgress({ videos: counts.video, totalVideos: options.videos, records, elapsedMs: performance.now() - started });
         }
       }
+      markRevision(db!);
     })();
     db.exec(SCHEMA_SQL);
     db.pragma('journal_mode = DELETE');

@@ -25,6 +25,6 @@ export function createUrls(baseUrl: string): Urls {
 
 /** A readable avatar name for a commenter without a username: `Viewer 2280` → `viewer-2280`. */
 export function avatarNameFor(displayName: string): string {
-  const slug = displayName.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  const slug = displayName.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
   return slug === '' ? 'viewer' : slug;
 }

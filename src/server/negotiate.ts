@@ -1,6 +1,6 @@
 // Conditional requests and content encoding, for static and dynamic answers alike: picks the
 // representation (identity, br or gzip), its ETag, and whether the answer is a 304.
-import { chooseEncoding, compress, MIN_COMPRESSIBLE, type Encoding } from '../api/encoding.ts';
+import { acceptedEncodings, compress, MIN_COMPRESSIBLE, type Encoding } from '../api/encoding.ts';
 
 export interface Variants {
   readonly identity: Buffer;
@@ -26,25 +26,26 @@ export const etagFor = (etag: string, encoding: Encoding | undefined): string =>
 /** If-None-Match matches when it names any representation of the same content, or `*`. */
 export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
-  const base = etag.slice(1, -1);
+  const ours = [etag, etagFor(etag, 'br'), etagFor(etag, 'gzip')];
   for (const raw of header.split(',')) {
     const tag = raw.trim().replace(/^W\//, '');
-    if (tag === '*') return true;
-    const opaque = tag.slice(1, -1).replace(/-(br|gz)$/, '');
-    if (opaque === base) return true;
+    if (tag === '*' || ours.includes(tag)) return true;
   }
   return false;
 }
 
 export function negotiate(variants: Variants, etag: string, acceptEncoding: string | undefined, ifNoneMatch: string | undefined, compressOnDemand: boolean): Chosen {
   const vary = variants.br !== undefined || variants.gzip !== undefined || (compressOnDemand && variants.identity.length >= MIN_COMPRESSIBLE);
-  let encoding = vary ? chooseEncoding(acceptEncoding) : undefined;
+  let encoding: Encoding | undefined;
   let body = variants.identity;
-  if (encoding !== undefined) {
-    const ready = variants[encoding];
-    if (ready) body = ready;
-    else if (compressOnDemand) body = compress(variants.identity, encoding, 'request');
-    else encoding = undefined;
+  if (vary) {
+    const accepted = acceptedEncodings(acceptEncoding);
+    encoding = accepted.find((e) => variants[e] !== undefined);
+    if (encoding !== undefined) body = variants[encoding]!;
+    else if (compressOnDemand && accepted[0] !== undefined) {
+      encoding = accepted[0];
+      body = compress(variants.identity, encoding, 'request');
+    }
   }
   const chosenTag = etagFor(etag, encoding);
   return { notModified: matchesIfNoneMatch(ifNoneMatch, etag), body, encoding, etag: chosenTag, vary };

@@ -17,7 +17,7 @@ import { modelLines } from './model-data.ts';
 import { createPageWriter } from './page-writer.ts';
 import { planPages } from './plan-pages.ts';
 import { renderPage } from './render-page.ts';
-import { processAlive, swapCurrent, withBuildLock } from './swap.ts';
+import { processAlive, recordBuiltFrom, swapCurrent, withBuildLock } from './swap.ts';
 
 export interface BuildOptions {
   readonly catalogue: string;
@@ -54,6 +54,15 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
   mkdirSync(layout.root, { recursive: true });
 
   return withBuildLock(layout.root, async () => {
+    const lap = (() => {
+      let last = performance.now();
+      return () => {
+        const now = performance.now();
+        const seconds = ((now - last) / 1000).toFixed(1);
+        last = now;
+        return `${seconds} s, heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`;
+      };
+    })();
     progress(`reading ${options.catalogue}`);
     const db = openCatalogue(options.catalogue, { readonly: true });
     const { catalogue, revision } = (() => {
@@ -63,17 +72,9 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         db.close();
       }
     })();
-    const lap = (() => {
-      let last = performance.now();
-      return () => {
-        const now = performance.now();
-        const seconds = ((now - last) / 1000).toFixed(1);
-        last = now;
-        return `${seconds} s`;
-      };
-    })();
     progress(`read ${catalogue.videos.length} visible videos, ${catalogue.comments.length} comments (${lap()}); computing trending and related`);
     const derived = deriveCatalogue(catalogue);
+    progress(`trending and related computed (${lap()}); building the model`);
     const model = buildModel(catalogue, derived, options.baseUrl);
     progress(`model ready (${lap()}); rendering pages`);
     const context: Context = { model, snapshot: undefined };
@@ -131,7 +132,6 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         format: 1,
         apiVersion: API_VERSION,
         baseUrl: options.baseUrl,
-        catalogueRevision: revision,
         counts: { videos: catalogue.videos.length, pages: keys.length },
         pages: Object.fromEntries(keys.map((k) => [k, writer.entries.get(k)!])),
       };
@@ -145,6 +145,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
       if (unchanged) rmSync(tmp, { recursive: true, force: true });
       else renameSync(tmp, target);
       swapCurrent(layout.root, id);
+      recordBuiltFrom(layout.root, { snapshot: id, catalogueRevision: revision });
 
       const changes = diffManifests(previous, manifest);
       let changesFile: string | undefined;

@@ -18,8 +18,6 @@ export interface Manifest {
   readonly format: 1;
   readonly apiVersion: string;
   readonly baseUrl: string;
-  /** the catalogue revision the snapshot was built from (catalogue/revision.ts) */
-  readonly catalogueRevision: string;
   readonly counts: Readonly<Record<string, number>>;
   /** sorted by key */
   readonly pages: Readonly<Record<string, PageEntry>>;

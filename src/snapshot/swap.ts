@@ -1,5 +1,5 @@
 // The atomic swap of `current`, and a lock so two builds never race on it.
-import { closeSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Points `current` at a snapshot: a new symlink renamed over the old one, so readers see one or the other. */
@@ -46,5 +46,30 @@ export async function withBuildLock<T>(root: string, work: () => Promise<T>): Pr
     return await work();
   } finally {
     rmSync(lock, { force: true });
+  }
+}
+
+/**
+ * Which catalogue revision the current snapshot was built from, kept beside the snapshots rather
+ * than in them, so that two builds of the same content stay byte-identical.
+ */
+export interface BuiltFrom {
+  readonly snapshot: string;
+  readonly catalogueRevision: string;
+}
+
+const BUILT_FROM = 'built-from.json';
+
+export function recordBuiltFrom(root: string, builtFrom: BuiltFrom): void {
+  const temp = join(root, `.${BUILT_FROM}-${process.pid}`);
+  writeFileSync(temp, JSON.stringify(builtFrom));
+  renameSync(temp, join(root, BUILT_FROM));
+}
+
+export function readBuiltFrom(root: string): BuiltFrom | undefined {
+  try {
+    return JSON.parse(readFileSync(join(root, BUILT_FROM), 'utf8')) as BuiltFrom;
+  } catch {
+    return undefined;
   }
 }

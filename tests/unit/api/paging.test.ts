@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { decodeCursor, encodeCursor } from '../../../src/api/cursor.ts';
+import { canonicalPage, paginate, readPageSpec, scopeOf } from '../../../src/api/paging.ts';
+import { DEFAULT_LIMIT } from '../../../src/api/params.ts';
+import { ProblemError } from '../../../src/api/problems.ts';
+
+const PATH = '/v1/videos';
+const FILTERS = { sort: 'latest', category: undefined };
+const items = Array.from({ length: 45 }, (_, i) => i);
+
+describe('readPageSpec', () => {
+  it('fills the default limit and a zero offset', () => {
+    expect(readPageSpec(PATH, FILTERS, {})).toMatchObject({ limit: DEFAULT_LIMIT, offset: 0, cursor: undefined });
+  });
+
+  it('places the page by a cursor of the same query', () => {
+    const cursor = encodeCursor(scopeOf(PATH, FILTERS), 40);
+    expect(readPageSpec(PATH, FILTERS, { cursor, limit: 5 })).toMatchObject({ limit: 5, offset: 40, cursor });
+  });
+
+  it('answers 400 naming cursor for a cursor of another query', () => {
+    const cursor = encodeCursor(scopeOf(PATH, { sort: 'views' }), 40);
+    try {
+      readPageSpec(PATH, FILTERS, { cursor });
+      expect.unreachable('no problem thrown');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ProblemError);
+      expect((error as ProblemError).status).toBe(400);
+      expect((error as ProblemError).errors?.map((e) => e.parameter)).toEqual(['cursor']);
+    }
+  });
+
+  it('treats filters left undefined like filters never given', () => {
+    const cursor = encodeCursor(scopeOf(PATH, { sort: 'latest' }), 20);
+    expect(readPageSpec(PATH, FILTERS, { cursor }).offset).toBe(20);
+  });
+});
+
+describe('paginate', () => {
+  const spec = (offset: number, limit: number) => ({ path: PATH, filters: FILTERS, limit, offset, cursor: undefined });
+
+  it('slices the page and reports limit, offset and total', () => {
+    const page = paginate(items, spec(10, 5), (n) => n * 2);
+    expect(page.body.data).toEqual([20, 22, 24, 26, 28]);
+    expect(page.body.paging).toMatchObject({ limit: 5, offset: 10, total: items.length });
+  });
+
+  it('issues a next cursor that decodes to the next offset, and a next link carrying it', () => {
+    const page = paginate(items, spec(10, 5), (n) => n);
+    const cursor = page.body.paging.nextCursor;
+    expect(cursor).not.toBeNull();
+    expect(decodeCursor(scopeOf(PATH, FILTERS), cursor!)).toEqual({ ok: true, offset: 15 });
+    const next = new URL(page.next!, 'http://x.invalid');
+    expect(next.pathname).toBe(PATH);
+    expect(next.searchParams.get('cursor')).toBe(cursor);
+    expect(next.searchParams.get('limit')).toBe('5');
+    expect(next.searchParams.get('sort')).toBe('latest');
+  });
+
+  it('gives the last page a null nextCursor and no next link', () => {
+    const page = paginate(items, spec(40, 5), (n) => n);
+    expect(page.body.data).toEqual([40, 41, 42, 43, 44]);
+    expect(page.body.paging.nextCursor).toBeNull();
+    expect(page.next).toBeUndefined();
+  });
+
+  it('answers an offset past the end with empty data and no next page', () => {
+    const page = paginate(items, spec(1000, 20), (n) => n);
+    expect(page.body.data).toEqual([]);
+    expect(page.body.paging).toMatchObject({ total: items.length, nextCursor: null });
+  });
+
+  it('follows cursors through every item exactly once', () => {
+    const seen: number[] = [];
+    let offset = 0;
+    for (let guard = 0; guard < 100; guard++) {
+      const page = paginate(items, spec(offset, 7), (n) => n);
+      seen.push(...page.body.data);
+      const cursor = page.body.paging.nextCursor;
+      if (cursor === null) break;
+      offset = readPageSpec(PATH, FILTERS, { cursor, limit: 7 }).offset;
+    }
+    expect(seen).toEqual(items);
+  });
+});
+
+describe('canonicalPage', () => {
+  it('writes the limit, and the offset only when it is not zero', () => {
+    expect(canonicalPage(spec0(0))).toBe('/v1/videos?limit=20&sort=latest');
+    expect(canonicalPage(spec0(40))).toBe('/v1/videos?limit=20&offset=40&sort=latest');
+  });
+
+  it('writes the cursor instead of the offset for a page asked for by cursor', () => {
+    const cursor = encodeCursor(scopeOf(PATH, FILTERS), 40);
+    const url = canonicalPage({ ...spec0(40), cursor });
+    expect(new URL(url, 'http://x.invalid').searchParams.get('offset')).toBeNull();
+    expect(new URL(url, 'http://x.invalid').searchParams.get('cursor')).toBe(cursor);
+  });
+
+  function spec0(offset: number) {
+    return { path: PATH, filters: FILTERS, limit: 20, offset, cursor: undefined };
+  }
+});

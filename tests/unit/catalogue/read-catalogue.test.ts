@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openCatalogue, type Catalogue } from '../../../src/catalogue/open-catalogue.ts';
+import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
+import { rawCategory, rawChannel, rawComment, rawPlaylist, rawVideo, writeRecords } from '../support/fixtures.ts';
+
+let db: Catalogue;
+beforeEach(() => {
+  db = openCatalogue(':memory:');
+  writeRecords(db, [
+    rawCategory('music'),
+    rawChannel('alice'),
+    rawVideo('pub1', { category: 'music', tags: ['t1'] }),
+    rawVideo('unl1', { privacy: 'unlisted' }),
+    rawVideo('secretvideo', {
+      privacy: 'private', title: 'SECRET-TITLE', description: 'SECRET-DESCRIPTION', tags: ['SECRET-TAG'],
+      sources: [{ url: 'https://m.example/SECRET-SOURCE.mp4', type: 'video/mp4', height: 720 }], captions: [{ lang: 'en', label: 'SECRET-CAPTION' }],
+    }),
+    rawPlaylist('plpub', ['pub1', 'secretvideo', 'unl1', 'pub1']),
+    rawPlaylist('plunl', ['unl1'], { privacy: 'unlisted' }),
+    rawPlaylist('secretplaylist', ['pub1'], { privacy: 'private', title: 'SECRET-PLAYLIST' }),
+    rawComment('c1', 'pub1'),
+    rawComment('heldc', 'pub1', { state: 'held', text: 'SECRET-HELD' }),
+    rawComment('removedc', 'pub1', { state: 'removed', text: 'SECRET-REMOVED' }),
+    rawComment('spamc', 'pub1', { state: 'spam', text: 'SECRET-SPAM' }),
+    rawComment('r1', 'pub1', { parentId: 'c1' }),
+    rawComment('heldreply', 'pub1', { parentId: 'c1', state: 'held', text: 'SECRET-HELD-REPLY' }),
+    rawComment('replytoheld', 'pub1', { parentId: 'heldc', text: 'SECRET-REPLY-TO-HELD' }),
+    rawComment('replytoremoved', 'pub1', { parentId: 'removedc', text: 'SECRET-REPLY-TO-REMOVED' }),
+    rawComment('replytoreply', 'pub1', { parentId: 'r1', text: 'SECRET-REPLY-TO-REPLY' }),
+    rawComment('replyelsewhere', 'unl1', { parentId: 'c1', text: 'SECRET-REPLY-ELSEWHERE' }),
+    rawComment('replytomissing', 'pub1', { parentId: 'nosuchcomment', text: 'SECRET-REPLY-TO-MISSING' }),
+    rawComment('onsecret', 'secretvideo', { text: 'SECRET-ON-PRIVATE' }),
+    rawComment('replyonsecret', 'secretvideo', { parentId: 'onsecret', text: 'SECRET-REPLY-ON-PRIVATE' }),
+    rawComment('onunlisted', 'unl1'),
+  ]);
+});
+afterEach(() => db.close());
+
+describe('readCatalogue, the privacy choke point', () => {
+  it('drops private videos and keeps public and unlisted ones', () => {
+    expect(readCatalogue(db).videos.map((v) => v.id)).toEqual(['pub1', 'unl1']);
+  });
+
+  it('drops private playlists and keeps unlisted ones', () => {
+    expect(readCatalogue(db).playlists.map((p) => p.id)).toEqual(['plpub', 'plunl']);
+  });
+
+  it('drops playlist items that point at private videos, keeping the order of the rest', () => {
+    expect(readCatalogue(db).playlists.find((p) => p.id === 'plpub')?.videoIds).toEqual(['pub1', 'unl1', 'pub1']);
+  });
+
+  it('drops held, removed and spam comments', () => {
+    const ids = readCatalogue(db).comments.map((c) => c.id);
+    for (const id of ['heldc', 'removedc', 'spamc', 'heldreply']) expect(ids).not.toContain(id);
+  });
+
+  it('drops replies to comments that are not served', () => {
+    const ids = readCatalogue(db).comments.map((c) => c.id);
+    for (const id of ['replytoheld', 'replytoremoved', 'replytomissing']) expect(ids).not.toContain(id);
+  });
+
+  it('drops replies to replies and replies whose parent is on another video', () => {
+    const ids = readCatalogue(db).comments.map((c) => c.id);
+    expect(ids).not.toContain('replytoreply');
+    expect(ids).not.toContain('replyelsewhere');
+  });
+
+  it('drops comments and replies on private videos', () => {
+    const ids = readCatalogue(db).comments.map((c) => c.id);
+    expect(ids).not.toContain('onsecret');
+    expect(ids).not.toContain('replyonsecret');
+  });
+
+  it('keeps published comments and replies on public and unlisted videos', () => {
+    expect(readCatalogue(db).comments.map((c) => c.id).sort()).toEqual(['c1', 'onunlisted', 'r1']);
+  });
+
+  it('lets nothing of a private record through, in any field', () => {
+    const text = JSON.stringify(readCatalogue(db));
+    expect(text).not.toMatch(/SECRET|secretvideo|secretplaylist/);
+  });
+
+  it('fills channel defaults and leaves absent optional fields undefined, never null', () => {
+    const catalogue = readCatalogue(db);
+    expect(catalogue.channels[0]).toMatchObject({ username: 'alice', description: '', subscribers: 0 });
+    const withoutParentIds = catalogue.comments.map(({ parentId: _p, ...rest }) => rest);
+    expect(JSON.stringify({ ...catalogue, comments: withoutParentIds })).not.toContain('null');
+  });
+
+  it('reads tags in order and the four feature flags', () => {
+    writeRecords(db, [rawVideo('pub1', { tags: ['z', 'a', 'm'], features: { calm: true } })]);
+    const v = readCatalogue(db).videos.find((x) => x.id === 'pub1')!;
+    expect(v.tags).toEqual(['z', 'a', 'm']);
+    expect(v.features).toEqual({ '3d': false, calm: true, restricted: false, captions: false });
+    expect(v.views).toBe(0);
+    expect(v.likes).toBe(0);
+  });
+
+  it('gives top-level comments a null parentId and replies their parent', () => {
+    const comments = readCatalogue(db).comments;
+    expect(comments.find((c) => c.id === 'c1')?.parentId).toBeNull();
+    expect(comments.find((c) => c.id === 'r1')?.parentId).toBe('c1');
+  });
+
+  it('reads the same catalogue the same way twice', () => {
+    expect(JSON.stringify(readCatalogue(db))).toBe(JSON.stringify(readCatalogue(db)));
+  });
+});

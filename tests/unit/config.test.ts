@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('fills the documented defaults from an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(4321);
+    expect(config.publicBaseUrl).toBe('http://localhost:4321');
+    expect(config.catalogueDb).toBe('data/catalogue.db');
+    expect(config.trustProxy).toBe(false);
+    expect(config.rateLimits.public).toBe(600);
+    expect(config.host).toBeUndefined();
+    expect(config.siteOrigin).toBeUndefined();
+  });
+
+  it('gives the site lane a larger bucket than the public lane by default', () => {
+    const { rateLimits } = loadConfig({});
+    expect(rateLimits.site).toBeGreaterThan(rateLimits.public);
+    expect(rateLimits.key).toBeGreaterThan(0);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', PUBLIC_BASE_URL: '', TRUST_PROXY: '', CATALOGUE_DB: '' })).toEqual(loadConfig({}));
+  });
+
+  it('reads PORT and derives the default base URL from it', () => {
+    const config = loadConfig({ PORT: '8080' });
+    expect(config.port).toBe(8080);
+    expect(config.publicBaseUrl).toBe('http://localhost:8080');
+  });
+
+  it.each(['abc', '-1', '65536', '80.5', '8080 ', '0x50', '1e3'])('stops with a message naming PORT for %j', (port) => {
+    expect(configError({ PORT: port }).message).toContain('PORT');
+  });
+
+  it('reads PUBLIC_BASE_URL without a trailing slash', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://videos.example.com/' }).publicBaseUrl).toBe('https://videos.example.com');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://videos.example.com' }).publicBaseUrl).toBe('https://videos.example.com');
+  });
+
+  it('keeps a base path in PUBLIC_BASE_URL', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://example.com/videos/' }).publicBaseUrl).toBe('https://example.com/videos');
+  });
+
+  it.each(['not a url', 'videos.example.com', 'ftp://videos.example.com', 'https://videos.example.com/?a=1', 'https://videos.example.com/#top', 'https://user:pass@videos.example.com'])(
+    'stops with a message naming PUBLIC_BASE_URL for %j', (value) => {
+      const error = configError({ PUBLIC_BASE_URL: value });
+      expect(error.message).toContain('PUBLIC_BASE_URL');
+    });
+
+  it('reads SITE_ORIGIN without a trailing slash, and refuses one that is not a URL', () => {
+    expect(loadConfig({ SITE_ORIGIN: 'https://site.example.com/' }).siteOrigin).toBe('https://site.example.com');
+    expect(configError({ SITE_ORIGIN: 'site.example.com' }).message).toContain('SITE_ORIGIN');
+  });
+
+  it.each([['true', true], ['1', true], ['yes', true], ['false', false], ['0', false], ['off', false]] as const)(
+    'reads TRUST_PROXY=%s as %s', (value, expected) => {
+      expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(expected);
+    });
+
+  it.each(['maybe', '2', 'truthy'])('stops with a message naming TRUST_PROXY for %j', (value) => {
+    expect(configError({ TRUST_PROXY: value }).message).toContain('TRUST_PROXY');
+  });
+
+  it('stops with a message naming a rate limit of 0', () => {
+    expect(configError({ RATE_LIMIT_PUBLIC: '0' }).message).toContain('RATE_LIMIT_PUBLIC');
+  });
+
+  it('names every bad variable at once', () => {
+    const message = configError({ PORT: 'x', PUBLIC_BASE_URL: 'nope', TRUST_PROXY: 'perhaps' }).message;
+    for (const name of ['PORT', 'PUBLIC_BASE_URL', 'TRUST_PROXY']) expect(message).toContain(name);
+  });
+
+  it('reads the rate limits of each lane', () => {
+    expect(loadConfig({ RATE_LIMIT_PUBLIC: '10', RATE_LIMIT_SITE: '20', RATE_LIMIT_KEY: '30' }).rateLimits).toEqual({ public: 10, site: 20, key: 30 });
+  });
+
+  it('ignores unrelated variables', () => {
+    expect(loadConfig({ HOME: '/root', PATH: '/bin' })).toEqual(loadConfig({}));
+  });
+});

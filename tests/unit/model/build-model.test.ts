@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { buildModel, deriveCatalogue, VIDEO_SORTS, type VideoEntry } from '../../../src/model/build-model.ts';
+import type { PublicVideo } from '../../../src/model/public-catalogue.ts';
+import { BASE_URL, byCodeUnits, catalogueOf, category, channel, comment, modelOf, video } from '../support/fixtures.ts';
+
+// Ids chosen so that code-unit order differs from locale order: 'Z' < '_' < 'a' < 'b'.
+const videos: PublicVideo[] = [
+  video('b1', { publishedAt: '2026-01-05T00:00:00Z', views: 100, likes: 5, category: 'music' }),
+  video('a1', { publishedAt: '2026-01-05T00:00:00Z', views: 100, likes: 9, category: 'music' }),
+  video('Z1', { publishedAt: '2026-01-03T00:00:00Z', views: 300, likes: 9, category: 'tech' }),
+  video('_1', { publishedAt: '2026-01-07T00:00:00Z', views: 100, likes: 1 }),
+  video('c1', { publishedAt: '2026-01-01T00:00:00Z', views: 50, likes: 5, category: 'music' }),
+  video('hidden', { publishedAt: '2026-01-09T00:00:00Z', views: 10_000, likes: 10_000, category: 'music', privacy: 'unlisted' }),
+];
+const catalogue = catalogueOf({
+  categories: [category('tech', 'Technology'), category('music', 'Music'), category('arts', 'Music'), category('empty', 'Empty')],
+  videos,
+  comments: [
+    comment('t1', 'b1', { publishedAt: '2026-01-06T00:00:00Z' }),
+    comment('t2', 'b1', { publishedAt: '2026-01-08T00:00:00Z' }),
+    comment('t0', 'b1', { publishedAt: '2026-01-08T00:00:00Z' }),
+    comment('r2', 'b1', { parentId: 't1', publishedAt: '2026-01-09T00:00:00Z' }),
+    comment('r1', 'b1', { parentId: 't1', publishedAt: '2026-01-07T00:00:00Z' }),
+    comment('r3', 'b1', { parentId: 't2', publishedAt: '2026-01-09T00:00:00Z' }),
+    comment('u1', 'hidden'),
+  ],
+});
+const model = modelOf(catalogue);
+const derived = deriveCatalogue(catalogue);
+const publicVideos = videos.filter((v) => v.privacy === 'public');
+
+const ids = (entries: readonly VideoEntry[]) => entries.map((e) => e.video.id);
+/** Highest first by `value`, ties by id in code-unit order. */
+const expectedOrder = (value: (v: PublicVideo) => number | string) =>
+  [...publicVideos]
+    .sort((a, b) => {
+      const x = value(a);
+      const y = value(b);
+      return x < y ? 1 : x > y ? -1 : byCodeUnits(a.id, b.id);
+    })
+    .map((v) => v.id);
+
+describe('buildModel orders', () => {
+  it('orders latest by publishedAt, newest first, ties by id', () => {
+    expect(ids(model.orders.latest)).toEqual(expectedOrder((v) => v.publishedAt));
+  });
+
+  it('orders views and likes highest first, ties by id in code-unit order', () => {
+    expect(ids(model.orders.views)).toEqual(expectedOrder((v) => v.views));
+    expect(ids(model.orders.likes)).toEqual(expectedOrder((v) => v.likes));
+    // 'Z1' sorts before 'a1' in code units (90 < 97), though locale order would put it after.
+    expect(ids(model.orders.likes).slice(0, 2)).toEqual(['Z1', 'a1']);
+  });
+
+  it('orders trending by the derived score, highest first, ties by id', () => {
+    const score = new Map(videos.map((v, i) => [v.id, derived.trending[i]!]));
+    expect(ids(model.orders.trending)).toEqual(expectedOrder((v) => score.get(v.id)!));
+  });
+
+  it('breaks trending ties by id when scores are equal', () => {
+    const flat = buildModel(catalogue, { trending: videos.map(() => 1), related: videos.map(() => []) }, BASE_URL);
+    expect(ids(flat.orders.trending)).toEqual(publicVideos.map((v) => v.id).sort(byCodeUnits));
+  });
+
+  it('gives the same orders whatever order the catalogue lists videos in', () => {
+    const reversed = modelOf({ ...catalogue, videos: [...videos].reverse() });
+    for (const sort of VIDEO_SORTS) expect(ids(reversed.orders[sort])).toEqual(ids(model.orders[sort]));
+  });
+
+  it('leaves unlisted videos out of every order but keeps them by id', () => {
+    for (const sort of VIDEO_SORTS) {
+      expect(ids(model.orders[sort])).not.toContain('hidden');
+      expect(model.orders[sort]).toHaveLength(publicVideos.length);
+    }
+    expect(model.videos.get('hidden')?.resource.privacy).toBe('unlisted');
+  });
+});
+
+describe('buildModel categories', () => {
+  it('orders categories by name, then id', () => {
+    expect(model.categories.map((c) => c.id)).toEqual(['empty', 'arts', 'music', 'tech']);
+  });
+
+  it('counts public videos only, so unlisted videos are not counted', () => {
+    for (const c of model.categories) {
+      expect(c.videoCount).toBe(publicVideos.filter((v) => v.category === c.id).length);
+    }
+    expect(model.categories.find((c) => c.id === 'music')?.videoCount).toBe(3);
+    expect(model.categories.find((c) => c.id === 'empty')?.videoCount).toBe(0);
+  });
+});
+
+describe('buildModel comments', () => {
+  const entry = model.videos.get('b1')!;
+
+  it('counts served threads plus their replies', () => {
+    const onB1 = catalogue.comments.filter((c) => c.videoId === 'b1');
+    expect(entry.resource.comments).toBe(onB1.length);
+    expect(entry.resource.comments).toBe(entry.threads.length + entry.threads.reduce((n, t) => n + t.replies.length, 0));
+    expect(model.videos.get('a1')!.resource.comments).toBe(0);
+    expect(model.videos.get('hidden')!.resource.comments).toBe(1);
+  });
+
+  it('orders threads newest first, ties by id', () => {
+    expect(entry.threads.map((t) => t.id)).toEqual(['t0', 't2', 't1']);
+  });
+
+  it('orders replies oldest first under their thread, with replyCount', () => {
+    const t1 = entry.threads.find((t) => t.id === 't1')!;
+    expect(t1.replies.map((r) => r.id)).toEqual(['r1', 'r2']);
+    expect(t1.replyCount).toBe(2);
+    expect(entry.threads.find((t) => t.id === 't0')!.replyCount).toBe(0);
+  });
+});
+
+describe('buildModel references', () => {
+  it('fails with a message naming the video and the missing channel', () => {
+    const broken = catalogueOf({ channels: [channel('alice')], videos: [video('orphan-video', { channel: 'ghost-channel' })] });
+    expect(() => modelOf(broken)).toThrow(/orphan-video[\s\S]*ghost-channel|ghost-channel[\s\S]*orphan-video/);
+  });
+
+  it('writes the creator of each video from its channel', () => {
+    const m = modelOf(catalogueOf({ channels: [channel('alice', { displayName: 'Alice A.' })], videos: [video('v', { channel: 'alice' })] }));
+    expect(m.videos.get('v')!.resource.creator).toMatchObject({ username: 'alice', displayName: 'Alice A.' });
+  });
+
+  it('keeps the derived trending score and related videos of each video', () => {
+    for (const [i, v] of videos.entries()) {
+      const e = model.videos.get(v.id)!;
+      expect(e.trending).toBe(derived.trending[i]);
+      expect(Array.from(e.related, (j) => model.entries[j]!.video.id)).toEqual(Array.from(derived.related[i]!, (j) => videos[j]!.id));
+    }
+  });
+
+  it('builds an empty model from an empty catalogue', () => {
+    const empty = modelOf(catalogueOf({ channels: [] }));
+    expect(empty.videos.size).toBe(0);
+    for (const sort of VIDEO_SORTS) expect(empty.orders[sort]).toEqual([]);
+  });
+});
