@@ -5,8 +5,8 @@
 import type { PublicVideo } from './public-catalogue.ts';
 
 export const MAX_RELATED = 100;
-const CANDIDATES_PER_KEY = 300;
-const RANK_SPACE = 2 ** 24;
+// enough for a full list from one key even when the video itself is among them
+const CANDIDATES_PER_KEY = MAX_RELATED + 1;
 
 function index(ranked: readonly PublicVideo[], keysOf: (v: PublicVideo) => readonly string[]): Map<string, number[]> {
   const map = new Map<string, number[]>();
@@ -32,15 +32,17 @@ export function computeRelated(all: readonly PublicVideo[], trending: readonly n
     .filter((v) => v.privacy === 'public')
     .sort((a, b) => trending[indexOf.get(b)!]! - trending[indexOf.get(a)!]! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const rankedIndex = Int32Array.from(ranked, (v) => indexOf.get(v)!);
-  if (ranked.length >= RANK_SPACE) throw new Error(`related: more than ${RANK_SPACE} public videos`);
   const tags = new Map(all.map((v) => [v.id, tagsOf(v)]));
   const byTag = index(ranked, (v) => tags.get(v.id)!);
   const byCreator = index(ranked, (v) => [v.channel]);
   const byCategory = index(ranked, (v) => (v.category === undefined ? [] : [v.category]));
 
   // Points per candidate rank, and the ranks touched for the current video (reset after each).
+  // Candidates are then taken from the highest points down, each bucket in rank order: only the
+  // buckets needed for 100 results are sorted, and points are small integers.
   const points = new Int32Array(ranked.length);
   const touched: number[] = [];
+  const buckets: number[][] = [];
   const related: Int32Array[] = [];
   for (const video of all) {
     const add = (ranks: readonly number[] | undefined, value: number) => {
@@ -53,22 +55,25 @@ export function computeRelated(all: readonly PublicVideo[], trending: readonly n
     for (const tag of tags.get(video.id)!) add(byTag.get(tag), 3);
     add(byCreator.get(video.channel), 2);
     if (video.category !== undefined) add(byCategory.get(video.category), 1);
-    // One number per candidate: more points first, then better rank (trending, then id).
-    const keys = new Float64Array(touched.length);
-    for (let n = 0; n < touched.length; n++) {
-      const rank = touched[n]!;
-      keys[n] = points[rank]! * RANK_SPACE + (RANK_SPACE - 1 - rank);
+    for (const rank of touched) {
+      const p = points[rank]!;
       points[rank] = 0;
+      (buckets[p] ??= []).push(rank);
     }
     touched.length = 0;
-    keys.sort().reverse();
-    const chosen = new Int32Array(Math.min(MAX_RELATED, keys.length));
-    let n = 0;
-    for (let k = 0; k < keys.length && n < chosen.length; k++) {
-      const rank = RANK_SPACE - 1 - (keys[k]! % RANK_SPACE);
-      if (ranked[rank] !== video) chosen[n++] = rankedIndex[rank]!;
+    const chosen: number[] = [];
+    for (let p = buckets.length - 1; p > 0; p--) {
+      const bucket = buckets[p];
+      if (!bucket || bucket.length === 0) continue;
+      if (chosen.length < MAX_RELATED) {
+        for (const rank of Int32Array.from(bucket).sort()) {
+          if (ranked[rank] !== video) chosen.push(rankedIndex[rank]!);
+          if (chosen.length === MAX_RELATED) break;
+        }
+      }
+      bucket.length = 0;
     }
-    related.push(chosen.subarray(0, n));
+    related.push(Int32Array.from(chosen));
   }
   return related;
 }

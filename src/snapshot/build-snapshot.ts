@@ -60,7 +60,8 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         const now = performance.now();
         const seconds = ((now - last) / 1000).toFixed(1);
         last = now;
-        return `${seconds} s, heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`;
+        const m = process.memoryUsage();
+        return `${seconds} s, heap ${(m.heapUsed / 1e6).toFixed(0)} MB, rss ${(m.rss / 1e6).toFixed(0)} MB, buffers ${(m.arrayBuffers / 1e6).toFixed(0)} MB`;
       };
     })();
     progress(`reading ${options.catalogue}`);

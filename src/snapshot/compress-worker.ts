@@ -18,8 +18,11 @@ parentPort?.on('message', (job: CompressJob) => {
     const body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     const br = compress(body, 'br', 'build');
     const gzip = compress(body, 'gzip', 'build');
-    return [br.length < body.length ? br : undefined, gzip.length < body.length ? gzip : undefined];
+    // Copies of exactly their length: zlib's output may sit in a larger buffer, and posting a view
+    // would clone all of it.
+    return [br.length < body.length ? Uint8Array.prototype.slice.call(br) : undefined, gzip.length < body.length ? Uint8Array.prototype.slice.call(gzip) : undefined];
   });
   const result: CompressResult = { batch: job.batch, variants };
-  parentPort!.postMessage(result);
+  const transfer = variants.flat().filter((v): v is Uint8Array => v !== undefined).map((v) => v.buffer as ArrayBuffer);
+  parentPort!.postMessage(result, transfer);
 });
