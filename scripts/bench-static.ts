@@ -3,7 +3,7 @@
 // wrk core 1; runs alternate ours, nginx, ours, nginx after a warm-up; we report the ratio of each
 // pair and their median. Needs nginx and wrk (apt-get install -y nginx-light wrk).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -22,11 +22,11 @@ function option(name: string, fallback: number): number {
   return value;
 }
 
-function need(command: string, args: string[]): void {
+function need(command: string): void {
   try {
-    execFileSync(command, args, { stdio: 'ignore' });
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
   } catch {
-    throw new UsageError(`${command} is needed: apt-get install -y nginx-light wrk taskset`);
+    throw new UsageError(`${command} is needed: apt-get install -y nginx-light wrk util-linux`);
   }
 }
 
@@ -56,13 +56,12 @@ async function waitFor(url: string): Promise<void> {
 }
 
 await runCli('bench:static', async () => {
-  need('nginx', ['-v']);
-  need('wrk', ['--version']);
-  need('taskset', ['--version']);
+  for (const command of ['nginx', 'wrk', 'taskset']) need(command);
   const videos = option('--videos', 20_000);
   const seconds = option('--seconds', 10);
   const rounds = option('--rounds', 2);
   const dir = mkdtempSync(join(tmpdir(), 'vpa-bench-static-'));
+  chmodSync(dir, 0o755); // nginx workers run as an unprivileged user
   const [ourPort, nginxPort] = [await freePort(), await freePort()];
   const base = `http://127.0.0.1:${ourPort}`;
   let server: ReturnType<typeof spawn> | undefined;

@@ -9,7 +9,7 @@ import { buildModel } from '../model/build-model.ts';
 import { createUrls } from '../model/urls.ts';
 import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
-import { findPage, servePage } from './static-pages.ts';
+import { findCanonicalPage, servePage } from './static-pages.ts';
 
 /** Astro's middleware-mode handler: calls `next` when no on-demand route matches. */
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
@@ -32,8 +32,15 @@ export function createApiServer(options: ServerOptions): Server {
   const urls = createUrls(options.baseUrl);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
     const rawUrl = req.url ?? '/';
+    // The hot path: a prerendered page asked for by its canonical URL (as links and cursors give it).
+    const hot = options.snapshots.current;
+    const direct = hot && (req.method === 'GET' || req.method === 'HEAD') ? hot.pages.get(rawUrl) : undefined;
+    if (direct) {
+      servePage(req, res, hot!, direct);
+      return;
+    }
+    for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
     const instance = rawUrl.slice(0, 2000);
 
     if (req.method === 'OPTIONS') {
@@ -63,7 +70,7 @@ export function createApiServer(options: ServerOptions): Server {
       return;
     }
 
-    const page = findPage(snapshot, rawUrl, url);
+    const page = findCanonicalPage(snapshot, url);
     if (page) {
       servePage(req, res, snapshot, page);
       return;

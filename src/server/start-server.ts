@@ -1,18 +1,22 @@
 // Starts the API server: follows the snapshots under DIST_DIR, mounts the built Astro app, listens,
 // and shuts down cleanly on SIGINT/SIGTERM (finishing requests in flight).
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../config.ts';
 import { layoutOf } from '../snapshot/layout.ts';
+import { createFrontServer } from './fast-path.ts';
 import { createApiServer, type AstroHandler } from './http-server.ts';
 import { holdSnapshots, type SnapshotHolder } from './snapshot-holder.ts';
 
 export const ASTRO_ENTRY = join('dist', 'app', 'server', 'entry.mjs');
 
 export interface RunningServer {
+  /** the node:http pipeline, fed connections by `front` */
   readonly server: Server;
+  /** the listening socket server: the static fast path, handing everything else to `server` */
+  readonly front: NetServer;
   readonly snapshots: SnapshotHolder;
   readonly port: number;
   close(): Promise<void>;
@@ -25,18 +29,27 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const snapshots = holdSnapshots(layoutOf(config.distDir).root, config.snapshotCacheBytes, log);
   const server = createApiServer({ baseUrl: config.publicBaseUrl, snapshots, astro: handler, log });
   server.keepAliveTimeout = 65_000;
+  server.timeout = 120_000; // handed-over connections idle this long are closed
+  const front = createFrontServer(snapshots, server);
   await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(config.port, config.host, () => done());
+    front.server.once('error', fail);
+    front.server.listen(config.port, config.host, () => done());
   });
-  const port = (server.address() as AddressInfo).port;
+  const port = (front.server.address() as AddressInfo).port;
   return {
     server,
+    front: front.server,
     snapshots,
     port,
+    // Stops listening, closes idle connections at once and busy ones after a grace period.
     close: () => new Promise<void>((done) => {
       snapshots.close();
-      server.close(() => done());
+      const force = setTimeout(() => front.closeAll(), 1000);
+      front.server.close(() => {
+        clearTimeout(force);
+        done();
+      });
+      front.closeIdle();
       server.closeIdleConnections();
     }),
   };
