@@ -28,30 +28,62 @@ interface SimpleRequest {
   readonly close: boolean;
 }
 
-const WATCHED = new Set(['accept-encoding', 'if-none-match', 'connection', 'content-length', 'transfer-encoding', 'expect', 'upgrade']);
-
+/** Reads a request head (without its final blank line); undefined when the fast path must not answer. */
 export function parseSimpleRequest(head: string): SimpleRequest | undefined {
-  const lines = head.split('\r\n');
-  const request = /^(GET|HEAD) (\/[^ ]*) HTTP\/1\.1$/.exec(lines[0] ?? '');
-  if (!request) return undefined;
-  const seen = new Map<string, string>();
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const colon = line.indexOf(':');
-    if (colon <= 0 || line[0] === ' ' || line[0] === '\t') return undefined;
-    const name = line.slice(0, colon).toLowerCase();
-    if (!WATCHED.has(name)) continue;
-    if (seen.has(name)) return undefined;
-    seen.set(name, line.slice(colon + 1).trim());
+  const isHead = head.startsWith('HEAD /');
+  if (!isHead && !head.startsWith('GET /')) return undefined;
+  let lineEnd = head.indexOf('\r\n');
+  if (lineEnd === -1) lineEnd = head.length;
+  if (!head.startsWith(' HTTP/1.1', lineEnd - 9)) return undefined;
+  const target = head.slice(isHead ? 5 : 4, lineEnd - 9);
+  if (target.includes(' ')) return undefined;
+  let acceptEncoding: string | undefined;
+  let ifNoneMatch: string | undefined;
+  let connection: string | undefined;
+  let seenAccept = false;
+  let seenMatch = false;
+  let seenConnection = false;
+  for (let start = lineEnd + 2; start < head.length;) {
+    let end = head.indexOf('\r\n', start);
+    if (end === -1) end = head.length;
+    const colon = head.indexOf(':', start);
+    const first = head.charCodeAt(start);
+    if (colon <= start || colon > end || first === 32 || first === 9) return undefined;
+    const name = head.slice(start, colon).toLowerCase();
+    const value = () => head.slice(colon + 1, end).trim();
+    switch (name) {
+      case 'accept-encoding':
+        if (seenAccept) return undefined;
+        seenAccept = true;
+        acceptEncoding = value();
+        break;
+      case 'if-none-match':
+        if (seenMatch) return undefined;
+        seenMatch = true;
+        ifNoneMatch = value();
+        break;
+      case 'connection':
+        if (seenConnection) return undefined;
+        seenConnection = true;
+        connection = value().toLowerCase();
+        break;
+      case 'content-length':
+        if (value() !== '0') return undefined;
+        break;
+      case 'transfer-encoding':
+      case 'expect':
+      case 'upgrade':
+        return undefined;
+      default:
+        break;
+    }
+    start = end + 2;
   }
-  const length = seen.get('content-length');
-  if ((length !== undefined && length !== '0') || seen.has('transfer-encoding') || seen.has('expect') || seen.has('upgrade')) return undefined;
-  const connection = seen.get('connection')?.toLowerCase();
   return {
-    head: request[1] === 'HEAD',
-    target: request[2]!,
-    acceptEncoding: seen.get('accept-encoding'),
-    ifNoneMatch: seen.get('if-none-match'),
+    head: isHead,
+    target,
+    acceptEncoding,
+    ifNoneMatch,
     close: connection !== undefined && /(^|,)\s*close\s*(,|$)/.test(connection),
   };
 }

@@ -1,0 +1,80 @@
+// The raw front of the server (src/server/fast-path.ts) over real sockets: pipelined requests,
+// heads split across packets, hand-over to node:http mid-connection, Connection: close.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixture, type Fixture } from './server-fixture.ts';
+
+let fx: Fixture;
+beforeAll(async () => { fx = await startFixture({ seed: { videos: 120 } }); });
+afterAll(async () => { await fx?.close(); });
+
+/** Sends raw bytes in the given pieces and collects everything until the server closes or goes quiet. */
+function exchange(pieces: string[], quietMs = 400): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(fx.running.port, '127.0.0.1');
+    let text = '';
+    let timer: NodeJS.Timeout | undefined;
+    const finish = () => { socket.destroy(); resolve(text); };
+    socket.on('data', (d) => { text += d.toString('latin1'); clearTimeout(timer); timer = setTimeout(finish, quietMs); });
+    socket.on('end', () => { clearTimeout(timer); finish(); });
+    socket.on('error', reject);
+    socket.on('connect', async () => {
+      for (const piece of pieces) {
+        socket.write(piece);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      timer = setTimeout(finish, quietMs);
+    });
+  });
+}
+
+const statuses = (text: string) => [...text.matchAll(/HTTP\/1\.1 (\d{3}) [A-Z]/g)].map((m) => Number(m[1]));
+const canonical = '/v1/videos?limit=20&sort=latest';
+
+describe('fast path', () => {
+  it('answers pipelined prerendered pages in order on one connection', async () => {
+    const req = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    const text = await exchange([req(canonical) + req('/v1/categories') + req(canonical)]);
+    expect(statuses(text)).toEqual([200, 200, 200]);
+    expect(text.indexOf('"paging"')).toBeLessThan(text.indexOf('"videoCount"'));
+  });
+
+  it('answers a request whose head arrives in several packets', async () => {
+    const text = await exchange(['GET /v1/categ', 'ories HTTP/1.1\r\nHo', 'st: x\r\n', '\r\n']);
+    expect(statuses(text)).toEqual([200]);
+    expect(text).toMatch(/access-control-allow-origin: \*/i);
+    expect(text).toMatch(/^date: /im);
+  });
+
+  it('hands the connection to node:http for a dynamic request after a static one, keeping order', async () => {
+    const text = await exchange([
+      `GET ${canonical} HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/videos?limit=3 HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ]);
+    expect(statuses(text)).toEqual([200, 200, 200]);
+    const limits = [...text.matchAll(/"limit":(\d+)/g)].map((m) => Number(m[1]));
+    expect(limits).toEqual([20, 3]);
+  });
+
+  it('hands a POST with a body to node:http, which answers 405', async () => {
+    const text = await exchange(['POST /v1/categories HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}']);
+    expect(statuses(text)).toEqual([405]);
+    expect(text).toMatch(/allow: GET, HEAD, OPTIONS/i);
+  });
+
+  it('closes the connection after answering Connection: close', async () => {
+    const text = await exchange([`GET /v1/categories HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n`], 3000);
+    expect(statuses(text)).toEqual([200]);
+  });
+
+  it('answers HEAD with the headers of GET and no body, and 304 for a matching If-None-Match', async () => {
+    const get = await exchange([`GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n`]);
+    const etag = /etag: (".*")/i.exec(get)?.[1];
+    expect(etag).toBeDefined();
+    const head = await exchange([`HEAD /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n`]);
+    expect(head.split('\r\n\r\n')[1]).toBe('');
+    expect(/content-length: (\d+)/i.exec(head)?.[1]).toBe(/content-length: (\d+)/i.exec(get)?.[1]);
+    const conditional = await exchange([`GET /v1/categories HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${etag}\r\n\r\n`]);
+    expect(statuses(conditional)).toEqual([304]);
+    expect(conditional.split('\r\n\r\n')[1]).toBe('');
+  });
+});
