@@ -20,7 +20,8 @@ export interface ImportSummary {
 export class ImportError extends Error {
   readonly errors: readonly LineError[];
   constructor(errors: readonly LineError[]) {
-    super(`${errors.length} invalid line${errors.length === 1 ? '' : 's'}: nothing was imported`);
+    const lines = new Set(errors.map((e) => e.line)).size;
+    super(`${lines} invalid line${lines === 1 ? '' : 's'} (${errors.length} error${errors.length === 1 ? '' : 's'}): nothing was imported`);
     this.errors = errors;
   }
 }
