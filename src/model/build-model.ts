@@ -27,8 +27,6 @@ export interface VideoEntry {
   /** related public videos, best first, as indexes into Model.entries */
   readonly related: ArrayLike<number>;
   readonly durationClass: DurationClass | undefined;
-  /** lower-cased text for the simple `q` match, computed on first use */
-  readonly text: SearchText;
   readonly threads: readonly CommentThread[];
 }
 
@@ -37,6 +35,25 @@ export interface SearchText {
   readonly tags: string;
   readonly creator: string;
   readonly description: string;
+}
+
+const searchTexts = new WeakMap<VideoEntry, SearchText>();
+
+/** Lower-cased text of a video for the simple `q` match, computed on first use and kept. */
+export function searchTextOf(entry: VideoEntry, model: Model): SearchText {
+  let text = searchTexts.get(entry);
+  if (!text) {
+    const { video } = entry;
+    const channel = model.channels.get(video.channel);
+    text = {
+      title: video.title.toLowerCase(),
+      tags: video.tags.join(' ').toLowerCase(),
+      creator: `${channel?.displayName ?? ''} ${video.channel}`.toLowerCase(),
+      description: (video.description ?? '').toLowerCase(),
+    };
+    searchTexts.set(entry, text);
+  }
+  return text;
 }
 
 export interface Model {
@@ -79,7 +96,7 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
       else topLevel.set(c.videoId, [c]);
     } else {
       const list = repliesOf.get(c.parentId);
-      const reply = memoiseJson(toReply(c, urls));
+      const reply = toReply(c, urls);
       if (list) list.push(reply);
       else repliesOf.set(c.parentId, [reply]);
     }
@@ -93,25 +110,16 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
     const creator = creators.get(video.channel);
     check(creator !== undefined, `video "${video.id}" names channel "${video.channel}", which does not exist`);
     const threads = (topLevel.get(video.id) ?? []).sort(newestFirst).map((c) =>
-      memoiseJson(toThread(c, (repliesOf.get(c.id) ?? []).sort(oldestFirst), urls)));
+      toThread(c, (repliesOf.get(c.id) ?? []).sort(oldestFirst), urls));
     const commentCount = threads.reduce((n, t) => n + 1 + t.replyCount, 0);
-    const channel = channels.get(video.channel)!;
     return {
       video,
-      resource: memoiseJson(toVideo(video, creator, commentCount, urls)),
+      // Not memoised as JSON: the build serialises most videos about twice, and holding a JSON copy
+      // of every video and thread cost ~150 MB at 100,000 videos.
+      resource: toVideo(video, creator, commentCount, urls),
       trending: derived.trending[i] ?? 0,
       related: derived.related[i] ?? [],
       durationClass: video.duration === undefined ? undefined : durationClass(video.duration),
-      get text(): SearchText {
-        const text = {
-          title: video.title.toLowerCase(),
-          tags: video.tags.join(' ').toLowerCase(),
-          creator: `${channel.displayName} ${channel.username}`.toLowerCase(),
-          description: (video.description ?? '').toLowerCase(),
-        };
-        Object.defineProperty(this, 'text', { value: text });
-        return text;
-      },
       threads,
     };
   });

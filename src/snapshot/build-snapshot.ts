@@ -1,7 +1,7 @@
 // `npm run build`: catalogue → model → every planned page rendered by its endpoint's handler →
 // a new immutable snapshot directory → atomic swap of `current`. A failure at any step removes the
 // half-written directory and leaves the served snapshot untouched.
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../api/endpoint.ts';
@@ -10,7 +10,7 @@ import { openCatalogue } from '../catalogue/open-catalogue.ts';
 import { readCatalogue } from '../catalogue/read-catalogue.ts';
 import { readRevision } from '../catalogue/revision.ts';
 import { buildModel, deriveCatalogue } from '../model/build-model.ts';
-import { diffManifests } from './diff-manifests.ts';
+import { diffManifests, type PageEtags } from './diff-manifests.ts';
 import { layoutOf, MANIFEST_FILE, MODEL_FILE } from './layout.ts';
 import type { Manifest } from './manifest.ts';
 import { modelLines } from './model-data.ts';
@@ -39,9 +39,12 @@ export interface BuildSummary {
   readonly changesFile: string | undefined;
 }
 
-function readPreviousManifest(current: string): Manifest | undefined {
+/** The ETags of the snapshot being served, read before the build grows its heap. */
+function readPreviousEtags(current: string): PageEtags | undefined {
   const file = join(current, MANIFEST_FILE);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Manifest) : undefined;
+  if (!existsSync(file)) return undefined;
+  const { pages } = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  return { pages: Object.fromEntries(Object.entries(pages).map(([key, entry]) => [key, { etag: entry.etag }])) };
 }
 
 export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary> {
@@ -64,6 +67,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         return `${seconds} s, heap ${(m.heapUsed / 1e6).toFixed(0)} MB, rss ${(m.rss / 1e6).toFixed(0)} MB, buffers ${(m.arrayBuffers / 1e6).toFixed(0)} MB`;
       };
     })();
+    const previous = readPreviousEtags(layout.current);
     progress(`reading ${options.catalogue}`);
     const db = openCatalogue(options.catalogue, { readonly: true });
     const { catalogue, revision } = (() => {
@@ -136,11 +140,8 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         counts: { videos: catalogue.videos.length, pages: keys.length },
         pages: Object.fromEntries(keys.map((k) => [k, writer.entries.get(k)!])),
       };
-      const manifestText = JSON.stringify(manifest);
-      writeFileSync(join(tmp, MANIFEST_FILE), manifestText);
-      const id = createHash('sha256').update(manifestText).update(modelHash.digest()).digest('hex').slice(0, 16);
+      const id = writeManifest(join(tmp, MANIFEST_FILE), manifest).update(modelHash.digest()).digest('hex').slice(0, 16);
 
-      const previous = readPreviousManifest(layout.current);
       const target = join(layout.root, id);
       const unchanged = existsSync(target);
       if (unchanged) rmSync(tmp, { recursive: true, force: true });
@@ -172,6 +173,38 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
       throw error;
     }
   });
+}
+
+/**
+ * Writes the manifest as JSON a page at a time (the same bytes as JSON.stringify, without holding
+ * a string of every page at once) and returns the running hash of what it wrote.
+ */
+function writeManifest(file: string, manifest: Manifest): Hash {
+  const hash = createHash('sha256');
+  const fd = openSync(file, 'w');
+  try {
+    let chunk = '';
+    const put = (text: string, force = false) => {
+      chunk += text;
+      if (chunk.length > 1 << 20 || force) {
+        const data = Buffer.from(chunk);
+        writeSync(fd, data);
+        hash.update(data);
+        chunk = '';
+      }
+    };
+    const { pages, ...head } = manifest;
+    put(JSON.stringify(head).slice(0, -1) + ',"pages":{');
+    let first = true;
+    for (const [key, entry] of Object.entries(pages)) {
+      put(`${first ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(entry)}`);
+      first = false;
+    }
+    put('}}', true);
+  } finally {
+    closeSync(fd);
+  }
+  return hash;
 }
 
 /** Removes half-written directories left by builds that died (their process is gone). */

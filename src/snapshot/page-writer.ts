@@ -10,9 +10,9 @@ import { createCompressPool } from './compress-pool.ts';
 import { PAGE_FILES } from './layout.ts';
 import type { PageEntry, Range } from './manifest.ts';
 
-const FLUSH_BYTES = 8 << 20;
+const FLUSH_BYTES = 4 << 20;
 const BATCH = 64;
-const MAX_PENDING_BATCHES = 16;
+const MAX_PENDING_BATCHES = 8;
 
 type MutableEntry = { -readonly [K in keyof PageEntry]: PageEntry[K] };
 

@@ -1,7 +1,7 @@
 // GET /v1/videos: public videos, every sort and filter (AND), cursor or offset paging.
 // `q` is a simple case-insensitive match of every word in title, tags, creator or description,
 // ranked by where the words are found, until the search index replaces it.
-import type { Model, VideoEntry, VideoSort } from '../../model/build-model.ts';
+import { searchTextOf, type Model, type SearchText, type VideoEntry, type VideoSort } from '../../model/build-model.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { canonicalPage, paginate, readPageSpec, type PageSpec } from '../paging.ts';
 import { ListVideosQuery } from '../params.ts';
@@ -20,12 +20,12 @@ interface Filters {
   readonly q: string | undefined;
 }
 
-function relevance(entry: VideoEntry, words: readonly string[]): number {
+function relevance(text: SearchText, words: readonly string[]): number {
   let score = 0;
   for (const word of words) {
     let best = 0;
     for (const field of ['title', 'tags', 'creator', 'description'] as const) {
-      if (entry.text[field].includes(word)) best = Math.max(best, WEIGHTS[field]);
+      if (text[field].includes(word)) best = Math.max(best, WEIGHTS[field]);
     }
     if (best === 0) return 0;
     score += best;
@@ -43,7 +43,7 @@ export function selectVideos(model: Model, f: Filters): readonly VideoEntry[] {
   const filtered = f.category || f.creator || f.duration || f.feature ? base.filter(keep) : base;
   if (f.q === undefined) return filtered;
   const words = [...new Set(f.q.toLowerCase().split(/\s+/).filter(Boolean))];
-  const scored = filtered.map((entry) => ({ entry, score: relevance(entry, words) })).filter((s) => s.score > 0);
+  const scored = filtered.map((entry) => ({ entry, score: relevance(searchTextOf(entry, model), words) })).filter((s) => s.score > 0);
   if (f.sort === undefined) {
     scored.sort((a, b) => b.score - a.score || (a.entry.video.id < b.entry.video.id ? -1 : 1));
   }
