@@ -2,7 +2,7 @@
 // of a prerendered page by its canonical URL; for those we read the request head ourselves and
 // write a response prepared once per page and encoding, which here answers about twice as many
 // requests a second as node:http can (docs/performance.md). Anything else — another method, a
-// body, an unusual or oversized head, HTTP/1.0, a URL that is not a prerendered page — hands the
+// body, an unusual or oversized head, HTTP/1.0, Connection: close, a URL that is not a prerendered page — hands the
 // connection, with the bytes already read, to the node:http pipeline for good.
 import type { Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -190,16 +190,13 @@ export function createFrontServer(snapshots: SnapshotHolder, http: HttpServer): 
         const request = parseSimpleRequest(buffer.toString("latin1", start, end));
         const snapshot = snapshots.current;
         const page = request && snapshot?.pages.get(request.target);
-        if (!request || !snapshot || !page) {
+        // Connection: close is rare; node:http answers it with the right headers and closes.
+        if (!request || request.close || !snapshot || !page) {
           handOff(buffer.subarray(start));
           return;
         }
         answer(socket, snapshot, page, request);
         start = end + 4;
-        if (request.close) {
-          socket.end();
-          return;
-        }
       }
       if (start < buffer.length) {
         buffer = buffer.subarray(start);

@@ -53,8 +53,13 @@ export function createApiServer(options: ServerOptions): Server {
     }
     let url: URL;
     try {
-      if (!rawUrl.startsWith('/')) throw new TypeError('not origin-form');
-      url = new URL(rawUrl, 'http://origin.invalid');
+      if (!rawUrl.startsWith('/')) {
+        // Absolute form (RFC 9112 §3.2.2), as some proxies send it: serve its path and query.
+        const absolute = new URL(rawUrl);
+        if (!/^https?:$/.test(absolute.protocol)) throw new TypeError('not an http(s) target');
+        req.url = absolute.pathname + absolute.search;
+      }
+      url = new URL(req.url ?? '/', 'http://origin.invalid');
     } catch {
       send(req, res, renderProblem(new ProblemError('not-found', 'The request target is not a valid path.'), instance, urls));
       return;

@@ -77,4 +77,16 @@ describe('fast path', () => {
     expect(statuses(conditional)).toEqual([304]);
     expect(conditional.split('\r\n\r\n')[1]).toBe('');
   });
+
+  it('serves an absolute-form request target by its path and query', async () => {
+    const text = await exchange([`GET http://example.test/v1/videos?sort=latest&limit=20 HTTP/1.1\r\nHost: example.test\r\n\r\n`]);
+    expect(statuses(text)).toEqual([200]);
+    expect(text).toContain('"paging"');
+  });
+
+  it('answers Connection: close through node:http, saying so, and closes', async () => {
+    const text = await exchange([`GET ${canonical} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`], 3000);
+    expect(statuses(text)).toEqual([200]);
+    expect(text).toMatch(/^connection: close/im);
+  });
 });
