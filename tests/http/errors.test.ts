@@ -1,10 +1,11 @@
 // Errors (CONTRACT §5): RFC 9457 problems with a stable type and title, 400s naming every invalid
 // parameter, 404s for unknown and private videos and unknown routes; unknown parameters ignored.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTruth, sortedIds, type Truth } from './catalogue-truth.ts';
+import { describe, expect, it } from 'vitest';
+import { sortedIds, type Truth } from './catalogue-truth.ts';
 import { problemShapeProblems, type Problem } from './contract-shapes.ts';
-import { createClient, decoded, header, type Client, type RawResponse } from './http-client.ts';
-import { startFixture, type Fixture } from './server-fixture.ts';
+import { decoded, header, type Client, type RawResponse } from './http-client.ts';
+import { useServedCatalogue } from './harness.ts';
+import type { Fixture } from './server-fixture.ts';
 
 const enc = encodeURIComponent;
 let fx: Fixture;
@@ -13,12 +14,7 @@ let truth: Truth;
 /** every problem seen in this file, by status, to check that titles and types never vary */
 const problems: { status: number; problem: Problem; target: string }[] = [];
 
-beforeAll(async () => {
-  fx = await startFixture({ seed: { videos: 400 } });
-  api = createClient(fx.base);
-  truth = readTruth(fx.catalogue);
-});
-afterAll(async () => { await fx?.close(); });
+useServedCatalogue({ seed: { videos: 400 } }, (h) => ({ fx, api, truth } = h));
 
 const publicId = () => sortedIds(truth.publicVideos, 'latest')[0] ?? '';
 

@@ -1,11 +1,12 @@
 // Random malformed parameters never make the service fail (CONTRACT §4–5: 400, never 500): a
 // seeded loop over every endpoint with garbage values. Change SEED to explore; a failure message
 // names the request, so it can be replayed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTruth, type Truth } from './catalogue-truth.ts';
+import { describe, expect, it } from 'vitest';
+import { type Truth } from './catalogue-truth.ts';
 import { isRecord, problemShapeProblems } from './contract-shapes.ts';
-import { createClient, header, seededRandom, type Client } from './http-client.ts';
-import { startFixture, type Fixture } from './server-fixture.ts';
+import { header, seededRandom, type Client } from './http-client.ts';
+import { useServedCatalogue } from './harness.ts';
+import type { Fixture } from './server-fixture.ts';
 
 const SEED = 20260301;
 const REQUESTS = 300;
@@ -14,12 +15,7 @@ let fx: Fixture;
 let api: Client;
 let truth: Truth;
 
-beforeAll(async () => {
-  fx = await startFixture({ seed: { videos: 400 } });
-  api = createClient(fx.base);
-  truth = readTruth(fx.catalogue);
-});
-afterAll(async () => { await fx?.close(); });
+useServedCatalogue({ seed: { videos: 400 } }, (h) => ({ fx, api, truth } = h));
 
 /** Values sent percent-encoded. */
 const TEXT = [

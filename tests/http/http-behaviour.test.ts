@@ -1,23 +1,19 @@
 // HTTP behaviour (CONTRACT §1, §5, §6): CORS and preflight, 405 with Allow, HEAD, strong ETags and
 // 304, br/gzip negotiation, Cache-Control on snapshot pages, content types.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTruth, sortedIds, type Truth } from './catalogue-truth.ts';
+import { describe, expect, it } from 'vitest';
+import { sortedIds, type Truth } from './catalogue-truth.ts';
 import { problemShapeProblems } from './contract-shapes.ts';
-import { createClient, header, type Client, type RawResponse } from './http-client.ts';
-import { startFixture, type Fixture } from './server-fixture.ts';
+import { header, type Client, type RawResponse } from './http-client.ts';
+import { useServedCatalogue } from './harness.ts';
+import type { Fixture } from './server-fixture.ts';
 
 const enc = encodeURIComponent;
 let fx: Fixture;
 let api: Client;
 let truth: Truth;
 
-beforeAll(async () => {
-  fx = await startFixture({ seed: { videos: 400 } });
-  api = createClient(fx.base);
-  truth = readTruth(fx.catalogue);
-});
-afterAll(async () => { await fx?.close(); });
+useServedCatalogue({ seed: { videos: 400 } }, (h) => ({ fx, api, truth } = h));
 
 const firstId = () => enc(sortedIds(truth.publicVideos, 'latest')[0] ?? '');
 const quietId = () => enc(truth.publicVideos.find((v) => !truth.threads.has(v.id))?.id ?? '');

@@ -1,16 +1,17 @@
 // The core contract of /v1/videos (SPEC §2, §4; CONTRACT §2–4), defined once and run against each
 // catalogue fixture: shapes, every sort and filter against the catalogue, q, paging, tampered
 // cursors, and that no private or unlisted video ever shows up in a list.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  byCodeUnits, DURATIONS, durationBucket, FEATURES, filtered, readTruth, sortedIds,
+  byCodeUnits, DURATIONS, durationBucket, FEATURES, filtered, sortedIds,
   type ExpectedSort, type Truth, type TruthVideo, type VideoFilter,
 } from './catalogue-truth.ts';
 import { envelopeProblems, nullProblems, problemShapeProblems, videoProblems, type Problem, type Video } from './contract-shapes.ts';
-import { createClient, decoded, header, mapConcurrent, type Client } from './http-client.ts';
+import { decoded, header, mapConcurrent, type Client } from './http-client.ts';
 import { LeakScanner } from './leak-scan.ts';
 import { fetchPage, followChain, idsOf, nextLink, withParam, type FetchedPage } from './paging.ts';
-import { startFixture, type CatalogueSource, type Fixture } from './server-fixture.ts';
+import { useServedCatalogue } from './harness.ts';
+import { type CatalogueSource, type Fixture } from './server-fixture.ts';
 
 const enc = encodeURIComponent;
 
@@ -39,12 +40,7 @@ export function defineListContract(label: string, source: CatalogueSource): void
   /** identity bytes of every 200 body fetched by this suite, scanned for leaks at the end */
   const seen = new LeakScanner();
 
-  beforeAll(async () => {
-    fx = await startFixture(source);
-    api = createClient(fx.base);
-    truth = readTruth(fx.catalogue);
-  });
-  afterAll(async () => { await fx?.close(); });
+  useServedCatalogue(source, (h) => ({ fx, api, truth } = h));
 
   const chain = async (target: string): Promise<FetchedPage<Video>[]> => {
     const pages = await followChain<Video>(api, target);

@@ -1,15 +1,16 @@
 // Privacy (CONTRACT §2): private videos are never served by any endpoint, page, file or count;
 // unlisted ones only by id; held, removed and spam comments, and replies to comments that are not
 // served, never appear. Defined once and run against each catalogue fixture.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { byCodeUnits, readTruth, type Truth } from './catalogue-truth.ts';
+import { describe, expect, it } from 'vitest';
+import { byCodeUnits, type Truth } from './catalogue-truth.ts';
 import {
   commentProblems, envelopeProblems, problemShapeProblems, type Batch, type Category, type Thread, type Video,
 } from './contract-shapes.ts';
-import { createClient, decoded, header, mapConcurrent, type Client, type RawResponse } from './http-client.ts';
+import { decoded, header, mapConcurrent, type Client, type RawResponse } from './http-client.ts';
 import { LeakScanner, scanTree } from './leak-scan.ts';
 import { followChain, type FetchedPage } from './paging.ts';
-import { startFixture, type CatalogueSource, type Fixture } from './server-fixture.ts';
+import { useServedCatalogue } from './harness.ts';
+import { type CatalogueSource, type Fixture } from './server-fixture.ts';
 
 const enc = encodeURIComponent;
 
@@ -30,12 +31,7 @@ export function definePrivacyContract(label: string, source: CatalogueSource, op
   let truth: Truth;
   const seen = new LeakScanner();
 
-  beforeAll(async () => {
-    fx = await startFixture(source);
-    api = createClient(fx.base);
-    truth = readTruth(fx.catalogue);
-  });
-  afterAll(async () => { await fx?.close(); });
+  useServedCatalogue(source, (h) => ({ fx, api, truth } = h));
 
   const record = (res: RawResponse) => { if (res.status === 200) seen.add(decoded(res), res.target); };
   const chain = async <T>(target: string): Promise<FetchedPage<T>[]> => {

@@ -1,24 +1,18 @@
 // Static-first serving (CONTRACT §8): a query in canonical form is answered from the snapshot; the
 // same query in any other equivalent form is answered dynamically with byte-identical bytes, and so
 // the same strong ETag. Cursor pages and the equivalent offset pages agree too (CONTRACT §4).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTruth, type Truth } from './catalogue-truth.ts';
+import { describe, expect, it } from 'vitest';
+import { type Truth } from './catalogue-truth.ts';
 import type { Video } from './contract-shapes.ts';
-import { createClient, decoded, header, type Client } from './http-client.ts';
+import { decoded, header, type Client } from './http-client.ts';
 import { followChain } from './paging.ts';
-import { startFixture, type Fixture } from './server-fixture.ts';
+import { useServedCatalogue } from './harness.ts';
 
 const enc = encodeURIComponent;
-let fx: Fixture;
 let api: Client;
 let truth: Truth;
 
-beforeAll(async () => {
-  fx = await startFixture({ seed: { videos: 400 } });
-  api = createClient(fx.base);
-  truth = readTruth(fx.catalogue);
-});
-afterAll(async () => { await fx?.close(); });
+useServedCatalogue({ seed: { videos: 400 } }, (h) => ({ api, truth } = h));
 
 /** Fetches every target (identity) and expects one body and one ETag among them. */
 async function expectIdentical(targets: readonly string[]): Promise<void> {

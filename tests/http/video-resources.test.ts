@@ -1,27 +1,23 @@
 // Single-resource and secondary endpoints over the seeded catalogue: /v1/videos/{id}, /batch,
 // /playback, /related, /comments paging, /v1/categories and /v1/health (SPEC §4, CONTRACT §2).
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { byCodeUnits, readTruth, sortedIds, type Truth } from './catalogue-truth.ts';
+import { describe, expect, it } from 'vitest';
+import { byCodeUnits, sortedIds, type Truth } from './catalogue-truth.ts';
 import {
   envelopeProblems, isAbsoluteUrl, isRecord, nullProblems, problemShapeProblems, videoProblems,
   type Batch, type Category, type Playback, type Problem, type Thread, type Video,
 } from './contract-shapes.ts';
-import { createClient, decoded, mapConcurrent, type Client } from './http-client.ts';
+import { decoded, mapConcurrent, type Client } from './http-client.ts';
 import { fetchPage, followChain, idsOf, nextLink, type FetchedPage } from './paging.ts';
-import { startFixture, type Fixture } from './server-fixture.ts';
+import { useServedCatalogue } from './harness.ts';
+import type { Fixture } from './server-fixture.ts';
 
 const enc = encodeURIComponent;
 let fx: Fixture;
 let api: Client;
 let truth: Truth;
 
-beforeAll(async () => {
-  fx = await startFixture({ seed: { videos: 400 } });
-  api = createClient(fx.base);
-  truth = readTruth(fx.catalogue);
-});
-afterAll(async () => { await fx?.close(); });
+useServedCatalogue({ seed: { videos: 400 } }, (h) => ({ fx, api, truth } = h));
 
 const batch = async (ids: readonly string[]) => (await api.json<Batch>(`/v1/videos/batch?ids=${ids.map(enc).join(',')}`)).body;
 const problemOf = async (target: string, status: number) => {
