@@ -8,12 +8,11 @@ import type { Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Encoding } from '../api/encoding.ts';
 import { acceptedEncodings } from '../api/encoding.ts';
-import { CACHE_CONTROL, JSON_TYPE } from '../api/respond.ts';
 import type { PageEntry } from '../snapshot/manifest.ts';
-import { CORS_HEADERS } from './cors.ts';
-import { etagFor, matchesIfNoneMatch } from './negotiate.ts';
+import { matchesIfNoneMatch } from './negotiate.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import type { Snapshot } from './snapshot-store.ts';
+import { pageHeaders } from './static-pages.ts';
 
 const MAX_HEAD = 16 * 1024;
 const KEEP_ALIVE_MS = 65_000;
@@ -97,17 +96,10 @@ const prepared = new WeakMap<PageEntry, Prepared>();
 
 /** The header lines after the status line and Date, for one page and representation. */
 function headerBlock(page: PageEntry, encoding: Encoding | undefined, length: number | undefined): Buffer {
-  const lines = Object.entries(CORS_HEADERS).map(([k, v]) => `${k}: ${v}`);
-  lines.push(`etag: ${etagFor(page.etag, encoding)}`, `cache-control: ${CACHE_CONTROL.snapshot}`);
-  if (page.br || page.gzip) lines.push('vary: Accept-Encoding');
-  if (page.link) lines.push(`link: ${page.link}`);
-  if (page.noindex) lines.push('x-robots-tag: noindex');
-  if (length !== undefined) {
-    lines.push(`content-type: ${JSON_TYPE}`, `content-length: ${length}`);
-    if (encoding) lines.push(`content-encoding: ${encoding}`);
-  }
-  lines.push('keep-alive: timeout=65', '', '');
-  return Buffer.from(lines.join('\r\n'), 'latin1');
+  const flat = pageHeaders(page, encoding, length);
+  let block = '';
+  for (let i = 0; i < flat.length; i += 2) block += `${flat[i]}: ${flat[i + 1]}\r\n`;
+  return Buffer.from(`${block}keep-alive: timeout=65\r\n\r\n`, 'latin1');
 }
 
 let dateSecond = 0;

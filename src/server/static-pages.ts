@@ -37,15 +37,22 @@ function headersFor(page: PageEntry, encoding: Encoding | undefined, length: num
   if (!cached) headerCache.set(page, (cached = {}));
   const hit = cached[slot];
   if (hit) return hit;
+  return (cached[slot] = pageHeaders(page, encoding, notModified ? undefined : length));
+}
+
+/**
+ * The headers of a prerendered page as name, value, name, value…: CORS, validator, caching, and
+ * for a 200 (`length` given) its type, length and encoding. The fast path writes the same list.
+ */
+export function pageHeaders(page: PageEntry, encoding: Encoding | undefined, length: number | undefined): Flat {
   const flat: Flat = [...CORS_FLAT, 'etag', etagFor(page.etag, encoding), 'cache-control', CACHE_CONTROL.snapshot];
   if (page.br || page.gzip) flat.push('vary', 'Accept-Encoding');
   if (page.link) flat.push('link', page.link);
   if (page.noindex) flat.push('x-robots-tag', 'noindex');
-  if (!notModified) {
+  if (length !== undefined) {
     flat.push('content-type', JSON_TYPE, 'content-length', String(length));
     if (encoding) flat.push('content-encoding', encoding);
   }
-  cached[slot] = flat;
   return flat;
 }
 
