@@ -8,7 +8,7 @@ export default defineConfig({
   outDir: './dist/app',
   adapter: node({ mode: 'middleware' }),
   trailingSlash: 'never',
-  build: { format: 'file' },
+  build: { format: 'file', inlineStylesheets: 'always' },
   devToolbar: { enabled: false },
   telemetry: false,
 });

@@ -3,6 +3,7 @@
 // prerendered and dynamic answers are byte-identical by construction.
 import type { z } from 'zod';
 import type { Model } from '../model/build-model.ts';
+import type { PublicLiveStream } from '../model/public-catalogue.ts';
 
 export interface SnapshotInfo {
   readonly id: string;
@@ -14,6 +15,8 @@ export interface SnapshotInfo {
 export interface Context {
   readonly model: Model;
   readonly snapshot: SnapshotInfo | undefined;
+  /** live-stream records as of now (the build passes the snapshot's own) */
+  liveStreams(): readonly PublicLiveStream[];
 }
 
 export interface Answer {
@@ -25,8 +28,11 @@ export interface Answer {
   readonly noindex?: boolean;
 }
 
-/** How long caches may keep an answer: `snapshot` answers change only with a rebuild. */
-export type CachePolicy = 'snapshot' | 'none';
+/**
+ * How long caches may keep an answer: `snapshot` answers change only with a rebuild, `live` ones
+ * with the live state in the catalogue, `none` at any time.
+ */
+export type CachePolicy = 'snapshot' | 'live' | 'none';
 
 export interface Endpoint<P = unknown> {
   readonly name: string;

@@ -1,6 +1,7 @@
 // Query parameter schemas (SPEC §4, CONTRACT §3–4): the one definition of what each endpoint
 // accepts. Values arrive as strings; messages say what is accepted, for the problem's `errors`.
 import { z } from 'zod';
+import { CHANNEL_SORTS } from '../model/build-channels.ts';
 import { VIDEO_SORTS } from '../model/build-model.ts';
 
 export const MAX_LIMIT = 50;
@@ -53,6 +54,22 @@ export const ListVideosQuery = z.object({
   ...paging,
 }).superRefine(oneWayToPage);
 export type ListVideosQuery = z.infer<typeof ListVideosQuery>;
+
+export const ChannelSort = oneOf(CHANNEL_SORTS);
+
+export const ListChannelsQuery = z.object({
+  sort: ChannelSort.optional(),
+  q: Text.optional(),
+  ...paging,
+}).superRefine(oneWayToPage);
+export type ListChannelsQuery = z.infer<typeof ListChannelsQuery>;
+
+export const LiveStateFilter = oneOf(['live', 'all'] as const);
+
+export const ListLiveQuery = z.object({
+  state: LiveStateFilter.optional(),
+  ...paging,
+}).superRefine(oneWayToPage);
 
 export const BatchQuery = z.object({
   ids: z.string({ error: 'is required: give 1 to 50 comma-separated video ids' }),

@@ -11,6 +11,7 @@ export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 
 export const CACHE_CONTROL: Readonly<Record<CachePolicy | 'problem' | 'never', string>> = {
   snapshot: 'public, max-age=300, s-maxage=86400, stale-while-revalidate=86400',
+  live: 'public, max-age=5, s-maxage=5',
   none: 'no-cache',
   problem: 'public, max-age=60',
   never: 'no-store',

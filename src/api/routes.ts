@@ -1,17 +1,27 @@
 // Every endpoint of the API, and the matcher from a URL path to one of them. More specific paths
 // come first (`/v1/videos/batch` before `/v1/videos/:id`).
 import { batchVideos } from './handlers/batch-videos.ts';
+import { channelPlaylists } from './handlers/channel-playlists.ts';
+import { channelVideos } from './handlers/channel-videos.ts';
+import { discovery } from './handlers/discovery.ts';
+import { getChannel } from './handlers/get-channel.ts';
+import { getPlaylist } from './handlers/get-playlist.ts';
 import { getVideo } from './handlers/get-video.ts';
 import { health } from './handlers/health.ts';
 import { listCategories } from './handlers/list-categories.ts';
+import { listChannels } from './handlers/list-channels.ts';
+import { listLive } from './handlers/list-live.ts';
 import { listVideos } from './handlers/list-videos.ts';
+import { playlistVideos } from './handlers/playlist-videos.ts';
 import { videoComments } from './handlers/video-comments.ts';
 import { videoPlayback } from './handlers/video-playback.ts';
 import { videoRelated } from './handlers/video-related.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export const ENDPOINTS: readonly Endpoint<any>[] = [
-  listVideos, batchVideos, getVideo, videoPlayback, videoRelated, videoComments, listCategories, health,
+  listVideos, batchVideos, getVideo, videoPlayback, videoRelated, videoComments,
+  listChannels, getChannel, channelVideos, channelPlaylists, getPlaylist, playlistVideos,
+  discovery, listCategories, listLive, health,
 ];
 
 export interface RouteMatch {

@@ -124,6 +124,69 @@ export const Category = z.strictObject({
 export type Category = z.infer<typeof Category>;
 export const CategoryList = z.strictObject({ data: z.array(Category) }).meta({ id: 'CategoryList' });
 
+export const Channel = z.strictObject({
+  username: z.string(),
+  displayName: z.string(),
+  description: z.string(),
+  avatarUrl: Uri,
+  bannerUrl: Uri.optional(),
+  channelUrl: Uri,
+  subscribers: Count,
+  views: Count,
+  videos: Count,
+  playlists: Count,
+  createdAt: DateTime,
+  isLive: z.boolean(),
+}).meta({ id: 'Channel' });
+export type Channel = z.infer<typeof Channel>;
+export const ChannelResponse = z.strictObject({ data: Channel }).meta({ id: 'ChannelResponse' });
+export const ChannelPage = pageOf(Channel).meta({ id: 'ChannelPage' });
+
+export const Playlist = z.strictObject({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  privacy: z.enum(['public', 'unlisted']),
+  videoCount: Count,
+  thumbnailUrl: Uri,
+  creator: Creator,
+  createdAt: DateTime,
+  updatedAt: DateTime,
+}).meta({ id: 'Playlist' });
+export type Playlist = z.infer<typeof Playlist>;
+export const PlaylistResponse = z.strictObject({ data: Playlist }).meta({ id: 'PlaylistResponse' });
+export const PlaylistPage = pageOf(Playlist).meta({ id: 'PlaylistPage' });
+
+export const LiveChannel = z.strictObject({
+  channel: z.strictObject({ username: z.string(), displayName: z.string(), avatarUrl: Uri, channelUrl: Uri }),
+  state: z.enum(['live', 'upcoming', 'offline']),
+  title: z.string(),
+  startedAt: DateTime.optional(),
+  scheduledFor: DateTime.optional(),
+  viewers: Count.optional(),
+  watchUrl: Uri,
+  embedUrl: Uri,
+  thumbnailUrl: Uri,
+}).meta({ id: 'LiveChannel' });
+export type LiveChannel = z.infer<typeof LiveChannel>;
+export const LivePage = pageOf(LiveChannel).meta({ id: 'LivePage' });
+
+const shelf = <I extends string, T extends z.ZodType>(id: I, item: T) =>
+  z.strictObject({ id: z.literal(id), title: z.string(), items: z.array(item) });
+
+/** The five shelves, always in this order (CONTRACT §2). */
+export const Discovery = z.strictObject({
+  shelves: z.tuple([
+    shelf('latest', Video).meta({ id: 'LatestShelf' }),
+    shelf('trending', Video).meta({ id: 'TrendingShelf' }),
+    shelf('feature-ready', Video).meta({ id: 'FeatureReadyShelf' }),
+    shelf('categories', Category).meta({ id: 'CategoriesShelf' }),
+    shelf('live', LiveChannel).meta({ id: 'LiveShelf' }),
+  ]),
+}).meta({ id: 'Discovery' });
+export type Discovery = z.infer<typeof Discovery>;
+export const DiscoveryResponse = z.strictObject({ data: Discovery }).meta({ id: 'DiscoveryResponse' });
+
 export const Health = z.strictObject({
   status: z.enum(['ok', 'unavailable']),
   version: z.string(),

@@ -2,6 +2,7 @@
 // that are not served, and anything attached to a private video are dropped here, once; nothing
 // downstream (pages, index, counts, related, search) can leak what it never received.
 import type { PublicCatalogue, PublicChannel, PublicComment, PublicPlaylist, PublicVideo } from '../model/public-catalogue.ts';
+import { readLiveStreams } from './read-live.ts';
 import type { Catalogue } from './open-catalogue.ts';
 import type { CaptionTrack, MediaSource } from './records.ts';
 
@@ -122,5 +123,5 @@ export function readCatalogue(db: Catalogue): PublicCatalogue {
     });
   }
 
-  return { categories, channels, videos, playlists, comments };
+  return { categories, channels, videos, playlists, comments, live: readLiveStreams(db) };
 }

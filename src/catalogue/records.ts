@@ -129,6 +129,10 @@ export const LiveRecord = z.object({
   startedAt: Instant.optional(),
   scheduledFor: Instant.optional(),
   viewers: Count.optional(),
+}).superRefine((live, ctx) => {
+  // A live stream says when it started; an upcoming one says when it is scheduled.
+  if (live.state === 'live' && live.startedAt === undefined) ctx.addIssue({ code: 'custom', path: ['startedAt'], message: 'is required when state is live' });
+  if (live.state === 'upcoming' && live.scheduledFor === undefined) ctx.addIssue({ code: 'custom', path: ['scheduledFor'], message: 'is required when state is upcoming' });
 });
 export type LiveRecord = z.infer<typeof LiveRecord>;
 

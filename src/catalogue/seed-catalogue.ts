@@ -29,7 +29,6 @@ const FIRST_VIDEO = Date.parse('2019-01-01T00:00:00Z');
 const FIRST_CHANNEL = Date.parse('2008-01-01T00:00:00Z');
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-const IMG = 'https://img.example-media.net';
 const MEDIA = 'https://media.example-media.net';
 /** Videos remembered per channel, to fill its playlists from. */
 const POOL_CAP = 400;
@@ -272,8 +271,6 @@ function makeChannel(r: Random, used: Set<string>, categoryWeights: Float64Array
   const record: ChannelRecord = { kind: 'channel', username, displayName };
   const words = wordsFor(r, category, new Date(created).getUTCFullYear(), displayName, owner);
   if (r.chance(0.9)) record.description = sentences(r, W.CHANNEL_DESCRIPTIONS, 3, words);
-  if (r.chance(0.55)) record.avatarUrl = `${IMG}/avatars/${username}.jpg`;
-  if (r.chance(0.3)) record.bannerUrl = `${IMG}/banners/${username}.jpg`;
   record.subscribers = subscribers;
   record.createdAt = instant(created);
   const channel: SeedChannel = record.avatarUrl === undefined
@@ -380,7 +377,6 @@ function makeVideo(c: VideoContext): { record: VideoRecord; words: Words; publis
   if (r.chance(0.12)) record.updatedAt = instant(between(r, published, NOW));
   const f = plan.features;
   record.features = { '3d': f['3d'] === true, calm: f.calm === true, restricted: f.restricted === true, captions: f.captions === true };
-  if (r.chance(0.15)) record.thumbnailUrl = `${IMG}/vi/${id}/maxres.jpg`;
   if (plan.sources) {
     const top = r.pick(TOP_HEIGHT);
     let heights: number[] = HEIGHTS.slice(top);
@@ -422,7 +418,6 @@ function drawAuthor(r: Random, channel: SeedChannel, byCreator: boolean): Commen
   const displayName = style < 0.6 ? `${first} ${last}` : style < 0.8 ? `${first}${r.int(1, 99)}` : `${r.pick(W.ADJECTIVES)}${r.pick(W.NOUNS)}${r.int(1, 999)}`;
   const author: CommentRecord['author'] = { displayName };
   if (r.chance(0.5)) author.username = `${nameSlug(first)}${r.pick(SEPARATORS)}${nameSlug(last)}${r.chance(0.4) ? r.int(1, 99) : ''}`;
-  if (r.chance(0.3)) author.avatarUrl = `${IMG}/avatars/u/${author.username ?? slug(displayName)}.jpg`;
   return author;
 }
 

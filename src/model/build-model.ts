@@ -3,8 +3,10 @@
 // by the server from the snapshot's stored copy of the same data, so both answer alike.
 import type { Category, CommentThread, Reply, Video } from '../api/schemas.ts';
 import { memoiseJson } from '../api/serialise.ts';
+import { buildChannels, type ChannelEntry, type ChannelSort } from './build-channels.ts';
+import { buildPlaylists, type PlaylistEntry } from './build-playlists.ts';
 import { durationClass, type DurationClass } from './durations.ts';
-import type { PublicCatalogue, PublicChannel, PublicVideo } from './public-catalogue.ts';
+import type { PublicCatalogue, PublicVideo } from './public-catalogue.ts';
 import { computeRelated } from './related.ts';
 import { toCategory, toCreator, toReply, toThread, toVideo } from './resources.ts';
 import { referenceTime, trendingScore } from './trending.ts';
@@ -44,7 +46,7 @@ export function searchTextOf(entry: VideoEntry, model: Model): SearchText {
   let text = searchTexts.get(entry);
   if (!text) {
     const { video } = entry;
-    const channel = model.channels.get(video.channel);
+    const channel = model.channels.get(video.channel)?.channel;
     text = {
       title: video.title.toLowerCase(),
       tags: video.tags.join(' ').toLowerCase(),
@@ -66,7 +68,12 @@ export interface Model {
   readonly orders: Readonly<Record<VideoSort, readonly VideoEntry[]>>;
   /** ordered by name, then id */
   readonly categories: readonly Category[];
-  readonly channels: ReadonlyMap<string, PublicChannel>;
+  /** every channel by username */
+  readonly channels: ReadonlyMap<string, ChannelEntry>;
+  /** every channel in each sort order */
+  readonly channelOrders: Readonly<Record<ChannelSort, readonly ChannelEntry[]>>;
+  /** public and unlisted playlists by id */
+  readonly playlists: ReadonlyMap<string, PlaylistEntry>;
 }
 
 export function deriveCatalogue(catalogue: PublicCatalogue): Derived {
@@ -84,7 +91,6 @@ function check(condition: boolean, message: string): asserts condition {
 
 export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl: string): Model {
   const urls = createUrls(baseUrl);
-  const channels = new Map(catalogue.channels.map((c) => [c.username, c]));
   const creators = new Map(catalogue.channels.map((c) => [c.username, memoiseJson(toCreator(c, urls))]));
 
   const repliesOf = new Map<string, Reply[]>();
@@ -140,5 +146,8 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : byId(a, b)))
     .map((c) => memoiseJson(toCategory(c.id, c.name, counts.get(c.id) ?? 0)));
 
-  return { urls, catalogue, entries, videos, orders, categories, channels };
+  const playlists = buildPlaylists(catalogue.playlists, videos, creators, urls);
+  const channels = buildChannels(catalogue.channels, orders.latest, playlists, catalogue.live, urls);
+
+  return { urls, catalogue, entries, videos, orders, categories, channels: channels.channels, channelOrders: channels.orders, playlists };
 }

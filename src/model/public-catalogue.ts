@@ -59,10 +59,21 @@ export interface PublicComment {
   readonly likes: number;
 }
 
+export interface PublicLiveStream {
+  readonly channel: string;
+  readonly state: 'live' | 'upcoming' | 'offline';
+  readonly title: string;
+  readonly startedAt?: string | undefined;
+  readonly scheduledFor?: string | undefined;
+  readonly viewers?: number | undefined;
+}
+
 export interface PublicCatalogue {
   readonly categories: readonly PublicCategory[];
   readonly channels: readonly PublicChannel[];
   readonly videos: readonly PublicVideo[];
   readonly playlists: readonly PublicPlaylist[];
   readonly comments: readonly PublicComment[];
+  /** live-stream records as of the build; the server reads fresh ones at request time */
+  readonly live: readonly PublicLiveStream[];
 }

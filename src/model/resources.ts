@@ -1,8 +1,8 @@
 // Turns public catalogue records into API resources (CONTRACT §2). Keys are written in the order
 // of SPEC's tables; optional fields without a value are left out, never null.
-import type { Category, CommentThread, Creator, Playback, Reply, Video } from '../api/schemas.ts';
+import type { Category, Channel, CommentThread, Creator, LiveChannel, Playback, Playlist, Reply, Video } from '../api/schemas.ts';
 import { durationText } from './durations.ts';
-import type { PublicChannel, PublicComment, PublicVideo } from './public-catalogue.ts';
+import type { PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from './public-catalogue.ts';
 import { avatarNameFor, type Urls } from './urls.ts';
 
 export function toCreator(channel: PublicChannel, urls: Urls): Creator {
@@ -11,6 +11,74 @@ export function toCreator(channel: PublicChannel, urls: Urls): Creator {
     displayName: channel.displayName,
     avatarUrl: channel.avatarUrl ?? urls.avatar(channel.username),
     channelUrl: urls.channel(channel.username),
+  };
+}
+
+/** What a channel's counts and dates are derived from (CONTRACT §2 defaults). */
+export interface ChannelFacts {
+  readonly views: number;
+  readonly videos: number;
+  readonly playlists: number;
+  /** earliest publishedAt of its public videos, when it has any */
+  readonly firstPublishedAt: string | undefined;
+  readonly isLive: boolean;
+}
+
+export const EPOCH = '1970-01-01T00:00:00Z';
+
+export function toChannel(channel: PublicChannel, facts: ChannelFacts, urls: Urls): Channel {
+  return {
+    username: channel.username,
+    displayName: channel.displayName,
+    description: channel.description,
+    avatarUrl: channel.avatarUrl ?? urls.avatar(channel.username),
+    ...(channel.bannerUrl !== undefined && { bannerUrl: channel.bannerUrl }),
+    channelUrl: urls.channel(channel.username),
+    subscribers: channel.subscribers,
+    views: facts.views,
+    videos: facts.videos,
+    playlists: facts.playlists,
+    createdAt: channel.createdAt ?? facts.firstPublishedAt ?? EPOCH,
+    isLive: facts.isLive,
+  };
+}
+
+/**
+ * A playlist: `videoCount` counts its visible entries; its picture is its first public video's,
+ * else a generated one; missing dates default to the latest publishedAt of its videos.
+ */
+export function toPlaylist(p: PublicPlaylist, videos: readonly PublicVideo[], cover: Video | undefined, creator: Creator, urls: Urls): Playlist {
+  let latest: string | undefined;
+  for (const v of videos) if (latest === undefined || v.publishedAt > latest) latest = v.publishedAt;
+  return {
+    id: p.id,
+    title: p.title,
+    description: p.description,
+    privacy: p.privacy,
+    videoCount: videos.length,
+    thumbnailUrl: cover?.thumbnailUrl ?? urls.playlistThumbnail(p.id),
+    creator,
+    createdAt: p.createdAt ?? latest ?? EPOCH,
+    updatedAt: p.updatedAt ?? latest ?? EPOCH,
+  };
+}
+
+export function toLiveChannel(stream: PublicLiveStream, channel: PublicChannel, urls: Urls): LiveChannel {
+  return {
+    channel: {
+      username: channel.username,
+      displayName: channel.displayName,
+      avatarUrl: channel.avatarUrl ?? urls.avatar(channel.username),
+      channelUrl: urls.channel(channel.username),
+    },
+    state: stream.state,
+    title: stream.title,
+    ...(stream.startedAt !== undefined && { startedAt: stream.startedAt }),
+    ...(stream.scheduledFor !== undefined && { scheduledFor: stream.scheduledFor }),
+    ...(stream.viewers !== undefined && { viewers: stream.viewers }),
+    watchUrl: urls.live(channel.username),
+    embedUrl: urls.liveEmbed(channel.username),
+    thumbnailUrl: urls.liveThumbnail(channel.username),
   };
 }
 

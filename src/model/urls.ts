@@ -6,6 +6,11 @@ export interface Urls {
   channel(username: string): string;
   thumbnail(videoId: string): string;
   avatar(name: string): string;
+  playlistThumbnail(playlistId: string): string;
+  /** a channel's live page, its player and picture */
+  live(username: string): string;
+  liveEmbed(username: string): string;
+  liveThumbnail(username: string): string;
   api(pathAndQuery: string): string;
 }
 
@@ -19,6 +24,10 @@ export function createUrls(baseUrl: string): Urls {
     channel: (username) => `${base}/channels/${seg(username)}`,
     thumbnail: (id) => `${base}/thumbnails/${seg(id)}.svg`,
     avatar: (name) => `${base}/avatars/${seg(name)}.svg`,
+    playlistThumbnail: (id) => `${base}/thumbnails/playlists/${seg(id)}.svg`,
+    live: (username) => `${base}/channels/${seg(username)}/live`,
+    liveEmbed: (username) => `${base}/embed/live/${seg(username)}`,
+    liveThumbnail: (username) => `${base}/thumbnails/live/${seg(username)}.svg`,
     api: (pathAndQuery) => `${base}${pathAndQuery}`,
   };
 }

@@ -3,7 +3,7 @@
 // arrives in `locals` from our node:http server.
 import type { APIRoute } from 'astro';
 import type { Endpoint } from '../api/endpoint.ts';
-import { ProblemError } from '../api/problems.ts';
+import { invalidParameters, ProblemError } from '../api/problems.ts';
 import { CACHE_CONTROL, etagOf, renderProblem, runEndpoint, type Rendered } from '../api/respond.ts';
 import { matchRoute } from '../api/routes.ts';
 import { negotiate } from './negotiate.ts';
@@ -38,11 +38,28 @@ export function serveEndpoint(endpoint: Endpoint<any>): APIRoute {
   };
 }
 
+/** A problem answer for HTML routes (a bad parameter, a resource that does not exist). */
+export function problemResponse(error: ProblemError, request: Request, locals: App.Locals): Response {
+  const url = new URL(request.url);
+  return toResponse(renderProblem(error, url.pathname + url.search, locals.context.model.urls), request);
+}
+
 /** A 404 problem for HTML routes whose resource does not exist. */
 export function notFoundResponse(request: Request, locals: App.Locals): Response {
-  const url = new URL(request.url);
-  const error = new ProblemError('not-found', `Nothing is at ${url.pathname}.`);
-  return toResponse(renderProblem(error, url.pathname + url.search, locals.context.model.urls), request);
+  return problemResponse(new ProblemError('not-found', `Nothing is at ${new URL(request.url).pathname}.`), request, locals);
+}
+
+/**
+ * The `page` parameter of an HTML list (1 when absent), or a 400 problem naming it. Pages past
+ * the end are refused too, so every page URL that answers 200 shows something.
+ */
+export function readPageNumber(request: Request, pages: number): number | ProblemError {
+  const values = new URL(request.url).searchParams.getAll('page');
+  if (values.length === 0) return 1;
+  const last = Math.max(1, pages);
+  const value = values.length === 1 && /^\d{1,9}$/.test(values[0]!) ? Number(values[0]) : 0;
+  if (value >= 1 && value <= last) return value;
+  return invalidParameters([{ parameter: 'page', detail: values.length > 1 ? 'is given more than once; give it once' : `must be an integer from 1 to ${last}` }]);
 }
 
 /** Pages and images: a strong ETag, conditional GET and compression, like the JSON answers. */

@@ -8,6 +8,7 @@ import { renderProblem, runEndpoint, type Rendered } from '../api/respond.ts';
 import { buildModel } from '../model/build-model.ts';
 import { createUrls } from '../model/urls.ts';
 import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts';
+import type { LiveSource } from './live-source.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import { findCanonicalPage, servePage } from './static-pages.ts';
 
@@ -18,6 +19,8 @@ export interface ServerOptions {
   readonly baseUrl: string;
   readonly snapshots: SnapshotHolder;
   readonly astro: AstroHandler;
+  /** live state at request time; without one, the snapshot's copy is served */
+  readonly live?: LiveSource;
   readonly log?: (message: string) => void;
 }
 
@@ -28,7 +31,7 @@ function send(req: IncomingMessage, res: ServerResponse, rendered: Rendered, ext
 
 export function createApiServer(options: ServerOptions): Server {
   const log = options.log ?? ((m: string) => console.log(m));
-  const emptyModel = buildModel({ categories: [], channels: [], videos: [], playlists: [], comments: [] }, { trending: [], related: [] }, options.baseUrl);
+  const emptyModel = buildModel({ categories: [], channels: [], videos: [], playlists: [], comments: [], live: [] }, { trending: [], related: [] }, options.baseUrl);
   const urls = createUrls(options.baseUrl);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -67,7 +70,7 @@ export function createApiServer(options: ServerOptions): Server {
 
     const snapshot = options.snapshots.current;
     if (!snapshot) {
-      const context: Context = { model: emptyModel, snapshot: undefined };
+      const context: Context = { model: emptyModel, snapshot: undefined, liveStreams: () => [] };
       send(req, res, url.pathname === '/v1/health'
         ? runEndpoint(health, {}, url, context)
         : renderProblem(new ProblemError('service-unavailable', 'No catalogue snapshot is loaded yet: build one with npm run build.'), instance, urls),
@@ -83,7 +86,9 @@ export function createApiServer(options: ServerOptions): Server {
 
     // HEAD is answered as GET by the routes; Node leaves the body out of the response itself.
     if (req.method === 'HEAD') req.method = 'GET';
-    const locals = { context: { model: snapshot.model, snapshot: snapshot.info } satisfies Context };
+    const { model } = snapshot;
+    const liveStreams = options.live ? () => options.live!.streams(model.catalogue.live) : () => model.catalogue.live;
+    const locals = { context: { model, snapshot: snapshot.info, liveStreams } satisfies Context };
     let passed = false;
     await options.astro(req, res, () => { passed = true; }, locals);
     if (passed && !res.headersSent) {

@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import { layoutOf } from '../snapshot/layout.ts';
 import { createFrontServer } from './fast-path.ts';
 import { createApiServer, type AstroHandler } from './http-server.ts';
+import { createLiveSource } from './live-source.ts';
 import { holdSnapshots, type SnapshotHolder } from './snapshot-holder.ts';
 
 export const ASTRO_ENTRY = join('dist', 'app', 'server', 'entry.mjs');
@@ -27,7 +28,8 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const entry = pathToFileURL(resolve(options.astroEntry ?? ASTRO_ENTRY)).href;
   const { handler } = (await import(entry)) as { handler: AstroHandler };
   const snapshots = holdSnapshots(layoutOf(config.distDir).root, config.snapshotCacheBytes, log);
-  const server = createApiServer({ baseUrl: config.publicBaseUrl, snapshots, astro: handler, log });
+  const live = createLiveSource(config.catalogueDb, { log });
+  const server = createApiServer({ baseUrl: config.publicBaseUrl, snapshots, astro: handler, live, log });
   server.keepAliveTimeout = 65_000;
   server.timeout = 120_000; // handed-over connections idle this long are closed
   const front = createFrontServer(snapshots, server);
@@ -44,6 +46,7 @@ export async function startServer(config: Config, options: { log?: (m: string) =
     // Stops listening, closes idle connections at once and busy ones after a grace period.
     close: () => new Promise<void>((done) => {
       snapshots.close();
+      live.close();
       const force = setTimeout(() => front.closeAll(), 1000);
       front.server.close(() => {
         clearTimeout(force);

@@ -2,7 +2,7 @@
 // record a line, so no single string grows with the catalogue): the server rebuilds the same
 // model from it that the build rendered the static pages with.
 import type { Derived } from '../model/build-model.ts';
-import type { PublicCatalogue, PublicCategory, PublicChannel, PublicComment, PublicPlaylist, PublicVideo } from '../model/public-catalogue.ts';
+import type { PublicCatalogue, PublicCategory, PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from '../model/public-catalogue.ts';
 
 type Line =
   | ['header', { baseUrl: string }]
@@ -10,7 +10,8 @@ type Line =
   | ['channel', PublicChannel]
   | ['video', PublicVideo, number, number[]]
   | ['playlist', PublicPlaylist]
-  | ['comment', PublicComment];
+  | ['comment', PublicComment]
+  | ['live', PublicLiveStream];
 
 export function* modelLines(catalogue: PublicCatalogue, derived: Derived, baseUrl: string): Generator<string> {
   const line = (value: Line) => `${JSON.stringify(value)}\n`;
@@ -20,6 +21,7 @@ export function* modelLines(catalogue: PublicCatalogue, derived: Derived, baseUr
   for (const [i, v] of catalogue.videos.entries()) yield line(['video', v, derived.trending[i] ?? 0, Array.from(derived.related[i] ?? [])]);
   for (const p of catalogue.playlists) yield line(['playlist', p]);
   for (const c of catalogue.comments) yield line(['comment', c]);
+  for (const l of catalogue.live) yield line(['live', l]);
 }
 
 export interface ModelData {
@@ -35,6 +37,7 @@ export function parseModelData(text: string): ModelData {
   const videos: PublicVideo[] = [];
   const playlists: PublicPlaylist[] = [];
   const comments: PublicComment[] = [];
+  const live: PublicLiveStream[] = [];
   const trending: number[] = [];
   const related: ArrayLike<number>[] = [];
   let start = 0;
@@ -49,7 +52,8 @@ export function parseModelData(text: string): ModelData {
       case 'video': videos.push(line[1]); trending.push(line[2]); related.push(Int32Array.from(line[3])); break;
       case 'playlist': playlists.push(line[1]); break;
       case 'comment': comments.push(line[1]); break;
+      case 'live': live.push(line[1]); break;
     }
   }
-  return { baseUrl, catalogue: { categories, channels, videos, playlists, comments }, derived: { trending, related } };
+  return { baseUrl, catalogue: { categories, channels, videos, playlists, comments, live }, derived: { trending, related } };
 }

@@ -45,6 +45,32 @@ export interface TruthChannel {
   readonly username: string;
   readonly displayName: string;
   readonly avatarUrl: string | null;
+  readonly bannerUrl: string | null;
+  readonly description: string | null;
+  /** 0 when the catalogue has none (CONTRACT §2) */
+  readonly subscribers: number;
+  readonly createdAt: string | null;
+}
+
+export interface TruthPlaylist {
+  readonly id: string;
+  readonly channel: string;
+  readonly title: string;
+  readonly description: string | null;
+  readonly privacy: Privacy;
+  /** every entry in order, private videos included */
+  readonly videoIds: readonly string[];
+  readonly createdAt: string | null;
+  readonly updatedAt: string | null;
+}
+
+export interface TruthLive {
+  readonly channel: string;
+  readonly state: 'live' | 'upcoming' | 'offline';
+  readonly title: string | null;
+  readonly startedAt: string | null;
+  readonly scheduledFor: string | null;
+  readonly viewers: number | null;
 }
 
 export interface Truth {
@@ -54,6 +80,8 @@ export interface Truth {
   readonly unlistedIds: readonly string[];
   readonly privateIds: readonly string[];
   readonly channels: ReadonlyMap<string, TruthChannel>;
+  readonly playlists: ReadonlyMap<string, TruthPlaylist>;
+  readonly live: readonly TruthLive[];
   readonly categories: readonly { id: string; name: string }[];
   readonly comments: readonly TruthComment[];
   /** per visible video: its published top-level comments (the threads that may be served) */
@@ -108,9 +136,28 @@ export function readTruth(path: string): Truth {
         captions: (captions.get(row.id) ?? []).map(({ lang, label }) => ({ lang, label })),
       });
     }
-    const channels = new Map((db.prepare('SELECT username, display_name, avatar_url FROM channels').all() as
-      { username: string; display_name: string; avatar_url: string | null }[])
-      .map((c) => [c.username, { username: c.username, displayName: c.display_name, avatarUrl: c.avatar_url }] as const));
+    const channels = new Map((db.prepare('SELECT * FROM channels').all() as {
+      username: string; display_name: string; avatar_url: string | null; banner_url: string | null;
+      description: string | null; subscribers: number | null; created_at: string | null;
+    }[]).map((c) => [c.username, {
+      username: c.username, displayName: c.display_name, avatarUrl: c.avatar_url, bannerUrl: c.banner_url,
+      description: c.description, subscribers: c.subscribers ?? 0, createdAt: c.created_at,
+    }] as const));
+    const items = grouped(db.prepare('SELECT playlist_id, video_id FROM playlist_items ORDER BY playlist_id, position').all() as
+      { playlist_id: string; video_id: string }[], (r) => r.playlist_id);
+    const playlists = new Map((db.prepare('SELECT * FROM playlists').all() as {
+      id: string; channel: string; title: string; description: string | null; privacy: Privacy;
+      created_at: string | null; updated_at: string | null;
+    }[]).map((p) => [p.id, {
+      id: p.id, channel: p.channel, title: p.title, description: p.description, privacy: p.privacy,
+      videoIds: (items.get(p.id) ?? []).map((i) => i.video_id), createdAt: p.created_at, updatedAt: p.updated_at,
+    }] as const));
+    const live = (db.prepare('SELECT * FROM live_streams').all() as {
+      channel: string; state: TruthLive['state']; title: string | null; started_at: string | null;
+      scheduled_for: string | null; viewers: number | null;
+    }[]).map((l) => ({
+      channel: l.channel, state: l.state, title: l.title, startedAt: l.started_at, scheduledFor: l.scheduled_for, viewers: l.viewers,
+    }));
     const categories = db.prepare('SELECT id, name FROM categories').all() as { id: string; name: string }[];
     const comments: TruthComment[] = (db.prepare('SELECT * FROM comments').all() as CommentRow[]).map((c) => ({
       id: c.id, videoId: c.video_id, parentId: c.parent_id, text: c.text, publishedAt: c.published_at,
@@ -147,6 +194,8 @@ export function readTruth(path: string): Truth {
       unlistedIds: all.filter((v) => v.privacy === 'unlisted').map((v) => v.id),
       privateIds: all.filter((v) => v.privacy === 'private').map((v) => v.id),
       channels,
+      playlists,
+      live,
       categories,
       comments,
       threads,

@@ -263,3 +263,38 @@ export function commentProblems(value: unknown, base: string, truth: Truth, vide
   out.push(...nullProblems(value, (path) => parent === null && path === `${where}.parentId`, where));
   return out;
 }
+
+export interface Channel {
+  username: string; displayName: string; description: string; avatarUrl: string; bannerUrl?: string; channelUrl: string;
+  subscribers: number; views: number; videos: number; playlists: number; createdAt: string; isLive: boolean;
+}
+export interface Playlist {
+  id: string; title: string; description: string; privacy: string; videoCount: number; thumbnailUrl: string;
+  creator: Creator; createdAt: string; updatedAt: string;
+}
+export interface LiveChannel {
+  channel: { username: string; displayName: string; avatarUrl: string; channelUrl: string };
+  state: 'live' | 'upcoming' | 'offline'; title: string; startedAt?: string; scheduledFor?: string; viewers?: number;
+  watchUrl: string; embedUrl: string; thumbnailUrl: string;
+}
+export interface Shelf<T> { id: string; title: string; items: T[] }
+export interface Discovery { shelves: [Shelf<Video>, Shelf<Video>, Shelf<Video>, Shelf<Category>, Shelf<LiveChannel>] }
+
+/** CONTRACT §2's fields of each resource; `bannerUrl` is the only optional one of a channel. */
+export const CHANNEL_FIELDS = ['username', 'displayName', 'description', 'avatarUrl', 'bannerUrl', 'channelUrl', 'subscribers', 'views', 'videos', 'playlists', 'createdAt', 'isLive'] as const;
+export const PLAYLIST_FIELDS = ['id', 'title', 'description', 'privacy', 'videoCount', 'thumbnailUrl', 'creator', 'createdAt', 'updatedAt'] as const;
+export const LIVE_FIELDS = ['channel', 'state', 'title', 'startedAt', 'scheduledFor', 'viewers', 'watchUrl', 'embedUrl', 'thumbnailUrl'] as const;
+
+/** Keys of a record that a resource's field list does not name. */
+export function extraKeys(value: unknown, fields: readonly string[], where: string): string[] {
+  if (!isRecord(value)) return [`${where} is not an object`];
+  return Object.keys(value).filter((k) => !fields.includes(k)).map((k) => `${where} has an undocumented field ${k}`);
+}
+
+/** Every URL-valued field in a JSON value (`...Url` keys and oEmbed-style `*_url`), with its path. */
+export function urlFields(value: unknown, path = '$'): { path: string; url: string }[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => urlFields(item, `${path}[${i}]`));
+  if (!isRecord(value)) return [];
+  return Object.entries(value).flatMap(([k, v]) =>
+    typeof v === 'string' && /Url$|_url$/.test(k) ? [{ path: `${path}.${k}`, url: v }] : urlFields(v, `${path}.${k}`));
+}

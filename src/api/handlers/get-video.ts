@@ -1,23 +1,15 @@
 // GET /v1/videos/{id}: one public or unlisted video.
-import { defineEndpoint } from '../endpoint.ts';
-import { NoQuery } from '../params.ts';
-import { parseQuery } from '../query.ts';
 import { VideoResponse } from '../schemas.ts';
-import { findVideo, readVideoId } from './video-lookup.ts';
+import { findVideo } from './lookup.ts';
+import { defineSingleResource } from './single-resource.ts';
 
-export const getVideo = defineEndpoint<{ id: string }>({
+export const getVideo = defineSingleResource({
   name: 'get-video',
   path: '/v1/videos/:id',
+  kind: 'video',
   response: VideoResponse,
-  cache: 'snapshot',
-  parse(path, search) {
-    const id = readVideoId(path);
-    parseQuery(NoQuery, search);
-    return { id };
-  },
-  canonical: ({ id }) => `/v1/videos/${encodeURIComponent(id)}`,
-  handle({ id }, { model }) {
+  find(model, id) {
     const entry = findVideo(model, id);
-    return { body: { data: entry.resource }, noindex: entry.video.privacy === 'unlisted' };
+    return { data: entry.resource, unlisted: entry.video.privacy === 'unlisted' };
   },
 });

@@ -1,22 +1,13 @@
 // GET /v1/videos/{id}/comments: published top-level threads, newest first, with their replies.
-import { defineEndpoint } from '../endpoint.ts';
-import { canonicalPage, paginate, readPageSpec, type PageSpec } from '../paging.ts';
-import { PagingQuery } from '../params.ts';
-import { parseQuery } from '../query.ts';
 import { CommentPage } from '../schemas.ts';
-import { findVideo, readVideoId } from './video-lookup.ts';
+import { findVideo } from './lookup.ts';
+import { defineNestedList } from './nested-list.ts';
 
-export const videoComments = defineEndpoint<{ id: string; page: PageSpec }>({
+export const videoComments = defineNestedList({
   name: 'video-comments',
   path: '/v1/videos/:id/comments',
+  kind: 'video',
   response: CommentPage,
-  cache: 'snapshot',
-  parse(path, search) {
-    const id = readVideoId(path);
-    return { id, page: readPageSpec(`/v1/videos/${encodeURIComponent(id)}/comments`, {}, parseQuery(PagingQuery, search)) };
-  },
-  canonical: ({ page }) => canonicalPage(page),
-  handle({ id, page }, { model }) {
-    return paginate(findVideo(model, id).threads, page, (thread) => thread);
-  },
+  items: (model, id) => findVideo(model, id).threads,
+  toItem: (thread) => thread,
 });

@@ -8,5 +8,5 @@ export const GET: APIRoute = ({ params, request, locals }) => {
   const name = params.file?.endsWith('.svg') ? params.file.slice(0, -4) : '';
   if (!Key.safeParse(name).success) return notFoundResponse(request, locals);
   const channel = locals.context.model.channels.get(name);
-  return finishDocument(Buffer.from(avatarSvg(channel?.displayName ?? name)), 'image/svg+xml', request);
+  return finishDocument(Buffer.from(avatarSvg(channel?.channel.displayName ?? name)), 'image/svg+xml', request);
 };

@@ -10,7 +10,8 @@ import { createUrls } from '../../../src/model/urls.ts';
 import { BASE_URL, catalogueOf, modelOf } from '../support/fixtures.ts';
 
 const urls = createUrls(BASE_URL);
-const context: Context = { model: modelOf(catalogueOf({})), snapshot: undefined };
+const model = modelOf(catalogueOf({}));
+const context: Context = { model, snapshot: undefined, liveStreams: () => [] };
 afterEach(() => vi.restoreAllMocks());
 
 describe('renderAnswer', () => {

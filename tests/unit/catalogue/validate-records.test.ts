@@ -25,7 +25,7 @@ describe('validateRecords: valid input', () => {
       rawComment('c1', 'v1'),
       rawPlaylist('p1', ['v1', 'v1']),
       rawVideo('v1', { category: 'music' }),
-      { kind: 'live', channel: 'alice', state: 'live' },
+      { kind: 'live', channel: 'alice', state: 'live', startedAt: '2026-01-01T10:00:00Z' },
       ...base,
     ]);
     expect(errors).toEqual([]);

@@ -59,6 +59,7 @@ export function catalogueOf(parts: Partial<PublicCatalogue>): PublicCatalogue {
     videos: parts.videos ?? [],
     playlists: parts.playlists ?? [],
     comments: parts.comments ?? [],
+    live: parts.live ?? [],
   };
 }
 

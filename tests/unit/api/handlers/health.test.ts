@@ -12,7 +12,7 @@ describe('health', () => {
 
   it('answers 200 ok with the loaded snapshot', () => {
     const snapshot = { id: 'abc', videos: 1, pages: 2, loadedAt: '2026-01-01T00:00:00Z' };
-    const answer = health.handle({}, { model: modelOf(catalogueOf({})), snapshot });
+    const answer = health.handle({}, { model: modelOf(catalogueOf({})), snapshot, liveStreams: () => [] });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ data: { status: 'ok', snapshot } });
     expect(health.response.safeParse(answer.body).success).toBe(true);

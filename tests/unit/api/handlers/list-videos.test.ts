@@ -105,7 +105,7 @@ describe('listVideos: filters', () => {
 
 describe('listVideos: q', () => {
   const matches = (word: string) => listed.filter((v) =>
-    [v.title, v.tags.join(' '), v.description ?? '', v.channel, model.channels.get(v.channel)!.displayName].join(' ').toLowerCase().includes(word));
+    [v.title, v.tags.join(' '), v.description ?? '', v.channel, model.channels.get(v.channel)!.channel.displayName].join(' ').toLowerCase().includes(word));
 
   it('finds videos by title, tags, description and creator, case-insensitively', () => {
     const found = idsOf('q=PYTHON');

@@ -1,4 +1,4 @@
-// The single-video endpoints, which share video-lookup.ts: get-video, video-playback, video-related.
+// The single-video endpoints, which share lookup.ts: get-video, video-playback, video-related.
 import { describe, expect, it } from 'vitest';
 import { getVideo } from '../../../../src/api/handlers/get-video.ts';
 import { videoPlayback } from '../../../../src/api/handlers/video-playback.ts';

@@ -1,0 +1,13 @@
+// GET /v1/channels/{username}/videos: the channel's public videos, newest first.
+import { VideoPage } from '../schemas.ts';
+import { findChannel } from './lookup.ts';
+import { defineNestedList } from './nested-list.ts';
+
+export const channelVideos = defineNestedList({
+  name: 'channel-videos',
+  path: '/v1/channels/:username/videos',
+  kind: 'channel',
+  response: VideoPage,
+  items: (model, username) => findChannel(model, username).videos,
+  toItem: (entry) => entry.resource,
+});

@@ -1,0 +1,38 @@
+// The shape shared by every list under one resource (`/v1/videos/{id}/related`,
+// `/v1/channels/{username}/videos`, ...): find the resource by its path key, then page over one
+// of its lists with cursor or offset. Unknown keys are a 404 whatever the paging asks.
+import type { Model } from '../../model/build-model.ts';
+import { defineEndpoint, type Endpoint } from '../endpoint.ts';
+import { canonicalPage, paginate, readPageSpec, type PageSpec } from '../paging.ts';
+import { PagingQuery } from '../params.ts';
+import { parseQuery } from '../query.ts';
+import type { z } from 'zod';
+import { readKey } from './lookup.ts';
+
+interface NestedList<S, T> {
+  readonly name: string;
+  /** with exactly one `:id` or `:username` segment */
+  readonly path: string;
+  readonly kind: Parameters<typeof readKey>[1];
+  readonly response: z.ZodType;
+  /** the items to page over, or a 404 problem when `key` names nothing visible */
+  items(model: Model, key: string): readonly S[];
+  toItem(item: S, model: Model): T;
+}
+
+export function defineNestedList<S, T>(list: NestedList<S, T>): Endpoint<{ key: string; page: PageSpec }> {
+  const param = /:(\w+)/.exec(list.path)![0];
+  return defineEndpoint({
+    name: list.name,
+    path: list.path,
+    response: list.response,
+    cache: 'snapshot',
+    parse(path, search) {
+      const key = readKey(path, list.kind);
+      const query = parseQuery(PagingQuery, search);
+      return { key, page: readPageSpec(list.path.replace(param, encodeURIComponent(key)), {}, query) };
+    },
+    canonical: ({ page }) => canonicalPage(page),
+    handle: ({ key, page }, { model }) => paginate(list.items(model, key), page, (item) => list.toItem(item, model)),
+  });
+}

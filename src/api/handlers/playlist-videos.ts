@@ -1,0 +1,13 @@
+// GET /v1/playlists/{id}/videos: a public or unlisted playlist's visible videos, in playlist order.
+import { VideoPage } from '../schemas.ts';
+import { findPlaylist } from './lookup.ts';
+import { defineNestedList } from './nested-list.ts';
+
+export const playlistVideos = defineNestedList({
+  name: 'playlist-videos',
+  path: '/v1/playlists/:id/videos',
+  kind: 'playlist',
+  response: VideoPage,
+  items: (model, id) => findPlaylist(model, id).videos,
+  toItem: (entry) => entry.resource,
+});

@@ -1,0 +1,77 @@
+// Channels as the API serves them: each with its public videos (newest first) and public
+// playlists (most recently updated first), and the channel list in each sort order.
+import type { Channel } from '../api/schemas.ts';
+import { memoiseJson } from '../api/serialise.ts';
+import type { PlaylistEntry } from './build-playlists.ts';
+import type { PublicChannel, PublicLiveStream } from './public-catalogue.ts';
+import { toChannel } from './resources.ts';
+import type { Urls } from './urls.ts';
+import type { VideoEntry } from './build-model.ts';
+
+export const CHANNEL_SORTS = ['subscribers', 'views', 'videos'] as const;
+export type ChannelSort = (typeof CHANNEL_SORTS)[number];
+
+export interface ChannelEntry {
+  readonly channel: PublicChannel;
+  readonly resource: Channel;
+  /** public videos, newest first */
+  readonly videos: readonly VideoEntry[];
+  /** public playlists, most recently updated first (ties by id) */
+  readonly playlists: readonly PlaylistEntry[];
+}
+
+export interface ChannelIndex {
+  readonly channels: ReadonlyMap<string, ChannelEntry>;
+  /** every channel in each sort order, highest first, ties by username */
+  readonly orders: Readonly<Record<ChannelSort, readonly ChannelEntry[]>>;
+}
+
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function buildChannels(
+  channels: readonly PublicChannel[],
+  latestPublic: readonly VideoEntry[],
+  playlists: ReadonlyMap<string, PlaylistEntry>,
+  live: readonly PublicLiveStream[],
+  urls: Urls,
+): ChannelIndex {
+  const videosOf = new Map<string, VideoEntry[]>();
+  for (const entry of latestPublic) {
+    const list = videosOf.get(entry.video.channel);
+    if (list) list.push(entry);
+    else videosOf.set(entry.video.channel, [entry]);
+  }
+  const playlistsOf = new Map<string, PlaylistEntry[]>();
+  for (const entry of playlists.values()) {
+    if (entry.playlist.privacy !== 'public') continue;
+    const list = playlistsOf.get(entry.playlist.channel);
+    if (list) list.push(entry);
+    else playlistsOf.set(entry.playlist.channel, [entry]);
+  }
+  const liveNow = new Set(live.filter((s) => s.state === 'live').map((s) => s.channel));
+
+  const index = new Map<string, ChannelEntry>();
+  for (const channel of channels) {
+    const videos = videosOf.get(channel.username) ?? [];
+    const own = (playlistsOf.get(channel.username) ?? []).sort((a, b) =>
+      byKey(b.resource.updatedAt, a.resource.updatedAt) || byKey(a.playlist.id, b.playlist.id));
+    let views = 0;
+    for (const e of videos) views += e.video.views;
+    const resource = memoiseJson(toChannel(channel, {
+      views: Math.min(views, Number.MAX_SAFE_INTEGER),
+      videos: videos.length,
+      playlists: own.length,
+      firstPublishedAt: videos[videos.length - 1]?.video.publishedAt,
+      isLive: liveNow.has(channel.username),
+    }, urls));
+    index.set(channel.username, { channel, resource, videos, playlists: own });
+  }
+
+  const all = [...index.values()];
+  const order = (count: (c: Channel) => number) =>
+    [...all].sort((a, b) => count(b.resource) - count(a.resource) || byKey(a.channel.username, b.channel.username));
+  return {
+    channels: index,
+    orders: { subscribers: order((c) => c.subscribers), views: order((c) => c.views), videos: order((c) => c.videos) },
+  };
+}

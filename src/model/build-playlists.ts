@@ -1,0 +1,37 @@
+// Playlists as the API serves them: public and unlisted ones by id, each with its visible videos
+// in playlist order (private entries were dropped when the catalogue was read).
+import type { Creator, Playlist } from '../api/schemas.ts';
+import { memoiseJson } from '../api/serialise.ts';
+import type { PublicPlaylist } from './public-catalogue.ts';
+import { toPlaylist } from './resources.ts';
+import type { Urls } from './urls.ts';
+import type { VideoEntry } from './build-model.ts';
+
+export interface PlaylistEntry {
+  readonly playlist: PublicPlaylist;
+  readonly resource: Playlist;
+  /** visible videos in playlist order */
+  readonly videos: readonly VideoEntry[];
+}
+
+export function buildPlaylists(
+  playlists: readonly PublicPlaylist[],
+  videos: ReadonlyMap<string, VideoEntry>,
+  creators: ReadonlyMap<string, Creator>,
+  urls: Urls,
+): Map<string, PlaylistEntry> {
+  const entries = new Map<string, PlaylistEntry>();
+  for (const playlist of playlists) {
+    const creator = creators.get(playlist.channel);
+    if (!creator) throw new Error(`catalogue: playlist "${playlist.id}" names channel "${playlist.channel}", which does not exist`);
+    const items: VideoEntry[] = [];
+    for (const id of playlist.videoIds) {
+      const entry = videos.get(id);
+      if (entry) items.push(entry);
+    }
+    const cover = items.find((e) => e.video.privacy === 'public')?.resource;
+    const resource = memoiseJson(toPlaylist(playlist, items.map((e) => e.video), cover, creator, urls));
+    entries.set(playlist.id, { playlist, resource, videos: items });
+  }
+  return entries;
+}

@@ -1,0 +1,4 @@
+import { getChannel } from '../../../../api/handlers/get-channel.ts';
+import { serveEndpoint } from '../../../../server/astro-routes.ts';
+
+export const GET = serveEndpoint(getChannel);
