@@ -1,6 +1,10 @@
 // How the service names itself on its pages and in oEmbed answers.
 export const SITE_NAME = 'Video Platform';
 
+/** The site's icon, inline, so no page (player pages included) makes a request for one. */
+export const SITE_ICON = 'data:image/svg+xml,' + encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#3451b2"/><path d="M12 9v14l11-7z" fill="#fff"/></svg>');
+
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
 const whole = new Intl.NumberFormat('en-US');
 

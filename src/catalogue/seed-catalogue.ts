@@ -248,7 +248,6 @@ interface SeedChannel {
   readonly owner: string;
   readonly category: W.SeedCategory;
   readonly subscribers: number;
-  readonly avatarUrl?: string;
 }
 
 function makeChannel(r: Random, used: Set<string>, categoryWeights: Float64Array): { channel: SeedChannel; record: ChannelRecord } {
@@ -273,10 +272,8 @@ function makeChannel(r: Random, used: Set<string>, categoryWeights: Float64Array
   if (r.chance(0.9)) record.description = sentences(r, W.CHANNEL_DESCRIPTIONS, 3, words);
   record.subscribers = subscribers;
   record.createdAt = instant(created);
-  const channel: SeedChannel = record.avatarUrl === undefined
-    ? { username, displayName, owner, category, subscribers }
-    : { username, displayName, owner, category, subscribers, avatarUrl: record.avatarUrl };
-  return { channel, record };
+  // No picture URLs: the service generates every picture, so the demo loads nothing from elsewhere.
+  return { channel: { username, displayName, owner, category, subscribers }, record };
 }
 
 // ---- Videos ------------------------------------------------------------------------------------
@@ -407,11 +404,7 @@ function drawState(r: Random): CommentState {
 const SEPARATORS = ['_', '.', ''] as const;
 
 function drawAuthor(r: Random, channel: SeedChannel, byCreator: boolean): CommentRecord['author'] {
-  if (byCreator) {
-    return channel.avatarUrl === undefined
-      ? { displayName: channel.displayName, username: channel.username }
-      : { displayName: channel.displayName, username: channel.username, avatarUrl: channel.avatarUrl };
-  }
+  if (byCreator) return { displayName: channel.displayName, username: channel.username };
   const first = r.pick(W.FIRST_NAMES);
   const last = r.pick(W.LAST_NAMES);
   const style = r.next();

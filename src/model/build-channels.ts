@@ -1,10 +1,10 @@
 // Channels as the API serves them: each with its public videos (newest first) and public
-// playlists (most recently updated first), and the channel list in each sort order.
-import type { Channel } from '../api/schemas.ts';
+// playlists (most recently updated first), and the channel list in each sort order. Whether a
+// channel is live is added at request time (model/live.ts).
 import { memoiseJson } from '../api/serialise.ts';
 import type { PlaylistEntry } from './build-playlists.ts';
-import type { PublicChannel, PublicLiveStream } from './public-catalogue.ts';
-import { toChannel } from './resources.ts';
+import type { PublicChannel } from './public-catalogue.ts';
+import { toChannel, type ChannelProfile } from './resources.ts';
 import type { Urls } from './urls.ts';
 import type { VideoEntry } from './build-model.ts';
 
@@ -13,7 +13,7 @@ export type ChannelSort = (typeof CHANNEL_SORTS)[number];
 
 export interface ChannelEntry {
   readonly channel: PublicChannel;
-  readonly resource: Channel;
+  readonly resource: ChannelProfile;
   /** public videos, newest first */
   readonly videos: readonly VideoEntry[];
   /** public playlists, most recently updated first (ties by id) */
@@ -32,7 +32,6 @@ export function buildChannels(
   channels: readonly PublicChannel[],
   latestPublic: readonly VideoEntry[],
   playlists: ReadonlyMap<string, PlaylistEntry>,
-  live: readonly PublicLiveStream[],
   urls: Urls,
 ): ChannelIndex {
   const videosOf = new Map<string, VideoEntry[]>();
@@ -48,7 +47,6 @@ export function buildChannels(
     if (list) list.push(entry);
     else playlistsOf.set(entry.playlist.channel, [entry]);
   }
-  const liveNow = new Set(live.filter((s) => s.state === 'live').map((s) => s.channel));
 
   const index = new Map<string, ChannelEntry>();
   for (const channel of channels) {
@@ -62,13 +60,12 @@ export function buildChannels(
       videos: videos.length,
       playlists: own.length,
       firstPublishedAt: videos[videos.length - 1]?.video.publishedAt,
-      isLive: liveNow.has(channel.username),
     }, urls));
     index.set(channel.username, { channel, resource, videos, playlists: own });
   }
 
   const all = [...index.values()];
-  const order = (count: (c: Channel) => number) =>
+  const order = (count: (c: ChannelProfile) => number) =>
     [...all].sort((a, b) => count(b.resource) - count(a.resource) || byKey(a.channel.username, b.channel.username));
   return {
     channels: index,

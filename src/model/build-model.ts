@@ -147,7 +147,7 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
     .map((c) => memoiseJson(toCategory(c.id, c.name, counts.get(c.id) ?? 0)));
 
   const playlists = buildPlaylists(catalogue.playlists, videos, creators, urls);
-  const channels = buildChannels(catalogue.channels, orders.latest, playlists, catalogue.live, urls);
+  const channels = buildChannels(catalogue.channels, orders.latest, playlists, urls);
 
   return { urls, catalogue, entries, videos, orders, categories, channels: channels.channels, channelOrders: channels.orders, playlists };
 }

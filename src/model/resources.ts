@@ -21,12 +21,14 @@ export interface ChannelFacts {
   readonly playlists: number;
   /** earliest publishedAt of its public videos, when it has any */
   readonly firstPublishedAt: string | undefined;
-  readonly isLive: boolean;
 }
+
+/** A channel without its live state, which is only known at request time (model/live.ts). */
+export type ChannelProfile = Omit<Channel, 'isLive'>;
 
 export const EPOCH = '1970-01-01T00:00:00Z';
 
-export function toChannel(channel: PublicChannel, facts: ChannelFacts, urls: Urls): Channel {
+export function toChannel(channel: PublicChannel, facts: ChannelFacts, urls: Urls): ChannelProfile {
   return {
     username: channel.username,
     displayName: channel.displayName,
@@ -39,7 +41,6 @@ export function toChannel(channel: PublicChannel, facts: ChannelFacts, urls: Url
     videos: facts.videos,
     playlists: facts.playlists,
     createdAt: channel.createdAt ?? facts.firstPublishedAt ?? EPOCH,
-    isLive: facts.isLive,
   };
 }
 

@@ -1,12 +1,11 @@
 // Which canonical queries the build prerenders (CONTRACT §8): every cursor page of the default
 // video list, the first pages of the other sorts and of each single filter, every video with its
-// playback and first page of comments, the categories, every page of the channel list in each
-// sort, and every channel and playlist with all pages of their lists. Everything else (other
-// queries, and answers that follow live state) is answered on demand by the same handlers. Each
-// plan item is a URL; following `next` links yields the cursor chain.
+// playback and first page of comments, the categories, every playlist, and every page of each
+// channel's and playlist's lists. Everything else (other queries, and answers that carry live
+// state: channels, discovery, live) is answered on demand by the same handlers. Each plan item is
+// a URL; following `next` links yields the cursor chain.
 import { DEFAULT_LIMIT } from '../api/params.ts';
 import { canonicalUrl } from '../api/query.ts';
-import { CHANNEL_SORTS } from '../model/build-channels.ts';
 import { VIDEO_SORTS, type Model } from '../model/build-model.ts';
 
 export interface PlannedQuery {
@@ -28,10 +27,8 @@ export function* planPages(model: Model): Generator<PlannedQuery> {
     for (const duration of ['short', 'medium', 'long']) yield { url: canonicalUrl('/v1/videos', { duration, limit, sort }), pages: 1 };
     for (const feature of ['3d', 'calm', 'restricted', 'captions']) yield { url: canonicalUrl('/v1/videos', { feature, limit, sort }), pages: 1 };
   }
-  for (const sort of CHANNEL_SORTS) yield { url: canonicalUrl('/v1/channels', { limit, sort }), pages: Number.POSITIVE_INFINITY };
   for (const username of [...model.channels.keys()].sort()) {
     const path = `/v1/channels/${encodeURIComponent(username)}`;
-    yield { url: path, pages: 1 };
     yield { url: canonicalUrl(`${path}/videos`, { limit }), pages: Number.POSITIVE_INFINITY };
     yield { url: canonicalUrl(`${path}/playlists`, { limit }), pages: Number.POSITIVE_INFINITY };
   }

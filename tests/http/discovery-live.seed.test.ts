@@ -83,6 +83,9 @@ describe('/v1/live', () => {
       expect(shows).toBe(true);
       const { body } = await api.json<{ data: Discovery }>('/v1/discovery');
       expect(body.data.shelves[4].items[0]).toMatchObject({ state: 'live', title: 'Surprise stream', viewers: 999999999, channel: { username: offline.channel } });
+      expect((await api.json<{ data: { isLive: boolean } }>(`/v1/channels/${enc(offline.channel)}`)).body.data.isLive).toBe(true);
+      const listed = (await followChain<{ username: string; isLive: boolean }>(api, '/v1/channels?limit=50')).flatMap((p) => p.body.data);
+      expect(listed.find((c) => c.username === offline.channel)?.isLive).toBe(true);
     } finally {
       db.prepare("UPDATE live_streams SET state = 'offline', started_at = NULL, viewers = NULL WHERE channel = ?").run(offline.channel);
       db.close();

@@ -3,7 +3,8 @@
 // gave, which are served exactly as given. Defined once and run against each catalogue fixture.
 import { describe, expect, it } from 'vitest';
 import type { Truth } from './catalogue-truth.ts';
-import { urlFields, type Channel, type Playlist, type Thread } from './contract-shapes.ts';
+import { urlFields, type Channel, type Playlist, type Thread, type Video } from './contract-shapes.ts';
+import { followChain } from './paging.ts';
 import { decoded, header, mapConcurrent, type Client } from './http-client.ts';
 import { useServedCatalogue } from './harness.ts';
 import { type CatalogueSource, type Fixture } from './server-fixture.ts';
@@ -61,6 +62,19 @@ export function defineUrlContract(label: string, source: CatalogueSource): void 
         return decoded(res).length > 0 ? [] : [`${where}: ${url} has an empty body`];
       })).flat();
       expect(failures).toEqual([]);
+    });
+
+    it('serves catalogue-given thumbnails and avatars exactly as given, and generates the others under the base URL', async () => {
+      const videos = (await followChain<Video>(api, '/v1/videos?limit=50')).flatMap((p) => p.body.data);
+      const wrong = videos.flatMap((v) => {
+        const given = truth.videos.get(v.id)!.thumbnailUrl;
+        const avatar = truth.channels.get(v.creator.username!)!.avatarUrl;
+        return [
+          ...(given ? (v.thumbnailUrl === given ? [] : [`${v.id}: thumbnail ${v.thumbnailUrl}, given ${given}`]) : v.thumbnailUrl.startsWith(`${fx.base}/`) ? [] : [`${v.id}: thumbnail ${v.thumbnailUrl}`]),
+          ...(avatar ? (v.creator.avatarUrl === avatar ? [] : [`${v.id}: avatar ${v.creator.avatarUrl}, given ${avatar}`]) : v.creator.avatarUrl!.startsWith(`${fx.base}/`) ? [] : [`${v.id}: avatar ${v.creator.avatarUrl}`]),
+        ];
+      });
+      expect(wrong).toEqual([]);
     });
 
     it('marks the watch page of an unlisted video noindex, and not a public one, and 404s private and unknown ids', async () => {

@@ -79,16 +79,6 @@ describe('GET /v1/videos/{id}', () => {
     expect(body.data).not.toHaveProperty('duration');
     expect(body.data).not.toHaveProperty('durationText');
   });
-
-  it('serves a catalogue-supplied thumbnail as given and a generated one under the base URL otherwise', async () => {
-    const given = truth.publicVideos.find((v) => v.thumbnailUrl !== null);
-    const generated = truth.publicVideos.find((v) => v.thumbnailUrl === null);
-    expect(given && generated).toBeTruthy();
-    const a = (await api.json<{ data: Video }>(`/v1/videos/${enc(given?.id ?? '')}`)).body.data;
-    const b = (await api.json<{ data: Video }>(`/v1/videos/${enc(generated?.id ?? '')}`)).body.data;
-    expect(a.thumbnailUrl).toBe(given?.thumbnailUrl);
-    expect(b.thumbnailUrl.startsWith(`${fx.base}/`)).toBe(true);
-  });
 });
 
 describe('GET /v1/videos/batch', () => {

@@ -1,4 +1,6 @@
-// GET /v1/channels/{username}: one channel with its counts.
+// GET /v1/channels/{username}: one channel with its counts, and whether it is live now (read at
+// request time, so the answer is not prerendered).
+import { channelAsOf, liveNow } from '../../model/live.ts';
 import { ChannelResponse } from '../schemas.ts';
 import { findChannel } from './lookup.ts';
 import { defineSingleResource } from './single-resource.ts';
@@ -8,5 +10,6 @@ export const getChannel = defineSingleResource({
   path: '/v1/channels/:username',
   kind: 'channel',
   response: ChannelResponse,
-  find: (model, username) => ({ data: findChannel(model, username).resource, unlisted: false }),
+  cache: 'live',
+  find: ({ model, liveStreams }, username) => ({ data: channelAsOf(findChannel(model, username), liveNow(liveStreams())), unlisted: false }),
 });

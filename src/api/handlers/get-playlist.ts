@@ -8,7 +8,7 @@ export const getPlaylist = defineSingleResource({
   path: '/v1/playlists/:id',
   kind: 'playlist',
   response: PlaylistResponse,
-  find(model, id) {
+  find({ model }, id) {
     const entry = findPlaylist(model, id);
     return { data: entry.resource, unlisted: entry.playlist.privacy === 'unlisted' };
   },

@@ -8,7 +8,7 @@ export const getVideo = defineSingleResource({
   path: '/v1/videos/:id',
   kind: 'video',
   response: VideoResponse,
-  find(model, id) {
+  find({ model }, id) {
     const entry = findVideo(model, id);
     return { data: entry.resource, unlisted: entry.video.privacy === 'unlisted' };
   },

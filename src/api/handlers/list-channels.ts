@@ -1,8 +1,10 @@
 // GET /v1/channels: every channel, by subscribers (default), views or videos, highest first.
 // `q` keeps the channels whose username, display name or description contains every word
-// (case-insensitive); the order stays the sort's, whose default applies with `q` too.
+// (case-insensitive); the order stays the sort's, whose default applies with `q` too. Channels
+// carry `isLive` as of the request, so the answer is not prerendered.
 import type { ChannelEntry, ChannelSort } from '../../model/build-channels.ts';
 import type { Model } from '../../model/build-model.ts';
+import { channelAsOf, liveNow } from '../../model/live.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { canonicalPage, paginate, readPageSpec, type PageSpec } from '../paging.ts';
 import { ListChannelsQuery } from '../params.ts';
@@ -39,12 +41,15 @@ export const listChannels = defineEndpoint<{ filters: Filters; page: PageSpec }>
   name: 'list-channels',
   path: PATH,
   response: ChannelPage,
-  cache: 'snapshot',
+  cache: 'live',
   parse(_path, search) {
     const q = parseQuery(ListChannelsQuery, search);
     const filters: Filters = { sort: q.sort ?? 'subscribers', q: q.q };
     return { filters, page: readPageSpec(PATH, { ...filters }, q) };
   },
   canonical: ({ page }) => canonicalPage(page),
-  handle: ({ filters, page }, { model }) => paginate(selectChannels(model, filters), page, (e) => e.resource),
+  handle({ filters, page }, { model, liveStreams }) {
+    const live = liveNow(liveStreams());
+    return paginate(selectChannels(model, filters), page, (e) => channelAsOf(e, live));
+  },
 });

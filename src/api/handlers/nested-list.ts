@@ -1,6 +1,7 @@
 // The shape shared by every list under one resource (`/v1/videos/{id}/related`,
 // `/v1/channels/{username}/videos`, ...): find the resource by its path key, then page over one
-// of its lists with cursor or offset. Unknown keys are a 404 whatever the paging asks.
+// of its lists with cursor or offset. A key that cannot name anything is a 404 at once; a
+// well-formed key is looked up once the query is valid (a bad query is a 400 either way).
 import type { Model } from '../../model/build-model.ts';
 import { defineEndpoint, type Endpoint } from '../endpoint.ts';
 import { canonicalPage, paginate, readPageSpec, type PageSpec } from '../paging.ts';

@@ -1,8 +1,7 @@
 // The shape shared by every single-resource endpoint (`/v1/videos/{id}`, `/v1/channels/{username}`,
 // ...): one path key, no query, `{ data: resource }`, or a 404 problem when nothing visible has it.
 import type { z } from 'zod';
-import type { Model } from '../../model/build-model.ts';
-import { defineEndpoint, type Endpoint } from '../endpoint.ts';
+import { defineEndpoint, type CachePolicy, type Context, type Endpoint } from '../endpoint.ts';
 import { NoQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
 import { readKey } from './lookup.ts';
@@ -13,8 +12,10 @@ interface SingleResource {
   readonly path: string;
   readonly kind: Parameters<typeof readKey>[1];
   readonly response: z.ZodType;
+  /** `snapshot` unless the resource carries live state */
+  readonly cache?: CachePolicy;
   /** the resource, whether it is unlisted (not for search engines), or a 404 problem */
-  find(model: Model, key: string): { readonly data: unknown; readonly unlisted: boolean };
+  find(context: Context, key: string): { readonly data: unknown; readonly unlisted: boolean };
 }
 
 export function defineSingleResource(resource: SingleResource): Endpoint<{ key: string }> {
@@ -23,15 +24,15 @@ export function defineSingleResource(resource: SingleResource): Endpoint<{ key: 
     name: resource.name,
     path: resource.path,
     response: resource.response,
-    cache: 'snapshot',
+    cache: resource.cache ?? 'snapshot',
     parse(path, search) {
       const key = readKey(path, resource.kind);
       parseQuery(NoQuery, search);
       return { key };
     },
     canonical: ({ key }) => resource.path.replace(param, encodeURIComponent(key)),
-    handle({ key }, { model }) {
-      const { data, unlisted } = resource.find(model, key);
+    handle({ key }, context) {
+      const { data, unlisted } = resource.find(context, key);
       return { body: { data }, noindex: unlisted };
     },
   });

@@ -9,7 +9,7 @@ export const videoPlayback = defineSingleResource({
   path: '/v1/videos/:id/playback',
   kind: 'video',
   response: PlaybackResponse,
-  find(model, id) {
+  find({ model }, id) {
     const entry = findVideo(model, id);
     return { data: toPlayback(entry.video), unlisted: entry.video.privacy === 'unlisted' };
   },

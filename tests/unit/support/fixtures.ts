@@ -8,7 +8,9 @@ import type { Catalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { CatalogueRecord } from '../../../src/catalogue/records.ts';
 import { createRecordWriter } from '../../../src/catalogue/write-records.ts';
 import { buildModel, deriveCatalogue, type Model } from '../../../src/model/build-model.ts';
-import type { PublicCatalogue, PublicCategory, PublicChannel, PublicComment, PublicVideo } from '../../../src/model/public-catalogue.ts';
+import type {
+  PublicCatalogue, PublicCategory, PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo,
+} from '../../../src/model/public-catalogue.ts';
 
 export const BASE_URL = 'https://videos.example.test';
 
@@ -50,6 +52,14 @@ export function comment(id: string, videoId: string, over: Partial<PublicComment
     likes: 0,
     ...over,
   };
+}
+
+export function playlist(id: string, videoIds: readonly string[], over: Partial<PublicPlaylist> = {}): PublicPlaylist {
+  return { id, channel: 'alice', title: `Playlist ${id}`, description: '', privacy: 'public', videoIds, ...over };
+}
+
+export function liveStream(channel: string, state: PublicLiveStream['state'], over: Partial<PublicLiveStream> = {}): PublicLiveStream {
+  return { channel, state, title: `Stream of ${channel}`, ...over };
 }
 
 export function catalogueOf(parts: Partial<PublicCatalogue>): PublicCatalogue {
