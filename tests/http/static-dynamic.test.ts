@@ -77,6 +77,18 @@ describe('canonical and equivalent forms', () => {
     await expectIdentical([`/v1/videos/${id}`, `/v1/videos/${spelled}`]);
   });
 
+  it('answers a channel\'s and a playlist\'s prerendered lists identically in equivalent forms, by cursor and by offset', async () => {
+    const channel = [...truth.channels.keys()].find((u) => truth.publicVideos.filter((v) => v.channel === u).length > 25)!;
+    const videos = `/v1/channels/${enc(channel)}/videos`;
+    await expectIdentical([`${videos}?limit=20`, videos, `${videos}?offset=0&ref=x`]);
+    const cursor = enc((await api.json<{ paging: { nextCursor: string } }>(videos)).body.paging.nextCursor);
+    await expectIdentical([`${videos}?cursor=${cursor}&limit=20`, `${videos}?offset=20`, `${videos}?limit=20&offset=20&x=1`]);
+    await expectIdentical([`/v1/channels/${enc(channel)}/playlists?limit=20`, `/v1/channels/${enc(channel)}/playlists?ref=1`]);
+    const playlist = [...truth.playlists.values()].find((p) => p.privacy !== 'private')!.id;
+    await expectIdentical([`/v1/playlists/${enc(playlist)}`, `/v1/playlists/${enc(playlist)}?ref=1`]);
+    await expectIdentical([`/v1/playlists/${enc(playlist)}/videos?limit=20`, `/v1/playlists/${enc(playlist)}/videos`, `/v1/playlists/${enc(playlist)}/videos?offset=0`]);
+  });
+
   it('reads + in the query as a space, like %20', async () => {
     const words = truth.publicVideos.map((v) => v.title.toLowerCase().match(/[a-z]{4,}/g) ?? []).find((w) => w.length >= 2) ?? ['a', 'b'];
     await expectIdentical([`/v1/videos?q=${words[0]}%20${words[1]}`, `/v1/videos?q=${words[0]}+${words[1]}`]);
