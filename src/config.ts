@@ -57,7 +57,8 @@ export interface Config {
   readonly port: number;
   readonly host: string | undefined;
   readonly publicBaseUrl: string;
-  readonly siteOrigin: string | undefined;
+  /** the origin (scheme, host, port) whose browser requests use the site lane */
+  readonly siteOrigin: string;
   readonly catalogueDb: string;
   readonly distDir: string;
   readonly rateLimits: { readonly public: number; readonly site: number; readonly key: number };
@@ -71,11 +72,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const result = Env.safeParse(env);
   if (!result.success) throw new ConfigError(`invalid configuration: ${result.error.issues.map((i) => i.message).join('; ')}`);
   const e = result.data;
+  const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
   return {
     port: e.PORT,
     host: e.HOST || undefined,
-    publicBaseUrl: e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`,
-    siteOrigin: e.SITE_ORIGIN,
+    publicBaseUrl,
+    // the site's pages are served from the public origin unless another one is named
+    siteOrigin: new URL(e.SITE_ORIGIN ?? publicBaseUrl).origin,
     catalogueDb: e.CATALOGUE_DB,
     distDir: e.DIST_DIR,
     rateLimits: { public: e.RATE_LIMIT_PUBLIC, site: e.RATE_LIMIT_SITE, key: e.RATE_LIMIT_KEY },

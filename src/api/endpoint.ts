@@ -3,6 +3,9 @@
 // prerendered and dynamic answers are byte-identical by construction.
 import type { z } from 'zod';
 import type { Model } from '../model/build-model.ts';
+import type { UsageRow } from '../catalogue/api-keys.ts';
+import type { StoredAlert } from '../catalogue/read-alerts.ts';
+import type { StatusComponent } from './schemas.ts';
 import type { PublicLiveStream } from '../model/public-catalogue.ts';
 
 export interface SnapshotInfo {
@@ -12,11 +15,49 @@ export interface SnapshotInfo {
   readonly loadedAt: string;
 }
 
+/** Who made a request: no Authorization, one that is not a bearer token, an unknown or revoked key, or an app. */
+export type Caller =
+  | { readonly kind: 'anonymous' }
+  | { readonly kind: 'no-key' }
+  | { readonly kind: 'invalid-key' }
+  | { readonly kind: 'app'; readonly appId: string; readonly appName: string };
+
+/** A rate-limit lane's state after the request (CONTRACT §7). */
+export interface Quota {
+  readonly lane: 'public' | 'site' | 'key';
+  readonly limit: number;
+  readonly remaining: number;
+  /** seconds until the window resets */
+  readonly reset: number;
+  /** window length in seconds */
+  readonly window: number;
+}
+
+/** What the server knows of the request beyond its URL (absent when the build renders pages). */
+export interface RequestInfo {
+  readonly caller: Caller;
+  readonly quota: Quota | undefined;
+  usage(appId: string): readonly UsageRow[];
+}
+
+/** The service's checks of itself at one moment, for /v1/status. */
+export interface StatusReport {
+  readonly checkedAt: string;
+  readonly components: readonly StatusComponent[];
+  /** since when each component has had its current status */
+  readonly since: Readonly<Record<string, string>>;
+  /** operator alerts in force now */
+  readonly alerts: readonly StoredAlert[];
+}
+
 export interface Context {
   readonly model: Model;
   readonly snapshot: SnapshotInfo | undefined;
   /** live-stream records as of now (the build passes the snapshot's own) */
   liveStreams(): readonly PublicLiveStream[];
+  readonly request?: RequestInfo | undefined;
+  /** the service's self-checks (absent when the build renders pages) */
+  status?(): StatusReport;
 }
 
 export interface Answer {
@@ -30,9 +71,9 @@ export interface Answer {
 
 /**
  * How long caches may keep an answer: `snapshot` answers change only with a rebuild, `live` ones
- * with the live state in the catalogue, `none` at any time.
+ * with the live state in the catalogue, `none` at any time; `private` ones are for their caller only.
  */
-export type CachePolicy = 'snapshot' | 'live' | 'none';
+export type CachePolicy = 'snapshot' | 'live' | 'none' | 'private';
 
 export interface Endpoint<P = unknown> {
   readonly name: string;

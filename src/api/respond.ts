@@ -13,6 +13,7 @@ export const CACHE_CONTROL: Readonly<Record<CachePolicy | 'problem' | 'never', s
   snapshot: 'public, max-age=300, s-maxage=86400, stale-while-revalidate=86400',
   live: 'public, max-age=5, s-maxage=5',
   none: 'no-cache',
+  private: 'private, no-store',
   problem: 'public, max-age=60',
   never: 'no-store',
 };

@@ -12,7 +12,9 @@ import { listCategories } from './handlers/list-categories.ts';
 import { listChannels } from './handlers/list-channels.ts';
 import { listLive } from './handlers/list-live.ts';
 import { listVideos } from './handlers/list-videos.ts';
+import { partner } from './handlers/partner.ts';
 import { playlistVideos } from './handlers/playlist-videos.ts';
+import { status } from './handlers/status.ts';
 import { videoComments } from './handlers/video-comments.ts';
 import { videoPlayback } from './handlers/video-playback.ts';
 import { videoRelated } from './handlers/video-related.ts';
@@ -21,7 +23,7 @@ import type { Endpoint } from './endpoint.ts';
 export const ENDPOINTS: readonly Endpoint<any>[] = [
   listVideos, batchVideos, getVideo, videoPlayback, videoRelated, videoComments,
   listChannels, getChannel, channelVideos, channelPlaylists, getPlaylist, playlistVideos,
-  discovery, listCategories, listLive, health,
+  discovery, listCategories, listLive, health, status, partner,
 ];
 
 export interface RouteMatch {

@@ -194,6 +194,52 @@ export const Health = z.strictObject({
 }).meta({ id: 'Health' });
 export const HealthResponse = z.strictObject({ data: Health }).meta({ id: 'HealthResponse' });
 
+export const ComponentStatus = z.enum(['operational', 'degraded', 'outage']);
+export type ComponentStatus = z.infer<typeof ComponentStatus>;
+
+export const StatusComponent = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  status: ComponentStatus,
+  detail: z.string(),
+}).meta({ id: 'StatusComponent' });
+export type StatusComponent = z.infer<typeof StatusComponent>;
+
+export const StatusAlert = z.strictObject({
+  id: z.string(),
+  severity: z.enum(['info', 'minor', 'major', 'critical']),
+  title: z.string(),
+  message: z.string(),
+  startsAt: DateTime,
+  endsAt: DateTime.optional(),
+  components: z.array(z.string()),
+  /** raised by the service itself for a component that is not operational */
+  automatic: z.boolean(),
+}).meta({ id: 'StatusAlert' });
+export type StatusAlert = z.infer<typeof StatusAlert>;
+
+export const Status = z.strictObject({
+  status: ComponentStatus,
+  checkedAt: DateTime,
+  components: z.array(StatusComponent),
+  alerts: z.array(StatusAlert),
+}).meta({ id: 'Status' });
+export type Status = z.infer<typeof Status>;
+export const StatusResponse = z.strictObject({ data: Status }).meta({ id: 'StatusResponse' });
+
+export const PartnerStats = z.strictObject({
+  app: z.strictObject({ id: z.string(), name: z.string() }),
+  lane: z.literal('key'),
+  rateLimit: z.strictObject({ limit: Count, remaining: Count, reset: Count, window: Count }),
+  requests: z.strictObject({
+    total: Count,
+    days: z.array(z.strictObject({ day: z.iso.date(), requests: Count })),
+    endpoints: z.array(z.strictObject({ endpoint: z.string(), requests: Count })),
+  }),
+}).meta({ id: 'PartnerStats' });
+export type PartnerStats = z.infer<typeof PartnerStats>;
+export const PartnerResponse = z.strictObject({ data: PartnerStats }).meta({ id: 'PartnerResponse' });
+
 export const Problem = z.strictObject({
   type: Uri,
   title: z.string(),

@@ -3,15 +3,20 @@
 // write a response prepared once per page and encoding, which here answers about twice as many
 // requests a second as node:http can (docs/performance.md). Anything else — another method, a
 // body, an unusual or oversized head, HTTP/1.0, Connection: close, a URL that is not a prerendered page — hands the
-// connection, with the bytes already read, to the node:http pipeline for good.
+// connection, with the bytes already read, to the node:http pipeline for good. API pages count
+// against the caller's rate-limit lane here too (gate.ts); requests with a developer key go to
+// node:http, which checks the key.
 import type { Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Encoding } from '../api/encoding.ts';
 import { acceptedEncodings } from '../api/encoding.ts';
+import type { Rendered } from '../api/respond.ts';
 import type { PageEntry } from '../snapshot/manifest.ts';
 import { matchesIfNoneMatch } from './negotiate.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import type { Snapshot } from './snapshot-store.ts';
+import { CORS_HEADERS } from './cors.ts';
+import type { Gate, RequestFacts } from './gate.ts';
 import { pageHeaders } from './static-pages.ts';
 
 const MAX_HEAD = 16 * 1024;
@@ -25,6 +30,10 @@ interface SimpleRequest {
   readonly acceptEncoding: string | undefined;
   readonly ifNoneMatch: string | undefined;
   readonly close: boolean;
+  readonly origin: string | undefined;
+  readonly referer: string | undefined;
+  readonly forwardedFor: string | undefined;
+  readonly authorization: boolean;
 }
 
 /** Reads a request head (without its final blank line); undefined when the fast path must not answer. */
@@ -39,6 +48,10 @@ export function parseSimpleRequest(head: string): SimpleRequest | undefined {
   let acceptEncoding: string | undefined;
   let ifNoneMatch: string | undefined;
   let connection: string | undefined;
+  let origin: string | undefined;
+  let referer: string | undefined;
+  let forwardedFor: string | undefined;
+  let authorization = false;
   let seenAccept = false;
   let seenMatch = false;
   let seenConnection = false;
@@ -66,6 +79,21 @@ export function parseSimpleRequest(head: string): SimpleRequest | undefined {
         seenConnection = true;
         connection = value().toLowerCase();
         break;
+      case 'origin':
+        if (origin !== undefined) return undefined;
+        origin = value();
+        break;
+      case 'referer':
+        if (referer !== undefined) return undefined;
+        referer = value();
+        break;
+      case 'x-forwarded-for':
+        if (forwardedFor !== undefined) return undefined;
+        forwardedFor = value();
+        break;
+      case 'authorization':
+        authorization = true;
+        break;
       case 'content-length':
         if (value() !== '0') return undefined;
         break;
@@ -84,6 +112,10 @@ export function parseSimpleRequest(head: string): SimpleRequest | undefined {
     acceptEncoding,
     ifNoneMatch,
     close: connection !== undefined && /(^|,)\s*close\s*(,|$)/.test(connection),
+    origin,
+    referer,
+    forwardedFor,
+    authorization,
   };
 }
 
@@ -117,8 +149,21 @@ function statusAndDate(status: '200' | '304'): Buffer {
   return dateLines[status];
 }
 
-/** Writes the answer for a prerendered page. */
-function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: SimpleRequest): void {
+const STATUS_TEXT: Readonly<Record<number, string>> = { 429: 'Too Many Requests' };
+
+/** Writes a rendered (problem) answer whose headers vary per request. */
+function answerRendered(socket: Socket, rendered: Rendered, request: SimpleRequest): void {
+  const headers = { ...CORS_HEADERS, ...rendered.headers, 'content-length': String(rendered.body.length) };
+  let head = `HTTP/1.1 ${rendered.status} ${STATUS_TEXT[rendered.status] ?? 'Error'}\r\ndate: ${new Date().toUTCString()}\r\n`;
+  for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
+  socket.cork();
+  socket.write(`${head}keep-alive: timeout=65\r\n\r\n`, 'latin1');
+  if (!request.head) socket.write(rendered.body);
+  socket.uncork();
+}
+
+/** Writes the answer for a prerendered page, with the per-request header lines in `extra`. */
+function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: SimpleRequest, extra: string): void {
   let entry = prepared.get(page);
   if (!entry) prepared.set(page, (entry = { headers: {}, notModified: {} }));
   const accepted = page.br || page.gzip ? acceptedEncodings(request.acceptEncoding) : [];
@@ -127,10 +172,12 @@ function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: Si
   socket.cork();
   if (matchesIfNoneMatch(request.ifNoneMatch, page.etag)) {
     socket.write(statusAndDate('304'));
+    if (extra) socket.write(extra, 'latin1');
     socket.write(entry.notModified[variant] ??= headerBlock(page, encoding, undefined));
   } else {
     const range = encoding ? page[encoding]! : page.body;
     socket.write(statusAndDate('200'));
+    if (extra) socket.write(extra, 'latin1');
     socket.write(entry.headers[variant] ??= headerBlock(page, encoding, range[1]));
     if (!request.head) socket.write(snapshot.sources[encoding ?? 'body'].read(range));
   }
@@ -145,7 +192,7 @@ export interface FrontServer {
   closeAll(): void;
 }
 
-export function createFrontServer(snapshots: SnapshotHolder, http: HttpServer): FrontServer {
+export function createFrontServer(snapshots: SnapshotHolder, http: HttpServer, gate?: Gate, record?: (status: number) => void): FrontServer {
   const idle = new Set<Socket>();
   const all = new Set<Socket>();
 
@@ -183,11 +230,25 @@ export function createFrontServer(snapshots: SnapshotHolder, http: HttpServer): 
         const snapshot = snapshots.current;
         const page = request && snapshot?.pages.get(request.target);
         // Connection: close is rare; node:http answers it with the right headers and closes.
-        if (!request || request.close || !snapshot || !page) {
+        const limited = request !== undefined && gate !== undefined && gate.limits(request.target);
+        if (!request || request.close || !snapshot || !page || (limited && request.authorization)) {
           handOff(buffer.subarray(start));
           return;
         }
-        answer(socket, snapshot, page, request);
+        let extra = '';
+        if (limited) {
+          const facts: RequestFacts = { remoteAddress: socket.remoteAddress, forwardedFor: request.forwardedFor, origin: request.origin, referer: request.referer, authorization: undefined };
+          const admission = gate.admit(facts);
+          if (!admission.decision.allowed) {
+            answerRendered(socket, gate.refusal(admission, request.target, snapshot.model.urls), request);
+            record?.(429);
+            start = end + 4;
+            continue;
+          }
+          for (const [name, value] of Object.entries(admission.headers)) extra += `${name}: ${value}\r\n`;
+        }
+        answer(socket, snapshot, page, request, extra);
+        record?.(200);
         start = end + 4;
       }
       if (start < buffer.length) {

@@ -1,14 +1,20 @@
-// Our node:http pipeline (ARCHITECTURE "The flow"): method check → CORS → static fast path from
-// the snapshot in memory → Astro in middleware mode for on-demand routes → 404 problem.
+// Our node:http pipeline (ARCHITECTURE "The flow"): CORS → method check → rate-limit lane and
+// caller (API paths) → static pages from the snapshot → Astro in middleware mode for on-demand
+// routes → 404 problem.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Context } from '../api/endpoint.ts';
+import type { Context, StatusReport } from '../api/endpoint.ts';
 import { health } from '../api/handlers/health.ts';
+import { status } from '../api/handlers/status.ts';
 import { ProblemError } from '../api/problems.ts';
 import { renderProblem, runEndpoint, type Rendered } from '../api/respond.ts';
 import { buildModel } from '../model/build-model.ts';
 import { createUrls } from '../model/urls.ts';
+import { matchRoute } from '../api/routes.ts';
 import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts';
+import type { Admission, Gate } from './gate.ts';
 import type { LiveSource } from './live-source.ts';
+import type { Partners } from './partners.ts';
+import type { HealthMonitor } from './service-health.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import { findCanonicalPage, servePage } from './static-pages.ts';
 
@@ -21,6 +27,13 @@ export interface ServerOptions {
   readonly astro: AstroHandler;
   /** live state at request time; without one, the snapshot's copy is served */
   readonly live?: LiveSource;
+  /** rate-limit lanes and callers of API paths; without one, nothing is limited */
+  readonly gate?: Gate;
+  readonly partners?: Partners;
+  /** counts every answer by status, for /v1/status */
+  readonly monitor?: HealthMonitor;
+  /** the service's self-checks for /v1/status */
+  readonly status?: () => StatusReport;
   readonly log?: (message: string) => void;
 }
 
@@ -34,15 +47,25 @@ export function createApiServer(options: ServerOptions): Server {
   const emptyModel = buildModel({ categories: [], channels: [], videos: [], playlists: [], comments: [], live: [] }, { trending: [], related: [] }, options.baseUrl);
   const urls = createUrls(options.baseUrl);
 
+  /** Counts an API request against its lane (and its app's usage); sets the rate-limit headers. */
+  function admit(req: IncomingMessage, res: ServerResponse, url: URL): Admission | undefined {
+    const gate = options.gate;
+    if (!gate || !gate.limits(url.pathname)) return undefined;
+    const header = (name: string) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; };
+    const admission = gate.admit({
+      remoteAddress: req.socket.remoteAddress, forwardedFor: header('x-forwarded-for'),
+      origin: header('origin'), referer: header('referer'), authorization: header('authorization'),
+    });
+    for (const [name, value] of Object.entries(admission.headers)) res.setHeader(name, value);
+    if (admission.caller.kind === 'app') {
+      const route = matchRoute(url.pathname);
+      options.partners?.count(admission.caller.appId, route ? route.endpoint.path.replace(/:(\w+)/g, '{$1}') : 'other');
+    }
+    return admission;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rawUrl = req.url ?? '/';
-    // The hot path: a prerendered page asked for by its canonical URL (as links and cursors give it).
-    const hot = options.snapshots.current;
-    const direct = hot && (req.method === 'GET' || req.method === 'HEAD') ? hot.pages.get(rawUrl) : undefined;
-    if (direct) {
-      servePage(req, res, hot!, direct);
-      return;
-    }
     for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
     const instance = rawUrl.slice(0, 2000);
 
@@ -68,17 +91,23 @@ export function createApiServer(options: ServerOptions): Server {
       return;
     }
 
+    const admission = admit(req, res, url);
+    if (admission && !admission.decision.allowed) {
+      send(req, res, options.gate!.refusal(admission, instance, urls));
+      return;
+    }
+
     const snapshot = options.snapshots.current;
     if (!snapshot) {
-      const context: Context = { model: emptyModel, snapshot: undefined, liveStreams: () => [] };
-      send(req, res, url.pathname === '/v1/health'
-        ? runEndpoint(health, {}, url, context)
+      const context: Context = { model: emptyModel, snapshot: undefined, liveStreams: () => [], ...(options.status && { status: options.status }) };
+      send(req, res, url.pathname === '/v1/health' || url.pathname === '/v1/status'
+        ? runEndpoint(url.pathname === '/v1/health' ? health : status, {}, url, context)
         : renderProblem(new ProblemError('service-unavailable', 'No catalogue snapshot is loaded yet: build one with npm run build.'), instance, urls),
       { 'retry-after': '5' });
       return;
     }
 
-    const page = findCanonicalPage(snapshot, url);
+    const page = snapshot.pages.get(req.url ?? '') ?? findCanonicalPage(snapshot, url);
     if (page) {
       servePage(req, res, snapshot, page);
       return;
@@ -88,7 +117,12 @@ export function createApiServer(options: ServerOptions): Server {
     if (req.method === 'HEAD') req.method = 'GET';
     const { model } = snapshot;
     const liveStreams = options.live ? () => options.live!.streams(model.catalogue.live) : () => model.catalogue.live;
-    const locals = { context: { model, snapshot: snapshot.info, liveStreams } satisfies Context };
+    const request = admission && {
+      caller: admission.caller,
+      quota: admission.decision,
+      usage: (appId: string) => options.partners?.usage(appId) ?? [],
+    };
+    const locals = { context: { model, snapshot: snapshot.info, liveStreams, request, ...(options.status && { status: options.status }) } satisfies Context };
     let passed = false;
     await options.astro(req, res, () => { passed = true; }, locals);
     if (passed && !res.headersSent) {
@@ -97,6 +131,7 @@ export function createApiServer(options: ServerOptions): Server {
   }
 
   return createServer((req, res) => {
+    if (options.monitor) res.once('finish', () => options.monitor!.record(res.statusCode));
     handle(req, res).catch((error: unknown) => {
       log(`[server] failed on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent) send(req, res, renderProblem(new ProblemError('internal-error', 'The service failed to answer this request.'), (req.url ?? '/').slice(0, 2000), urls));

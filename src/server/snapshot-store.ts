@@ -23,6 +23,8 @@ export interface Snapshot {
   readonly sources: { readonly body: PageSource; readonly br: PageSource; readonly gzip: PageSource };
   readonly model: Model;
   readonly info: SnapshotInfo;
+  /** when its directory was written (ms since the epoch) */
+  readonly builtAt: number;
 }
 
 function memorySource(file: string): PageSource {
@@ -61,6 +63,7 @@ export function loadSnapshot(dir: string, id: string, cacheBytes: number): Snaps
     sources,
     model,
     info: { id, videos: data.catalogue.videos.length, pages: pages.size, loadedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') },
+    builtAt: statSync(join(dir, MANIFEST_FILE)).mtimeMs,
   };
 }
 

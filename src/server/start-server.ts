@@ -8,7 +8,12 @@ import type { Config } from '../config.ts';
 import { layoutOf } from '../snapshot/layout.ts';
 import { createFrontServer } from './fast-path.ts';
 import { createApiServer, type AstroHandler } from './http-server.ts';
+import { createGate } from './gate.ts';
 import { createLiveSource } from './live-source.ts';
+import { createPartners } from './partners.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { createHealthMonitor } from './service-health.ts';
+import { createStatusChecks } from './status-checks.ts';
 import { holdSnapshots, type SnapshotHolder } from './snapshot-holder.ts';
 
 export const ASTRO_ENTRY = join('dist', 'app', 'server', 'entry.mjs');
@@ -29,10 +34,17 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const { handler } = (await import(entry)) as { handler: AstroHandler };
   const snapshots = holdSnapshots(layoutOf(config.distDir).root, config.snapshotCacheBytes, log);
   const live = createLiveSource(config.catalogueDb, { log });
-  const server = createApiServer({ baseUrl: config.publicBaseUrl, snapshots, astro: handler, live, log });
+  const partners = createPartners(config.catalogueDb, { log });
+  const gate = createGate({ limiter: new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners });
+  const monitor = createHealthMonitor();
+  const checks = createStatusChecks({
+    catalogueDb: config.catalogueDb, snapshotRoot: layoutOf(config.distDir).root, snapshots, monitor,
+    catalogueErrors: () => [live.error, partners.error],
+  });
+  const server = createApiServer({ baseUrl: config.publicBaseUrl, snapshots, astro: handler, live, gate, partners, monitor, status: checks.report, log });
   server.keepAliveTimeout = 65_000;
   server.timeout = 120_000; // handed-over connections idle this long are closed
-  const front = createFrontServer(snapshots, server);
+  const front = createFrontServer(snapshots, server, gate, monitor.record);
   await new Promise<void>((done, fail) => {
     front.server.once('error', fail);
     front.server.listen(config.port, config.host, () => done());
@@ -47,6 +59,9 @@ export async function startServer(config: Config, options: { log?: (m: string) =
     close: () => new Promise<void>((done) => {
       snapshots.close();
       live.close();
+      partners.close();
+      checks.close();
+      monitor.close();
       const force = setTimeout(() => front.closeAll(), 1000);
       front.server.close(() => {
         clearTimeout(force);

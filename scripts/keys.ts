@@ -1,0 +1,41 @@
+// npm run keys -- create "App name" | list | revoke APP_ID|KEY_PREFIX: developer keys for /v1/partner.
+// A new key is printed once; the catalogue keeps only its hash.
+import { existsSync } from 'node:fs';
+import { createApp, listApps, revokeKeys } from '../src/catalogue/api-keys.ts';
+import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
+import { loadConfig } from '../src/config.ts';
+import { runCli, UsageError } from './cli.ts';
+
+const USAGE = 'usage: npm run keys -- create "App name" | list | revoke APP_ID|KEY_PREFIX';
+
+await runCli('keys', () => {
+  const [command, ...rest] = process.argv.slice(2);
+  const { catalogueDb } = loadConfig();
+  if (!existsSync(catalogueDb)) throw new UsageError(`no catalogue at ${catalogueDb}: run npm run seed or npm run import first`);
+  const db = openCatalogue(catalogueDb);
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  try {
+    if (command === 'create') {
+      const name = rest.join(' ').trim();
+      if (rest.length !== 1 || name === '' || name.length > 200) throw new UsageError(`give the app's name (1 to 200 characters) as one argument; ${USAGE}`);
+      const created = createApp(db, name, now);
+      console.log(`keys: created app ${created.appId} "${created.name}"`);
+      console.log(`keys: its key, shown only this once (send it as Authorization: Bearer <key>):\n${created.key}`);
+    } else if (command === 'list' && rest.length === 0) {
+      const apps = listApps(db);
+      if (apps.length === 0) console.log('keys: no apps yet; create one with npm run keys -- create "App name"');
+      for (const app of apps) {
+        const keys = app.keys.map((k) => `${k.prefix}… ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`).join(', ');
+        console.log(`${app.appId}  "${app.name}"  created ${app.createdAt}  ${app.requests} requests  keys: ${keys}`);
+      }
+    } else if (command === 'revoke' && rest.length === 1) {
+      const revoked = revokeKeys(db, rest[0]!, now);
+      if (revoked === 0) throw new UsageError(`no active key has the app id or key prefix "${rest[0]}" (see npm run keys -- list)`);
+      console.log(`keys: revoked ${revoked} key${revoked === 1 ? '' : 's'}; running servers refuse ${revoked === 1 ? 'it' : 'them'} within seconds`);
+    } else {
+      throw new UsageError(USAGE);
+    }
+  } finally {
+    db.close();
+  }
+});
