@@ -50,7 +50,7 @@ export const Env = z.object({
   RATE_LIMIT_SITE: int('RATE_LIMIT_SITE', 1, 10_000_000, 6000),
   RATE_LIMIT_KEY: int('RATE_LIMIT_KEY', 1, 10_000_000, 1200),
   TRUST_PROXY: flag('TRUST_PROXY'),
-  SNAPSHOT_CACHE_MB: int('SNAPSHOT_CACHE_MB', 0, 1_000_000, 512),
+  SNAPSHOT_CACHE_MB: int('SNAPSHOT_CACHE_MB', 0, 1_000_000, 256),
 });
 
 export interface Config {

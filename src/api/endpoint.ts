@@ -7,6 +7,7 @@ import type { UsageRow } from '../catalogue/api-keys.ts';
 import type { StoredAlert } from '../catalogue/read-alerts.ts';
 import type { StatusComponent } from './schemas.ts';
 import type { PublicLiveStream } from '../model/public-catalogue.ts';
+import type { SearchIndex } from '../search/search-index.ts';
 
 export interface SnapshotInfo {
   readonly id: string;
@@ -56,6 +57,8 @@ export interface Context {
   /** live-stream records as of now (the build passes the snapshot's own) */
   liveStreams(): readonly PublicLiveStream[];
   readonly request?: RequestInfo | undefined;
+  /** the snapshot's search index (built from the model on first use when absent) */
+  readonly search?: SearchIndex | undefined;
   /** the service's self-checks (absent when the build renders pages) */
   status?(): StatusReport;
 }

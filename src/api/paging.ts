@@ -40,8 +40,13 @@ export interface PageAnswer<T> {
 }
 
 export function paginate<S, T>(items: readonly S[], spec: PageSpec, toItem: (item: S) => T): PageAnswer<T> {
-  const total = items.length;
-  const data = spec.offset < total ? items.slice(spec.offset, spec.offset + spec.limit).map(toItem) : [];
+  return paginatePositions(items.length, spec, (i) => toItem(items[i]!));
+}
+
+/** Paging over `total` positions, making only the page's items (`at(position)`). */
+export function paginatePositions<T>(total: number, spec: PageSpec, at: (position: number) => T): PageAnswer<T> {
+  const data: T[] = [];
+  for (let i = spec.offset; i < Math.min(total, spec.offset + spec.limit); i++) data.push(at(i));
   const nextOffset = spec.offset + spec.limit;
   const nextCursor = data.length > 0 && nextOffset < total ? encodeCursor(scopeOf(spec.path, spec.filters), nextOffset) : null;
   return {

@@ -25,6 +25,11 @@ export const Text = z.string()
   .transform((s) => s.trim())
   .refine((s) => s.length >= 1 && s.length <= 200, { message: 'must be 1 to 200 characters after trimming spaces' });
 
+/** Required free text: present, trimmed, then 1–200 characters. */
+export const RequiredText = z.string({ error: 'is required: give 1 to 200 characters to search for' })
+  .transform((s) => s.trim())
+  .refine((s) => s.length >= 1 && s.length <= 200, { message: 'must be 1 to 200 characters after trimming spaces' });
+
 /** A category id or a username to filter on: unknown values simply match nothing. */
 const Name = z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 
@@ -68,6 +73,14 @@ export const LiveStateFilter = oneOf(['live', 'all'] as const);
 
 export const ListLiveQuery = z.object({
   state: LiveStateFilter.optional(),
+  ...paging,
+}).superRefine(oneWayToPage);
+
+export const SearchType = oneOf(['videos', 'channels', 'playlists', 'all'] as const);
+
+export const SearchQuery = z.object({
+  q: RequiredText,
+  type: SearchType.optional(),
   ...paging,
 }).superRefine(oneWayToPage);
 

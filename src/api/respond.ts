@@ -50,12 +50,23 @@ export function renderProblem(error: ProblemError, instance: string, urls: Urls)
   };
 }
 
+/** Rendered answers remembered by canonical URL (the server's answer cache). */
+export interface Memo {
+  get(key: string, policy: CachePolicy): Rendered | undefined;
+  set(key: string, policy: CachePolicy, rendered: Rendered): void;
+}
+
 /** Parses, handles and renders one request; anything unexpected becomes a generic 500 problem. */
-export function runEndpoint(endpoint: Endpoint<any>, path: Record<string, string>, url: URL, context: Context): Rendered {
+export function runEndpoint(endpoint: Endpoint<any>, path: Record<string, string>, url: URL, context: Context, memo?: Memo): Rendered {
   const instance = url.pathname + url.search;
   try {
     const params = endpoint.parse(path, url.searchParams);
-    return renderAnswer(endpoint.handle(params, context), endpoint.cache, context.model.urls);
+    const key = memo && endpoint.canonical(params);
+    const remembered = key === undefined ? undefined : memo!.get(key, endpoint.cache);
+    if (remembered) return remembered;
+    const rendered = renderAnswer(endpoint.handle(params, context), endpoint.cache, context.model.urls);
+    if (key !== undefined) memo!.set(key, endpoint.cache, rendered);
+    return rendered;
   } catch (error) {
     if (error instanceof ProblemError) return renderProblem(error, instance, context.model.urls);
     console.error(`[api] ${endpoint.name} failed on ${instance}:`, error);

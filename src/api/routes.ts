@@ -14,6 +14,7 @@ import { listLive } from './handlers/list-live.ts';
 import { listVideos } from './handlers/list-videos.ts';
 import { partner } from './handlers/partner.ts';
 import { playlistVideos } from './handlers/playlist-videos.ts';
+import { search } from './handlers/search.ts';
 import { status } from './handlers/status.ts';
 import { videoComments } from './handlers/video-comments.ts';
 import { videoPlayback } from './handlers/video-playback.ts';
@@ -23,7 +24,7 @@ import type { Endpoint } from './endpoint.ts';
 export const ENDPOINTS: readonly Endpoint<any>[] = [
   listVideos, batchVideos, getVideo, videoPlayback, videoRelated, videoComments,
   listChannels, getChannel, channelVideos, channelPlaylists, getPlaylist, playlistVideos,
-  discovery, listCategories, listLive, health, status, partner,
+  discovery, listCategories, listLive, search, health, status, partner,
 ];
 
 export interface RouteMatch {

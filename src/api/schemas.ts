@@ -194,6 +194,16 @@ export const Health = z.strictObject({
 }).meta({ id: 'Health' });
 export const HealthResponse = z.strictObject({ data: Health }).meta({ id: 'HealthResponse' });
 
+const Score = z.number().min(0);
+
+export const SearchResult = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('video'), score: Score, item: Video }),
+  z.strictObject({ type: z.literal('channel'), score: Score, item: Channel }),
+  z.strictObject({ type: z.literal('playlist'), score: Score, item: Playlist }),
+]).meta({ id: 'SearchResult' });
+export type SearchResult = z.infer<typeof SearchResult>;
+export const SearchPage = pageOf(SearchResult).meta({ id: 'SearchPage' });
+
 export const ComponentStatus = z.enum(['operational', 'degraded', 'outage']);
 export type ComponentStatus = z.infer<typeof ComponentStatus>;
 

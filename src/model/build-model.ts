@@ -32,32 +32,6 @@ export interface VideoEntry {
   readonly threads: readonly CommentThread[];
 }
 
-export interface SearchText {
-  readonly title: string;
-  readonly tags: string;
-  readonly creator: string;
-  readonly description: string;
-}
-
-const searchTexts = new WeakMap<VideoEntry, SearchText>();
-
-/** Lower-cased text of a video for the simple `q` match, computed on first use and kept. */
-export function searchTextOf(entry: VideoEntry, model: Model): SearchText {
-  let text = searchTexts.get(entry);
-  if (!text) {
-    const { video } = entry;
-    const channel = model.channels.get(video.channel)?.channel;
-    text = {
-      title: video.title.toLowerCase(),
-      tags: video.tags.join(' ').toLowerCase(),
-      creator: `${channel?.displayName ?? ''} ${video.channel}`.toLowerCase(),
-      description: (video.description ?? '').toLowerCase(),
-    };
-    searchTexts.set(entry, text);
-  }
-  return text;
-}
-
 export interface Model {
   readonly urls: Urls;
   readonly catalogue: PublicCatalogue;

@@ -1,41 +1,16 @@
-// The adapter between Astro's on-demand routes (src/pages) and the endpoints: a route file is one
-// line, `export const GET = serveEndpoint(listVideos)`. The request context (model, snapshot)
-// arrives in `locals` from our node:http server.
-import type { APIRoute } from 'astro';
-import type { Endpoint } from '../api/endpoint.ts';
+// Helpers for Astro's on-demand pages (src/pages: HTML pages and generated pictures): responses with
+// a strong ETag, conditional GET and compression, and problem answers. The request context (model,
+// snapshot, live state) arrives in `locals` from our node:http server, which answers the API
+// endpoints itself (http-server.ts).
 import { invalidParameters, ProblemError } from '../api/problems.ts';
-import { CACHE_CONTROL, etagOf, renderProblem, runEndpoint, type Rendered } from '../api/respond.ts';
-import { matchRoute } from '../api/routes.ts';
-import { negotiate } from './negotiate.ts';
+import { CACHE_CONTROL, etagOf, renderProblem, type Rendered } from '../api/respond.ts';
+import { negotiateRendered } from './negotiate.ts';
 
 /** A web Response for a rendered answer, with conditional GET and on-demand compression. */
 export function toResponse(rendered: Rendered, request: Request): Response {
-  const headers = new Headers(rendered.headers);
-  const etag = rendered.headers['etag'];
-  if (etag === undefined || rendered.status !== 200) {
-    headers.set('content-length', String(rendered.body.length));
-    return new Response(request.method === 'HEAD' ? null : new Uint8Array(rendered.body), { status: rendered.status, headers });
-  }
-  const chosen = negotiate({ identity: rendered.body }, etag, request.headers.get('accept-encoding') ?? undefined,
-    request.headers.get('if-none-match') ?? undefined, true);
-  headers.set('etag', chosen.etag);
-  if (chosen.vary) headers.set('vary', 'Accept-Encoding');
-  if (chosen.notModified) {
-    headers.delete('content-type');
-    return new Response(null, { status: 304, headers });
-  }
-  if (chosen.encoding) headers.set('content-encoding', chosen.encoding);
-  headers.set('content-length', String(chosen.body.length));
-  return new Response(new Uint8Array(chosen.body), { status: 200, headers });
-}
-
-export function serveEndpoint(endpoint: Endpoint<any>): APIRoute {
-  return ({ request, url, locals }) => {
-    const { context } = locals;
-    const match = matchRoute(url.pathname);
-    const rendered = runEndpoint(endpoint, match?.endpoint === endpoint ? match.params : {}, url, context);
-    return toResponse(rendered, request);
-  };
+  const out = negotiateRendered(rendered, request.headers.get('accept-encoding') ?? undefined, request.headers.get('if-none-match') ?? undefined);
+  const body = request.method === 'HEAD' || out.body === undefined ? null : new Uint8Array(out.body);
+  return new Response(body, { status: out.status, headers: out.headers });
 }
 
 /** A problem answer for HTML routes (a bad parameter, a resource that does not exist). */

@@ -6,16 +6,18 @@ import type { Context, StatusReport } from '../api/endpoint.ts';
 import { health } from '../api/handlers/health.ts';
 import { status } from '../api/handlers/status.ts';
 import { ProblemError } from '../api/problems.ts';
-import { renderProblem, runEndpoint, type Rendered } from '../api/respond.ts';
+import { renderProblem, runEndpoint, type Memo, type Rendered } from '../api/respond.ts';
 import { buildModel } from '../model/build-model.ts';
 import { createUrls } from '../model/urls.ts';
 import { matchRoute } from '../api/routes.ts';
+import { createAnswerCache } from './answer-cache.ts';
 import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts';
 import type { Admission, Gate } from './gate.ts';
 import type { LiveSource } from './live-source.ts';
 import type { Partners } from './partners.ts';
 import type { HealthMonitor } from './service-health.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
+import { negotiateRendered } from './negotiate.ts';
 import { findCanonicalPage, servePage } from './static-pages.ts';
 
 /** Astro's middleware-mode handler: calls `next` when no on-demand route matches. */
@@ -42,10 +44,25 @@ function send(req: IncomingMessage, res: ServerResponse, rendered: Rendered, ext
   res.end(req.method === 'HEAD' ? undefined : rendered.body);
 }
 
+/** An endpoint's answer with conditional GET and on-demand compression (as toResponse does for Astro). */
+function sendAnswer(req: IncomingMessage, res: ServerResponse, rendered: Rendered): void {
+  const header = (name: string) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; };
+  const out = negotiateRendered(rendered, header('accept-encoding'), header('if-none-match'));
+  res.writeHead(out.status, out.headers);
+  res.end(req.method === 'HEAD' ? undefined : out.body);
+}
+
 export function createApiServer(options: ServerOptions): Server {
   const log = options.log ?? ((m: string) => console.log(m));
   const emptyModel = buildModel({ categories: [], channels: [], videos: [], playlists: [], comments: [], live: [] }, { trending: [], related: [] }, options.baseUrl);
   const urls = createUrls(options.baseUrl);
+
+  const answerCaches = new WeakMap<object, Memo>();
+  const answersFor = (snapshot: object): Memo => {
+    let memo = answerCaches.get(snapshot);
+    if (!memo) answerCaches.set(snapshot, (memo = createAnswerCache()));
+    return memo;
+  };
 
   /** Counts an API request against its lane (and its app's usage); sets the rate-limit headers. */
   function admit(req: IncomingMessage, res: ServerResponse, url: URL): Admission | undefined {
@@ -113,8 +130,6 @@ export function createApiServer(options: ServerOptions): Server {
       return;
     }
 
-    // HEAD is answered as GET by the routes; Node leaves the body out of the response itself.
-    if (req.method === 'HEAD') req.method = 'GET';
     const { model } = snapshot;
     const liveStreams = options.live ? () => options.live!.streams(model.catalogue.live) : () => model.catalogue.live;
     const request = admission && {
@@ -122,7 +137,19 @@ export function createApiServer(options: ServerOptions): Server {
       quota: admission.decision,
       usage: (appId: string) => options.partners?.usage(appId) ?? [],
     };
-    const locals = { context: { model, snapshot: snapshot.info, liveStreams, request, ...(options.status && { status: options.status }) } satisfies Context };
+    const context: Context = { model, snapshot: snapshot.info, liveStreams, request, search: snapshot.search, ...(options.status && { status: options.status }) };
+
+    // API endpoints run here, straight from the route table: the same handler and serialiser the
+    // build uses, without the cost of going through Astro (a third of the time of a search answer).
+    const route = url.pathname.startsWith('/v1/') ? matchRoute(url.pathname) : undefined;
+    if (route) {
+      sendAnswer(req, res, runEndpoint(route.endpoint, route.params, url, context, answersFor(snapshot)));
+      return;
+    }
+
+    // HEAD is answered as GET by the pages; Node leaves the body out of the response itself.
+    if (req.method === 'HEAD') req.method = 'GET';
+    const locals = { context };
     let passed = false;
     await options.astro(req, res, () => { passed = true; }, locals);
     if (passed && !res.headersSent) {

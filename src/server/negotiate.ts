@@ -50,3 +50,31 @@ export function negotiate(variants: Variants, etag: string, acceptEncoding: stri
   const chosenTag = etagFor(etag, encoding);
   return { notModified: matchesIfNoneMatch(ifNoneMatch, etag), body, encoding, etag: chosenTag, vary };
 }
+
+/** What to send for a rendered answer: conditional GET and on-demand compression applied. */
+export interface Outgoing {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  /** undefined for a 304 */
+  readonly body: Buffer | undefined;
+}
+
+export function negotiateRendered(rendered: { status: number; body: Buffer; headers: Readonly<Record<string, string>> },
+  acceptEncoding: string | undefined, ifNoneMatch: string | undefined): Outgoing {
+  const headers: Record<string, string> = { ...rendered.headers };
+  const etag = rendered.headers['etag'];
+  if (etag === undefined || rendered.status !== 200) {
+    headers['content-length'] = String(rendered.body.length);
+    return { status: rendered.status, headers, body: rendered.body };
+  }
+  const chosen = negotiate({ identity: rendered.body }, etag, acceptEncoding, ifNoneMatch, true);
+  headers['etag'] = chosen.etag;
+  if (chosen.vary) headers['vary'] = 'Accept-Encoding';
+  if (chosen.notModified) {
+    delete headers['content-type'];
+    return { status: 304, headers, body: undefined };
+  }
+  if (chosen.encoding) headers['content-encoding'] = chosen.encoding;
+  headers['content-length'] = String(chosen.body.length);
+  return { status: 200, headers, body: chosen.body };
+}

@@ -1,13 +1,14 @@
 // Loads a snapshot for serving: the manifest as a Map, the page files held in memory (or read by
 // range when they are larger than the cache budget), and the model rebuilt from model.ndjson, so dynamic
 // answers come from exactly the data the static pages were rendered from.
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SnapshotInfo } from '../api/endpoint.ts';
 import { buildModel, type Model } from '../model/build-model.ts';
-import { MANIFEST_FILE, MODEL_FILE, PAGE_FILES } from '../snapshot/layout.ts';
+import { loadSearchIndex, type SearchIndex } from '../search/search-index.ts';
+import { MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../snapshot/layout.ts';
 import type { Manifest, PageEntry, Range } from '../snapshot/manifest.ts';
-import { parseModelData } from '../snapshot/model-data.ts';
+import { readModelData } from '../snapshot/model-data.ts';
 
 export interface PageSource {
   read(range: Range): Buffer;
@@ -23,6 +24,8 @@ export interface Snapshot {
   readonly sources: { readonly body: PageSource; readonly br: PageSource; readonly gzip: PageSource };
   readonly model: Model;
   readonly info: SnapshotInfo;
+  /** its search index; absent for a snapshot built before search (handlers then build one on first use) */
+  readonly search: SearchIndex | undefined;
   /** when its directory was written (ms since the epoch) */
   readonly builtAt: number;
 }
@@ -52,7 +55,7 @@ export function loadSnapshot(dir: string, id: string, cacheBytes: number): Snaps
   const total = statSync(files.body).size + statSync(files.br).size + statSync(files.gzip).size;
   const open = total <= cacheBytes ? memorySource : diskSource;
   const sources = { body: open(files.body), br: open(files.br), gzip: open(files.gzip) };
-  const data = parseModelData(readFileSync(join(dir, MODEL_FILE), 'utf8'));
+  const data = readModelData(join(dir, MODEL_FILE));
   const model = buildModel(data.catalogue, data.derived, data.baseUrl);
   const pages = new Map(Object.entries(manifest.pages));
   return {
@@ -63,6 +66,7 @@ export function loadSnapshot(dir: string, id: string, cacheBytes: number): Snaps
     sources,
     model,
     info: { id, videos: data.catalogue.videos.length, pages: pages.size, loadedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') },
+    search: existsSync(join(dir, SEARCH_FILE)) ? loadSearchIndex(readFileSync(join(dir, SEARCH_FILE), 'utf8')) : undefined,
     builtAt: statSync(join(dir, MANIFEST_FILE)).mtimeMs,
   };
 }

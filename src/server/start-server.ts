@@ -40,6 +40,7 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const checks = createStatusChecks({
     catalogueDb: config.catalogueDb, snapshotRoot: layoutOf(config.distDir).root, snapshots, monitor,
     catalogueErrors: () => [live.error, partners.error],
+    searchLoaded: () => snapshots.current?.search !== undefined,
   });
   const server = createApiServer({ baseUrl: config.publicBaseUrl, snapshots, astro: handler, live, gate, partners, monitor, status: checks.report, log });
   server.keepAliveTimeout = 65_000;

@@ -27,7 +27,7 @@ export interface StatusSources {
   readonly monitor: HealthMonitor;
   /** other readers of the catalogue, whose errors make it unreadable too */
   readonly catalogueErrors: () => readonly (string | undefined)[];
-  /** whether the loaded snapshot has its search index; undefined while search is not built */
+  /** whether the loaded snapshot has its search index (no component when not given) */
   readonly searchLoaded?: () => boolean;
   readonly now?: () => number;
 }
@@ -79,7 +79,7 @@ export function createStatusChecks(sources: StatusSources): { report(): StatusRe
       if (search !== undefined) {
         components.push(search
           ? component('search', 'Search index', 'operational', 'The search index of the loaded snapshot is in memory.')
-          : component('search', 'Search index', 'outage', 'No search index is loaded: search answers 503 until a snapshot with one is loaded.'));
+          : component('search', 'Search index', 'degraded', 'The loaded snapshot has no search index (it predates search): the first query builds one, slowly. Run npm run build.'));
       }
 
       const { total, failed, seconds } = sources.monitor.errors();

@@ -11,7 +11,8 @@ import { readCatalogue } from '../catalogue/read-catalogue.ts';
 import { readRevision } from '../catalogue/revision.ts';
 import { buildModel, deriveCatalogue } from '../model/build-model.ts';
 import { diffManifests, type PageEtags } from './diff-manifests.ts';
-import { layoutOf, MANIFEST_FILE, MODEL_FILE } from './layout.ts';
+import { layoutOf, MANIFEST_FILE, MODEL_FILE, SEARCH_FILE } from './layout.ts';
+import { buildSearchIndex, serialiseSearchIndex } from '../search/search-index.ts';
 import type { Manifest } from './manifest.ts';
 import { modelLines } from './model-data.ts';
 import { createPageWriter } from './page-writer.ts';
@@ -131,7 +132,11 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         closeSync(fd);
       }
 
-      progress(`model data written (${lap()}); writing manifest`);
+      progress(`model data written (${lap()}); building the search index`);
+      const searchJson = Buffer.from(serialiseSearchIndex(buildSearchIndex(model)));
+      writeFileSync(join(tmp, SEARCH_FILE), searchJson);
+      modelHash.update(searchJson);
+      progress(`search index written: ${(searchJson.length / 1e6).toFixed(1)} MB (${lap()}); writing manifest`);
       const keys = [...writer.entries.keys()].sort();
       const manifest: Manifest = {
         format: 1,

@@ -1,12 +1,15 @@
 // Where snapshots live on disk. A snapshot is an immutable directory named by its content hash,
 // holding manifest.json, the page bodies (pages.bin, with their br and gzip variants in
-// pages.br.bin and pages.gz.bin) and model.ndjson; `current` is a symlink swapped atomically to the one being served.
+// pages.br.bin and pages.gz.bin), model.ndjson and search.json; `current` is a symlink swapped
+// atomically to the one being served.
 import { join } from 'node:path';
 
 export const MANIFEST_FILE = 'manifest.json';
 /** page bodies, and their br and gzip variants, each file in page order */
 export const PAGE_FILES = { body: 'pages.bin', br: 'pages.br.bin', gzip: 'pages.gz.bin' } as const;
 export const MODEL_FILE = 'model.ndjson';
+/** the search index (MiniSearch, per kind, with prefix completions) */
+export const SEARCH_FILE = 'search.json';
 
 export interface Layout {
   readonly root: string;

@@ -1,6 +1,8 @@
 // The public-only data the dynamic handlers answer from, stored in the snapshot as NDJSON (one
 // record a line, so no single string grows with the catalogue): the server rebuilds the same
 // model from it that the build rendered the static pages with.
+import { closeSync, openSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import type { Derived } from '../model/build-model.ts';
 import type { PublicCatalogue, PublicCategory, PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from '../model/public-catalogue.ts';
 
@@ -30,7 +32,8 @@ export interface ModelData {
   readonly derived: Derived;
 }
 
-export function parseModelData(text: string): ModelData {
+/** Parses model data from lines (each one JSON value), in the order modelLines wrote them. */
+export function parseModelLines(lines: Iterable<string>): ModelData {
   let baseUrl = '';
   const categories: PublicCategory[] = [];
   const channels: PublicChannel[] = [];
@@ -40,11 +43,9 @@ export function parseModelData(text: string): ModelData {
   const live: PublicLiveStream[] = [];
   const trending: number[] = [];
   const related: ArrayLike<number>[] = [];
-  let start = 0;
-  while (start < text.length) {
-    const end = text.indexOf('\n', start);
-    const line = JSON.parse(text.slice(start, end === -1 ? text.length : end)) as Line;
-    start = end === -1 ? text.length : end + 1;
+  for (const text of lines) {
+    if (text === '') continue;
+    const line = JSON.parse(text) as Line;
     switch (line[0]) {
       case 'header': baseUrl = line[1].baseUrl; break;
       case 'category': categories.push(line[1]); break;
@@ -56,4 +57,32 @@ export function parseModelData(text: string): ModelData {
     }
   }
   return { baseUrl, catalogue: { categories, channels, videos, playlists, comments, live }, derived: { trending, related } };
+}
+
+export const parseModelData = (text: string): ModelData => parseModelLines(text.split('\n'));
+
+/** Reads a model data file a megabyte at a time, so no string of the whole file is ever held. */
+export function readModelData(file: string): ModelData {
+  return parseModelLines(fileLines(file));
+}
+
+function* fileLines(file: string): Generator<string> {
+  const fd = openSync(file, 'r');
+  try {
+    const decoder = new StringDecoder('utf8');
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    let rest = '';
+    for (;;) {
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      const text = rest + decoder.write(chunk.subarray(0, read));
+      const lines = text.split('\n');
+      rest = lines.pop()!;
+      yield* lines;
+    }
+    rest += decoder.end();
+    if (rest !== '') yield rest;
+  } finally {
+    closeSync(fd);
+  }
 }

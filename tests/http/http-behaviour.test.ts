@@ -25,7 +25,7 @@ const dynamicTargets = () => ['/v1/videos?sort=views&limit=13', `/v1/videos/${fi
 const errorTargets = ['/v1/videos?limit=0', '/v1/no-such-route', '/v1/videos/no-such-video'];
 
 const STRONG_ETAG = /^"[\x21\x23-\x7e\x80-\xff]*"$/;
-const IGNORED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+const IGNORED = new Set(['ratelimit', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 const headersOf = (res: RawResponse) =>
   Object.fromEntries(Object.entries(res.headers).filter(([k]) => !IGNORED.has(k)).sort(([a], [b]) => (a < b ? -1 : 1)));
 const listOf = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);

@@ -20,7 +20,12 @@ describe('loadConfig', () => {
     expect(config.trustProxy).toBe(false);
     expect(config.rateLimits.public).toBe(600);
     expect(config.host).toBeUndefined();
-    expect(config.siteOrigin).toBeUndefined();
+    expect(config.siteOrigin).toBe('http://localhost:4321');
+  });
+
+  it('takes the site origin from PUBLIC_BASE_URL unless SITE_ORIGIN names another, as scheme, host and port only', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://videos.example/api' }).siteOrigin).toBe('https://videos.example');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example', SITE_ORIGIN: 'https://www.example:8443/' }).siteOrigin).toBe('https://www.example:8443');
   });
 
   it('gives the site lane a larger bucket than the public lane by default', () => {

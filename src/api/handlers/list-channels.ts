@@ -1,11 +1,12 @@
 // GET /v1/channels: every channel, by subscribers (default), views or videos, highest first.
-// `q` keeps the channels whose username, display name or description contains every word
-// (case-insensitive); the order stays the sort's, whose default applies with `q` too. Channels
-// carry `isLive` as of the request, so the answer is not prerendered.
+// `q` keeps the channels the search index matches on username, display name or description
+// (typo-tolerant, prefix-aware); the order stays the sort's, whose default applies with `q` too.
+// Channels carry `isLive` as of the request, so the answer is not prerendered.
 import type { ChannelEntry, ChannelSort } from '../../model/build-channels.ts';
-import type { Model } from '../../model/build-model.ts';
 import { channelAsOf, liveNow } from '../../model/live.ts';
-import { defineEndpoint } from '../endpoint.ts';
+import { searchIndexFor } from '../../search/index-for.ts';
+import { searchKind } from '../../search/run-search.ts';
+import { defineEndpoint, type Context } from '../endpoint.ts';
 import { canonicalPage, paginate, readPageSpec, type PageSpec } from '../paging.ts';
 import { ListChannelsQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
@@ -18,23 +19,12 @@ interface Filters {
   readonly q: string | undefined;
 }
 
-const texts = new WeakMap<ChannelEntry, string>();
-
-function textOf(entry: ChannelEntry): string {
-  let text = texts.get(entry);
-  if (text === undefined) {
-    const { username, displayName, description } = entry.channel;
-    text = `${username}\n${displayName}\n${description}`.toLowerCase();
-    texts.set(entry, text);
-  }
-  return text;
-}
-
-export function selectChannels(model: Model, f: Filters): readonly ChannelEntry[] {
-  const ordered = model.channelOrders[f.sort];
+export function selectChannels(context: Pick<Context, 'model' | 'search'>, f: Filters): readonly ChannelEntry[] {
+  const ordered = context.model.channelOrders[f.sort];
   if (f.q === undefined) return ordered;
-  const words = [...new Set(f.q.toLowerCase().split(/\s+/).filter(Boolean))];
-  return ordered.filter((entry) => words.every((w) => textOf(entry).includes(w)));
+  const index = searchIndexFor(context);
+  const matched = new Set(Array.from(searchKind(index, 'channels', f.q).ids, (id) => index.channels.keys[id]!));
+  return ordered.filter((entry) => matched.has(entry.channel.username));
 }
 
 export const listChannels = defineEndpoint<{ filters: Filters; page: PageSpec }>({
@@ -48,8 +38,8 @@ export const listChannels = defineEndpoint<{ filters: Filters; page: PageSpec }>
     return { filters, page: readPageSpec(PATH, { ...filters }, q) };
   },
   canonical: ({ page }) => canonicalPage(page),
-  handle({ filters, page }, { model, liveStreams }) {
-    const live = liveNow(liveStreams());
-    return paginate(selectChannels(model, filters), page, (e) => channelAsOf(e, live));
+  handle({ filters, page }, context) {
+    const live = liveNow(context.liveStreams());
+    return paginate(selectChannels(context, filters), page, (e) => channelAsOf(e, live));
   },
 });

@@ -1,15 +1,16 @@
-// GET /v1/videos: public videos, every sort and filter (AND), cursor or offset paging.
-// `q` is a simple case-insensitive match of every word in title, tags, creator or description,
-// ranked by where the words are found, until the search index replaces it.
-import { searchTextOf, type Model, type SearchText, type VideoEntry, type VideoSort } from '../../model/build-model.ts';
-import { defineEndpoint } from '../endpoint.ts';
+// GET /v1/videos: public videos, every sort and filter (AND), cursor or offset paging. `q` matches
+// through the search index (typo-tolerant, prefix-aware, src/search); with `q` and no `sort` the
+// matches come best first, with a `sort` in that order.
+import type { VideoEntry, VideoSort } from '../../model/build-model.ts';
+import { searchIndexFor } from '../../search/index-for.ts';
+import { searchKind } from '../../search/run-search.ts';
+import { defineEndpoint, type Context } from '../endpoint.ts';
 import { canonicalPage, paginate, readPageSpec, type PageSpec } from '../paging.ts';
 import { ListVideosQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
 import { VideoPage } from '../schemas.ts';
 
 const PATH = '/v1/videos';
-const WEIGHTS = { title: 4, tags: 3, creator: 2, description: 1 } as const;
 
 interface Filters {
   readonly sort: VideoSort | undefined;
@@ -20,35 +21,32 @@ interface Filters {
   readonly q: string | undefined;
 }
 
-function relevance(text: SearchText, words: readonly string[]): number {
-  let score = 0;
-  for (const word of words) {
-    let best = 0;
-    for (const field of ['title', 'tags', 'creator', 'description'] as const) {
-      if (text[field].includes(word)) best = Math.max(best, WEIGHTS[field]);
-    }
-    if (best === 0) return 0;
-    score += best;
-  }
-  return score;
-}
-
-export function selectVideos(model: Model, f: Filters): readonly VideoEntry[] {
-  const base = model.orders[f.sort ?? 'latest'];
+export function selectVideos(context: Pick<Context, 'model' | 'search'>, f: Filters): readonly VideoEntry[] {
+  const { model } = context;
   const keep = (e: VideoEntry) =>
     (f.category === undefined || e.video.category === f.category) &&
     (f.creator === undefined || e.video.channel === f.creator) &&
     (f.duration === undefined || e.durationClass === f.duration) &&
     (f.feature === undefined || e.video.features[f.feature]);
-  const filtered = f.category || f.creator || f.duration || f.feature ? base.filter(keep) : base;
-  if (f.q === undefined) return filtered;
-  const words = [...new Set(f.q.toLowerCase().split(/\s+/).filter(Boolean))];
-  const scored = filtered.map((entry) => ({ entry, score: relevance(searchTextOf(entry, model), words) })).filter((s) => s.score > 0);
-  if (f.sort === undefined) {
-    scored.sort((a, b) => b.score - a.score || (a.entry.video.id < b.entry.video.id ? -1 : 1));
+  const filtering = f.category !== undefined || f.creator !== undefined || f.duration !== undefined || f.feature !== undefined;
+  if (f.q === undefined) {
+    const base = model.orders[f.sort ?? 'latest'];
+    return filtering ? base.filter(keep) : base;
   }
-  return scored.map((s) => s.entry);
+  const index = searchIndexFor(context);
+  const ranking = searchKind(index, 'videos', f.q);
+  let matches = matched.get(ranking);
+  if (!matches) {
+    const { keys } = index.videos;
+    matched.set(ranking, (matches = Array.from(ranking.ids, (id) => model.videos.get(keys[id]!)!)));
+  }
+  if (f.sort === undefined) return filtering ? matches.filter(keep) : matches;
+  const members = new Set(matches);
+  return model.orders[f.sort].filter((e) => members.has(e) && keep(e));
 }
+
+/** The video entries of a ranking (rankings are cached per query, so this is too). */
+const matched = new WeakMap<object, VideoEntry[]>();
 
 export const listVideos = defineEndpoint<{ filters: Filters; page: PageSpec }>({
   name: 'list-videos',
@@ -65,7 +63,7 @@ export const listVideos = defineEndpoint<{ filters: Filters; page: PageSpec }>({
     return { filters, page: readPageSpec(PATH, { ...filters }, q) };
   },
   canonical: ({ page }) => canonicalPage(page),
-  handle({ filters, page }, { model }) {
-    return paginate(selectVideos(model, filters), page, (e) => e.resource);
+  handle({ filters, page }, context) {
+    return paginate(selectVideos(context, filters), page, (e) => e.resource);
   },
 });

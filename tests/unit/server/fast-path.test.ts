@@ -7,7 +7,21 @@ describe('parseSimpleRequest', () => {
   it('reads a GET with the headers the fast path answers by', () => {
     expect(parseSimpleRequest(head('GET /v1/videos?limit=20&sort=latest HTTP/1.1', 'Host: x', 'Accept-Encoding: gzip, br', 'If-None-Match: "abc"'))).toEqual({
       head: false, target: '/v1/videos?limit=20&sort=latest', acceptEncoding: 'gzip, br', ifNoneMatch: '"abc"', close: false,
+      origin: undefined, referer: undefined, forwardedFor: undefined, authorization: false,
     });
+  });
+
+  it('reads what the rate-limit lanes need: Origin, Referer, X-Forwarded-For, and whether a key is sent', () => {
+    expect(parseSimpleRequest(head('GET /v1/videos HTTP/1.1', 'Origin: https://site.example', 'Referer: https://site.example/watch/x',
+      'X-Forwarded-For: 1.2.3.4, 10.0.0.1', 'Authorization: Bearer abc'))).toMatchObject({
+      origin: 'https://site.example', referer: 'https://site.example/watch/x', forwardedFor: '1.2.3.4, 10.0.0.1', authorization: true,
+    });
+  });
+
+  it('leaves a request with a lane header given twice to node:http', () => {
+    for (const name of ['Origin', 'Referer', 'X-Forwarded-For']) {
+      expect(parseSimpleRequest(head('GET /v1/videos HTTP/1.1', `${name}: a`, `${name}: b`)), name).toBeUndefined();
+    }
   });
 
   it('reads HEAD and Connection: close, whatever the header case', () => {

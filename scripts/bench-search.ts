@@ -1,0 +1,141 @@
+// npm run bench:search -- [--videos N] [--dir DIR] [--seconds S] [--clients C]: search latency at C
+// concurrent clients (default 20, each sending its next query as soon as the last is answered)
+// against a real server on a seeded catalogue (default 100,000 videos), with the server pinned to
+// core 0 and this load generator to core 1. Two streams: a repeating one (5,000 distinct queries,
+// Zipf-distributed, as real query logs are) and one where every query is new (no cache can help).
+// Mix: 70% /v1/search, 20% /v1/videos?q=, 10% /v1/search?type=all. Prints p50/p90/p99/max, req/s,
+// and the server's RSS (now and peak), against the targets: p99 under 25 ms, RSS under 1 GB.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
+import { searchQueries } from './bench/search-queries.ts';
+import { runCli, UsageError } from './cli.ts';
+
+const TARGET = { p99Ms: 25, rssMb: 1024 };
+const PORT = 4610;
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? fallback : process.argv[i + 1] ?? fallback;
+}
+
+const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
+if (hasTaskset && !process.env['BENCH_PINNED']) {
+  // Re-run this script on core 1; the server gets core 0.
+  const run = spawnSync('taskset', ['-c', '1', process.execPath, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, BENCH_PINNED: '1' } });
+  process.exit(run.status ?? 1);
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+function get(path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: PORT, path, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const target = (q: string, i: number) =>
+  i % 10 < 7 ? `/v1/search?q=${encodeURIComponent(q)}` : i % 10 < 9 ? `/v1/videos?q=${encodeURIComponent(q)}` : `/v1/search?type=all&q=${encodeURIComponent(q)}`;
+
+async function load(next: () => string, clients: number, seconds: number) {
+  const latencies: number[] = [];
+  let failures = 0;
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (performance.now() < until) {
+      const start = performance.now();
+      const status = await get(next());
+      latencies.push(performance.now() - start);
+      if (status !== 200) failures++;
+    }
+  }));
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
+  return { requests: latencies.length, failures, rps: latencies.length / seconds, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: latencies.at(-1)! };
+}
+
+function rssOf(pid: number): { now: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+await runCli('bench:search', async () => {
+  const videos = Number(option('--videos', '100000'));
+  const seconds = Number(option('--seconds', '20'));
+  const clients = Number(option('--clients', '20'));
+  if (![videos, seconds, clients].every((n) => Number.isInteger(n) && n > 0)) throw new UsageError('--videos, --seconds and --clients must be positive integers');
+  const keep = process.argv.includes('--dir');
+  const dir = keep ? option('--dir', '') : mkdtempSync(join(tmpdir(), 'vpa-bench-search-'));
+  mkdirSync(dir, { recursive: true });
+  const catalogue = join(dir, 'catalogue.db');
+  const env = {
+    ...process.env, CATALOGUE_DB: catalogue, DIST_DIR: join(dir, 'dist'), PORT: String(PORT), HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${PORT}`, RATE_LIMIT_PUBLIC: '10000000',
+  };
+  try {
+    if (!existsSync(catalogue)) {
+      console.log(`bench:search: seeding ${videos} videos in ${dir}`);
+      seedCatalogue(catalogue, { videos, seed: 42 });
+    }
+    if (!existsSync(join(dir, 'dist', 'snapshots', 'current'))) {
+      console.log('bench:search: building the snapshot');
+      execFileSync(process.execPath, ['scripts/build.ts'], { env, stdio: 'ignore' });
+    }
+    const server = spawn(hasTaskset ? 'taskset' : process.execPath, [...(hasTaskset ? ['-c', '0', process.execPath] : []), 'scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((ready, fail) => {
+        let out = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('listening on')) ready();
+        });
+        server.once('exit', (code) => fail(new Error(`the server exited with ${code} before listening`)));
+      });
+      const pid = server.pid!; // taskset execs the command in its own process
+      const pool = searchQueries(catalogue, 5000);
+      const distinct = searchQueries(catalogue, 400_000, 11);
+      console.log(`bench:search: ${videos} videos, ${clients} clients, ${seconds} s a stream; sample queries: ${pool.slice(0, 8).map((q) => JSON.stringify(q)).join(', ')}`);
+      // Zipf over the pool: rank k drawn with probability ∝ 1/k
+      const weights = pool.map((_, k) => 1 / (k + 1));
+      const cumulative: number[] = [];
+      weights.reduce((sum, w, k) => (cumulative[k] = sum + w), 0);
+      let seed = 1;
+      const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+      const zipf = () => {
+        const x = rnd() * cumulative.at(-1)!;
+        let lo = 0;
+        let hi = cumulative.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (cumulative[mid]! < x) lo = mid + 1;
+          else hi = mid;
+        }
+        return pool[lo]!;
+      };
+      let n = 0;
+      await load(() => target(zipf(), n++), clients, 3); // warm-up
+      const streams = [
+        ['repeating (Zipf over 5,000 queries)', () => target(zipf(), n++)],
+        ['every query new', () => target(distinct[n % distinct.length]!, n++)],
+      ] as const;
+      for (const [label, next] of streams) {
+        const r = await load(next, clients, seconds);
+        console.log(`${label}: ${r.requests} requests, ${r.rps.toFixed(0)} req/s, ${r.failures} failed; latency p50 ${r.p50.toFixed(1)} ms, p90 ${r.p90.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms — p99 target ${TARGET.p99Ms} ms ${r.p99 <= TARGET.p99Ms ? 'met' : 'missed'}`);
+      }
+      const rss = rssOf(pid);
+      console.log(`server RSS: ${rss.now.toFixed(0)} MB now, ${rss.peak.toFixed(0)} MB peak — target ${TARGET.rssMb} MB ${rss.peak <= TARGET.rssMb ? 'met' : 'missed'}`);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  } finally {
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
+});

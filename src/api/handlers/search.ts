@@ -1,0 +1,49 @@
+// GET /v1/search: videos (default), channels, playlists or all of them matching `q`, best first,
+// as `{ type, score, item }` (CONTRACT §2). Public records only: the index holds nothing else.
+// Channels carry isLive as of the request; scores are rounded to 4 decimals.
+import { channelAsOf, liveNow } from '../../model/live.ts';
+import { SEARCH_KINDS, type SearchKind } from '../../search/documents.ts';
+import { searchIndexFor } from '../../search/index-for.ts';
+import { searchAll, searchKind } from '../../search/run-search.ts';
+import { defineEndpoint, type Context } from '../endpoint.ts';
+import { canonicalPage, paginatePositions, readPageSpec, type PageSpec } from '../paging.ts';
+import { SearchQuery } from '../params.ts';
+import { parseQuery } from '../query.ts';
+import { SearchPage, type SearchResult } from '../schemas.ts';
+
+const PATH = '/v1/search';
+type SearchType = SearchKind | 'all';
+
+const round = (score: number) => Math.round(score * 1e4) / 1e4;
+
+function resultOf(kind: SearchKind, id: number, score: number, context: Context, live: ReadonlySet<string>): SearchResult {
+  const index = searchIndexFor(context);
+  const key = index[kind].keys[id]!;
+  const { model } = context;
+  if (kind === 'videos') return { type: 'video', score: round(score), item: model.videos.get(key)!.resource };
+  if (kind === 'channels') return { type: 'channel', score: round(score), item: channelAsOf(model.channels.get(key)!, live) };
+  return { type: 'playlist', score: round(score), item: model.playlists.get(key)!.resource };
+}
+
+export const search = defineEndpoint<{ q: string; type: SearchType; page: PageSpec }>({
+  name: 'search',
+  path: PATH,
+  response: SearchPage,
+  cache: 'live',
+  parse(_path, params) {
+    const query = parseQuery(SearchQuery, params);
+    const type = query.type ?? 'videos';
+    return { q: query.q, type, page: readPageSpec(PATH, { q: query.q, type }, query) };
+  },
+  canonical: ({ page }) => canonicalPage(page),
+  handle({ q, type, page }, context) {
+    const index = searchIndexFor(context);
+    const live = liveNow(context.liveStreams());
+    if (type === 'all') {
+      const ranking = searchAll(index, q);
+      return paginatePositions(ranking.ids.length, page, (i) => resultOf(SEARCH_KINDS[ranking.kinds[i]!]!, ranking.ids[i]!, ranking.scores[i]!, context, live));
+    }
+    const ranking = searchKind(index, type, q);
+    return paginatePositions(ranking.ids.length, page, (i) => resultOf(type, ranking.ids[i]!, ranking.scores[i]!, context, live));
+  },
+});

@@ -1,0 +1,165 @@
+// Running a query against one kind's index (CONTRACT §2 Search: typo-tolerant, prefix-aware,
+// best first). Every word must match (AND). A word matches its own term in every field (title over
+// tags over description, by the boosts), and in the short fields also its typos (one edit from 4
+// letters, two from 8, a swap of two letters counting as one) and, for the last word, as a user is still typing it, its completions: the
+// 8 most frequent for a prefix of up to 3 letters, the 64 most frequent for a longer one. That
+// bound keeps short prefixes fast. A document's score is the sum over words of the best score of
+// the word's variants (typos weigh 0.45, completions 0.5). Rankings are cached per query (LRU),
+// since real query streams repeat a lot.
+import { SHORT_PREFIX, type KindIndex, type SearchIndex } from './search-index.ts';
+import type { SearchKind } from './documents.ts';
+import { termsOf } from './text.ts';
+
+/** Matches, best first: document ids of the kind and their scores. */
+export interface Ranking {
+  readonly ids: Int32Array;
+  readonly scores: Float64Array;
+}
+
+export const CACHED_QUERIES = 2000;
+export const MAX_COMPLETIONS = 64;
+const COMPLETION_WEIGHT = 0.5;
+const TYPO_WEIGHT = 0.45;
+const EMPTY: Ranking = { ids: new Int32Array(0), scores: new Float64Array(0) };
+
+const caches = new WeakMap<KindIndex, Map<string, Ranking>>();
+
+const typos = (term: string): number => (term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0);
+
+const idfOf = (index: KindIndex, id: number) => {
+  const df = index.frequency[id]!;
+  return Math.log(1 + (index.keys.length - df + 0.5) / (df + 0.5));
+};
+
+/**
+ * A word's variants: term id, whether it scores over every field, and its weight. A variant's
+ * scores carry its own rarity (idf); when the word itself is a term, variants are weighed with the
+ * word's rarity instead, so a rare completion never outranks the word as typed.
+ */
+function variantsOf(index: KindIndex, word: string, last: boolean): { id: number; all: boolean; weight: number }[] {
+  const variants = new Map<number, { id: number; all: boolean; weight: number }>();
+  const exact = index.vocabulary.get(word);
+  if (exact !== undefined) variants.set(exact, { id: exact, all: true, weight: 1 });
+  const exactIdf = exact === undefined ? undefined : idfOf(index, exact);
+  const add = (id: number, base: number) => {
+    const weight = exactIdf === undefined ? base : base * Math.min(1, exactIdf / idfOf(index, id));
+    const before = variants.get(id);
+    if (!before || (!before.all && before.weight < weight)) variants.set(id, { id, all: false, weight });
+  };
+  if (last) {
+    if (word.length <= SHORT_PREFIX) {
+      for (const id of index.completions.get(word) ?? []) add(id, COMPLETION_WEIGHT);
+    } else {
+      const completions: number[] = [];
+      for (const [, id] of index.vocabulary.atPrefix(word)) completions.push(id);
+      completions.sort((a, b) => index.frequency[b]! - index.frequency[a]! || a - b);
+      for (const id of completions.slice(0, MAX_COMPLETIONS)) add(id, COMPLETION_WEIGHT);
+    }
+  }
+  const distance = typos(word);
+  if (distance > 0) {
+    for (const [, [id, edits]] of index.vocabulary.fuzzyGet(word, distance)) if (edits > 0) add(id, TYPO_WEIGHT / edits);
+    // two letters swapped, the commonest typo, counts as one edit
+    for (let i = 0; i < word.length - 1; i++) {
+      if (word[i] === word[i + 1]) continue;
+      const id = index.vocabulary.get(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
+      if (id !== undefined) add(id, TYPO_WEIGHT);
+    }
+  }
+  return [...variants.values()];
+}
+
+interface Scratch {
+  readonly total: Float64Array;
+  readonly word: Float64Array;
+  readonly matched: Uint8Array;
+}
+const scratches = new WeakMap<KindIndex, Scratch>();
+
+function rank(index: KindIndex, words: readonly string[]): Ranking {
+  const n = index.keys.length;
+  let scratch = scratches.get(index);
+  if (!scratch) scratches.set(index, (scratch = { total: new Float64Array(n), word: new Float64Array(n), matched: new Uint8Array(n) }));
+  const { total, word, matched } = scratch;
+  let candidates: number[] = [];
+  words.forEach((w, wi) => {
+    const touched: number[] = [];
+    for (const variant of variantsOf(index, w, wi === words.length - 1)) {
+      const scores = variant.all ? index.scoreAll : index.scoreLoose;
+      for (let p = index.starts[variant.id]!, end = index.starts[variant.id + 1]!; p < end; p++) {
+        const score = scores[p]! * variant.weight;
+        if (score === 0) continue;
+        const doc = index.docs[p]!;
+        if (wi > 0 && matched[doc] !== wi) continue;
+        if (word[doc] === 0) touched.push(doc);
+        if (score > word[doc]!) word[doc] = score;
+      }
+    }
+    for (const doc of touched) {
+      total[doc]! += word[doc]!;
+      word[doc] = 0;
+      matched[doc] = wi + 1;
+    }
+    if (wi === 0) candidates = touched;
+  });
+  const found: number[] = [];
+  for (const doc of candidates) {
+    if (matched[doc] === words.length) found.push(doc);
+  }
+  found.sort((a, b) => total[b]! - total[a]! || a - b);
+  const ranking: Ranking = { ids: Int32Array.from(found), scores: Float64Array.from(found, (d) => total[d]!) };
+  for (const doc of candidates) {
+    total[doc] = 0;
+    matched[doc] = 0;
+  }
+  return ranking;
+}
+
+/** The ranking of `q` in one kind's index (cached). Terms are normalised as at index time. */
+export function searchKind(search: SearchIndex, kind: SearchKind, q: string): Ranking {
+  const terms = termsOf(q);
+  if (terms.length === 0) return EMPTY;
+  const index = search[kind];
+  let cache = caches.get(index);
+  if (!cache) caches.set(index, (cache = new Map()));
+  const key = terms.join(' ');
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const ranking = rank(index, terms);
+  cache.set(key, ranking);
+  if (cache.size > CACHED_QUERIES) cache.delete(cache.keys().next().value!);
+  return ranking;
+}
+
+/** Matches of every kind, best first; ties by kind (videos, channels, playlists), then document id. */
+export interface MixedRanking extends Ranking {
+  /** index into SEARCH_KINDS per match */
+  readonly kinds: Uint8Array;
+}
+
+const mixedCaches = new WeakMap<SearchIndex, Map<string, MixedRanking>>();
+const KIND_ORDER: readonly SearchKind[] = ['videos', 'channels', 'playlists'];
+
+export function searchAll(search: SearchIndex, q: string): MixedRanking {
+  let cache = mixedCaches.get(search);
+  if (!cache) mixedCaches.set(search, (cache = new Map()));
+  const key = termsOf(q).join(' ');
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const parts = KIND_ORDER.map((kind) => searchKind(search, kind, q));
+  const merged: { kind: number; id: number; score: number }[] = [];
+  parts.forEach((ranking, kind) => ranking.ids.forEach((id, i) => merged.push({ kind, id, score: ranking.scores[i]! })));
+  merged.sort((a, b) => b.score - a.score || a.kind - b.kind || a.id - b.id);
+  const mixed: MixedRanking = {
+    kinds: Uint8Array.from(merged, (m) => m.kind),
+    ids: Int32Array.from(merged, (m) => m.id),
+    scores: Float64Array.from(merged, (m) => m.score),
+  };
+  cache.set(key, mixed);
+  if (cache.size > CACHED_QUERIES) cache.delete(cache.keys().next().value!);
+  return mixed;
+}

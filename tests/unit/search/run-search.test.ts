@@ -1,0 +1,114 @@
+// The search engine: what a query matches (every word; exact in any field; typos and completions
+// in the short fields), how it ranks (title over tags over description), and its cache.
+import { describe, expect, it } from 'vitest';
+import { buildSearchIndex, loadSearchIndex, serialiseSearchIndex } from '../../../src/search/search-index.ts';
+import { searchAll, searchKind } from '../../../src/search/run-search.ts';
+import { catalogueOf, channel, modelOf, playlist, video } from '../support/fixtures.ts';
+
+const model = modelOf(catalogueOf({
+  channels: [channel('alice', { displayName: 'Alice Cooks', description: 'Kitchen experiments' }), channel('bob', { displayName: 'Bob Plays Jazz' })],
+  videos: [
+    video('t1', { title: 'Python packaging explained' }),
+    video('t2', { title: 'Gardening basics', tags: ['python'] }),
+    video('t3', { title: 'Weekend vlog', description: 'We talk about python for a minute' }),
+    video('t4', { title: 'Pythonic idioms', channel: 'bob' }),
+    video('t5', { title: 'Jazz piano for beginners', channel: 'bob', tags: ['piano'] }),
+    video('u1', { title: 'Python secrets unlisted', privacy: 'unlisted' }),
+    video('x1', { title: 'Café crème au lait' }),
+  ],
+  playlists: [playlist('p1', ['t1'], { title: 'Python course' }), playlist('pu', ['t1'], { title: 'Python hidden list', privacy: 'unlisted' })],
+}));
+const index = buildSearchIndex(model);
+const ids = (q: string) => Array.from(searchKind(index, 'videos', q).ids, (id) => index.videos.keys[id]);
+
+describe('searchKind: matching', () => {
+  it('finds a word in the title, tags or description, and ranks title over tags over description', () => {
+    // t4 ("Pythonic") is a completion of the last word, found in a title: worth less than the word
+    // as typed in a title or tags, more than in a description
+    expect(ids('python')).toEqual(['t1', 't2', 't4', 't3']);
+  });
+
+  it('never ranks a rare completion above the word as typed in the same field', () => {
+    const r = searchKind(index, 'videos', 'python');
+    const score = (key: string) => r.scores[Array.from(r.ids).findIndex((id) => index.videos.keys[id] === key)]!;
+    expect(score('t1')).toBeGreaterThan(score('t4'));
+  });
+
+  it('finds a title word with a typo (one edit from 4 letters)', () => {
+    expect(ids('pyhton')).toContain('t1'); // two letters swapped
+    expect(ids('pythn')).toContain('t1');
+    expect(ids('packagin')).toEqual(['t1']);
+    expect(ids('gardenign')).toEqual(['t2']);
+  });
+
+  it('treats the last word as a prefix: completions of a short prefix, and every completion of a longer one', () => {
+    expect(ids('pyth')).toEqual(expect.arrayContaining(['t1', 't2', 't4']));
+    expect(ids('gar')).toEqual(['t2']);
+    expect(ids('python pack')).toEqual(['t1']);
+  });
+
+  it('needs every word to match', () => {
+    expect(ids('python packaging')).toEqual(['t1']);
+    expect(ids('python zebra')).toEqual([]);
+  });
+
+  it('does not take typos or completions from descriptions: only exact words match there', () => {
+    expect(ids('minute')).toEqual(['t3']);
+    expect(ids('minutx')).toEqual([]);
+    expect(ids('minu')).toEqual([]);
+  });
+
+  it('ignores case, accents and the commonest function words', () => {
+    expect(ids('CAFE creme')).toEqual(['x1']);
+    expect(ids('the python')).toEqual(ids('python'));
+    expect(ids('the of and')).toEqual([]);
+  });
+
+  it('holds public videos only: unlisted ones are never found', () => {
+    expect(ids('secrets')).toEqual([]);
+    expect(index.videos.keys).not.toContain('u1');
+  });
+
+  it('searches channels by display name, username and description, and public playlists by title', () => {
+    const channels = (q: string) => Array.from(searchKind(index, 'channels', q).ids, (id) => index.channels.keys[id]);
+    const playlists = (q: string) => Array.from(searchKind(index, 'playlists', q).ids, (id) => index.playlists.keys[id]);
+    expect(channels('jazz')).toEqual(['bob']);
+    expect(channels('kitchen')).toEqual(['alice']);
+    expect(channels('alic')).toEqual(['alice']);
+    expect(playlists('python')).toEqual(['p1']);
+  });
+});
+
+describe('searchKind: ranking and cache', () => {
+  it('orders by score, best first, ties by document id', () => {
+    const r = searchKind(index, 'videos', 'python');
+    for (let i = 1; i < r.ids.length; i++) expect(r.scores[i - 1]! > r.scores[i]! || (r.scores[i - 1] === r.scores[i] && r.ids[i - 1]! < r.ids[i]!)).toBe(true);
+  });
+
+  it('answers a query asked again from its cache, whatever the case and spacing', () => {
+    expect(searchKind(index, 'videos', 'Python  packaging')).toBe(searchKind(index, 'videos', 'python packaging'));
+  });
+
+  it('merges every kind for searchAll, best first', () => {
+    const all = searchAll(index, 'python');
+    expect(new Set(all.kinds)).toEqual(new Set([0, 2]));
+    for (let i = 1; i < all.scores.length; i++) expect(all.scores[i - 1]!).toBeGreaterThanOrEqual(all.scores[i]!);
+    expect(all.ids.length).toBe(searchKind(index, 'videos', 'python').ids.length + searchKind(index, 'playlists', 'python').ids.length);
+  });
+});
+
+describe('serialiseSearchIndex and loadSearchIndex', () => {
+  it('round-trip to an index that answers every query alike', () => {
+    const loaded = loadSearchIndex(serialiseSearchIndex(index));
+    for (const q of ['python', 'pyhton', 'pyth', 'gar', 'jazz piano', 'cafe']) {
+      const a = searchKind(index, 'videos', q);
+      const b = searchKind(loaded, 'videos', q);
+      expect(Array.from(b.ids), q).toEqual(Array.from(a.ids));
+      expect(Array.from(b.scores), q).toEqual(Array.from(a.scores));
+    }
+  });
+
+  it('refuses an index of another format, saying to rebuild', () => {
+    expect(() => loadSearchIndex('{"format":1}')).toThrow(/rebuild/);
+  });
+});
