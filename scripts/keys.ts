@@ -10,30 +10,31 @@ const USAGE = 'usage: npm run keys -- create "App name" | list | revoke APP_ID|K
 
 await runCli('keys', () => {
   const [command, ...rest] = process.argv.slice(2);
+  if (!(command === 'create' && rest.length === 1) && !(command === 'list' && rest.length === 0) && !(command === 'revoke' && rest.length === 1)) {
+    throw new UsageError(command === 'create' ? `give the app's name as one argument; ${USAGE}` : USAGE);
+  }
   const { catalogueDb } = loadConfig();
   if (!existsSync(catalogueDb)) throw new UsageError(`no catalogue at ${catalogueDb}: run npm run seed or npm run import first`);
   const db = openCatalogue(catalogueDb);
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   try {
     if (command === 'create') {
-      const name = rest.join(' ').trim();
-      if (rest.length !== 1 || name === '' || name.length > 200) throw new UsageError(`give the app's name (1 to 200 characters) as one argument; ${USAGE}`);
+      const name = rest[0]!.trim();
+      if (name === '' || name.length > 200) throw new UsageError(`give the app's name (1 to 200 characters) as one argument; ${USAGE}`);
       const created = createApp(db, name, now);
       console.log(`keys: created app ${created.appId} "${created.name}"`);
       console.log(`keys: its key, shown only this once (send it as Authorization: Bearer <key>):\n${created.key}`);
-    } else if (command === 'list' && rest.length === 0) {
+    } else if (command === 'list') {
       const apps = listApps(db);
       if (apps.length === 0) console.log('keys: no apps yet; create one with npm run keys -- create "App name"');
       for (const app of apps) {
         const keys = app.keys.map((k) => `${k.prefix}… ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`).join(', ');
         console.log(`${app.appId}  "${app.name}"  created ${app.createdAt}  ${app.requests} requests  keys: ${keys}`);
       }
-    } else if (command === 'revoke' && rest.length === 1) {
+    } else {
       const revoked = revokeKeys(db, rest[0]!, now);
       if (revoked === 0) throw new UsageError(`no active key has the app id or key prefix "${rest[0]}" (see npm run keys -- list)`);
       console.log(`keys: revoked ${revoked} key${revoked === 1 ? '' : 's'}; running servers refuse ${revoked === 1 ? 'it' : 'them'} within seconds`);
-    } else {
-      throw new UsageError(USAGE);
     }
   } finally {
     db.close();

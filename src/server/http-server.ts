@@ -102,7 +102,8 @@ export function createApiServer(options: ServerOptions): Server {
         if (!/^https?:$/.test(absolute.protocol)) throw new TypeError('not an http(s) target');
         req.url = absolute.pathname + absolute.search;
       }
-      url = new URL(req.url ?? '/', 'http://origin.invalid');
+      // Joined, not resolved: a target like `//v1/x` is a path here, not a host.
+      url = new URL(`http://origin.invalid${req.url ?? '/'}`);
     } catch {
       send(req, res, renderProblem(new ProblemError('not-found', 'The request target is not a valid path.'), instance, urls));
       return;

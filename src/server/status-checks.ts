@@ -32,6 +32,9 @@ export interface StatusSources {
   readonly now?: () => number;
 }
 
+/** The error's code (ENOENT, SQLITE_CORRUPT, ...) for a public answer: never a path or a message. */
+const errorCode = (message: string): string => /\b(E[A-Z]{2,}|SQLITE_[A-Z_]+)\b/.exec(message)?.[1] ?? 'read error';
+
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function age(ms: number): string {
@@ -72,7 +75,7 @@ export function createStatusChecks(sources: StatusSources): { report(): StatusRe
 
       const errors = [feed.error, ...sources.catalogueErrors()].filter((e): e is string => e !== undefined);
       components.push(errors.length > 0
-        ? component('catalogue', 'Catalogue database', 'outage', `${errors[0]}. Live state, alerts and developer keys are served from the last good read.`)
+        ? component('catalogue', 'Catalogue database', 'outage', `The catalogue database cannot be read (${errorCode(errors[0]!)}); the server log has the details. Live state, alerts and developer keys are served from the last good read.`)
         : component('catalogue', 'Catalogue database', 'operational', 'The catalogue database is readable.'));
 
       const search = sources.searchLoaded?.();

@@ -1,5 +1,6 @@
 // Starts the real server on a free port over a freshly built snapshot in a temporary folder, for
-// HTTP tests: real SQLite catalogue, real snapshot build, real node:http + Astro.
+// HTTP tests: real SQLite catalogue, real snapshot build, real node:http + Astro. Extra environment
+// variables (rate limits, TRUST_PROXY…) go through loadConfig like the real server's.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,7 +8,7 @@ import { join } from 'node:path';
 import { importCatalogue } from '../../src/catalogue/import-catalogue.ts';
 import { openCatalogue } from '../../src/catalogue/open-catalogue.ts';
 import { seedCatalogue } from '../../src/catalogue/seed-catalogue.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
 import { buildSnapshot } from '../../src/snapshot/build-snapshot.ts';
 import { startServer, type RunningServer } from '../../src/server/start-server.ts';
 
@@ -17,13 +18,27 @@ export interface Fixture {
   readonly dir: string;
   readonly catalogue: string;
   readonly distDir: string;
+  /** the configuration the server was started with */
+  readonly config: Config;
+  /** the server now running (a new one after restart()) */
   readonly running: RunningServer;
   /** rebuilds the snapshot from the catalogue (after a test changed it) */
   rebuild(): ReturnType<typeof buildSnapshot>;
+  /** closes the running server and starts a new one on the same port, catalogue and snapshots */
+  restart(): Promise<RunningServer>;
   close(): Promise<void>;
 }
 
-export type CatalogueSource = { seed: { videos: number; seed?: number } } | { ndjson: string };
+/** Where the catalogue comes from, and environment variables for loadConfig beyond the fixture's own. */
+export type CatalogueSource = ({ seed: { videos: number; seed?: number } } | { ndjson: string }) & {
+  readonly env?: Readonly<Record<string, string>>;
+};
+
+/**
+ * Rate-limit budgets for suites that are not about rate limits: a contract suite makes far more
+ * than 600 requests a minute from one address. A test about the lanes sets its own in `env`.
+ */
+const AMPLE_RATE_LIMITS: Readonly<Record<string, string>> = { RATE_LIMIT_PUBLIC: '10000000', RATE_LIMIT_SITE: '10000000', RATE_LIMIT_KEY: '10000000' };
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -55,10 +70,20 @@ export async function startFixture(source: CatalogueSource): Promise<Fixture> {
   const base = `http://127.0.0.1:${port}`;
   const rebuild = () => buildSnapshot({ catalogue, distDir, baseUrl: base });
   await rebuild();
-  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, CATALOGUE_DB: catalogue, DIST_DIR: distDir });
-  const running = await startServer(config, { log: () => {} });
+  const config = loadConfig({ ...AMPLE_RATE_LIMITS, ...source.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, CATALOGUE_DB: catalogue, DIST_DIR: distDir });
+  let running = await startServer(config, { log: () => {} });
   return {
-    base, dir, catalogue, distDir, running, rebuild,
+    base, dir, catalogue, distDir, config, rebuild,
+    get running() {
+      return running;
+    },
+    async restart() {
+      await running.close();
+      // lets keep-alive clients in this process see their connections closed, so that none reuses one
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      running = await startServer(config, { log: () => {} });
+      return running;
+    },
     async close() {
       await running.close();
       rmSync(dir, { recursive: true, force: true });

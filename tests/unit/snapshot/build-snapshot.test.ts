@@ -11,7 +11,7 @@ import { importCatalogue } from '../../../src/catalogue/import-catalogue.ts';
 import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../src/snapshot/build-snapshot.ts';
 import { diffManifests } from '../../../src/snapshot/diff-manifests.ts';
-import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES, pageFile } from '../../../src/snapshot/layout.ts';
+import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES, pageFile, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
 import type { Manifest, PageEntry } from '../../../src/snapshot/manifest.ts';
 import { planPages } from '../../../src/snapshot/plan-pages.ts';
 import { currentSnapshotId, swapCurrent, withBuildLock } from '../../../src/snapshot/swap.ts';
@@ -130,7 +130,7 @@ describe('buildSnapshot', () => {
     expect(second.id).toBe(first.id);
     const treeA = readTree(snapshotDir(a, first.id));
     const treeB = readTree(snapshotDir(b, second.id));
-    expect([...treeA.keys()].sort()).toEqual([MANIFEST_FILE, MODEL_FILE, ...Object.values(PAGE_FILES)].sort());
+    expect([...treeA.keys()].sort()).toEqual([MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, ...Object.values(PAGE_FILES)].sort());
     expect([...treeB.keys()]).toEqual([...treeA.keys()]);
     for (const [path, bytes] of treeA) expect(treeB.get(path)?.equals(bytes), path).toBe(true);
   });

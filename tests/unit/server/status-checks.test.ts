@@ -1,0 +1,186 @@
+// createStatusChecks (src/server/status-checks.ts): each component's status from its source — the
+// snapshot (loaded, built from the catalogue's current revision), the catalogue (readable), the
+// search index, the 5xx share, the event loop — since when each has had its status, and the
+// operator alerts in force, read from the catalogue and kept 5 s.
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
+import { markRevision } from '../../../src/catalogue/revision.ts';
+import type { HealthMonitor } from '../../../src/server/service-health.ts';
+import type { SnapshotHolder } from '../../../src/server/snapshot-holder.ts';
+import type { Snapshot } from '../../../src/server/snapshot-store.ts';
+import { createStatusChecks, type StatusSources } from '../../../src/server/status-checks.ts';
+import { recordBuiltFrom } from '../../../src/snapshot/swap.ts';
+import { tempDirs, writeRecords, type Raw } from '../support/fixtures.ts';
+
+const dirs = tempDirs();
+const closers: (() => void)[] = [];
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+  dirs.cleanup();
+});
+
+const T0 = Date.UTC(2026, 2, 1, 12, 0, 0);
+const SNAPSHOT_ID = 'snap0001';
+
+/** Writes records to the catalogue and gives it a new revision, as an import does; returns the revision. */
+function writeCatalogue(path: string, raws: readonly Raw[] = []): string {
+  const db = openCatalogue(path);
+  try {
+    writeRecords(db, raws);
+    return markRevision(db);
+  } finally {
+    db.close();
+  }
+}
+
+const snapshotHolder = (current: Snapshot | undefined): SnapshotHolder => ({ current, refresh: () => false, close: () => {} });
+const fakeSnapshot = (id = SNAPSHOT_ID): Snapshot =>
+  ({ id, builtAt: T0 - 3 * 3_600_000, info: { id, videos: 12, pages: 34, loadedAt: '2026-03-01T09:00:00Z' } }) as unknown as Snapshot;
+
+function fakeMonitor() {
+  const state = { total: 0, failed: 0, p99: 3, max: 8 };
+  const monitor: HealthMonitor = {
+    record: () => {},
+    errors: () => ({ total: state.total, failed: state.failed, seconds: 300 }),
+    eventLoop: () => ({ p99: state.p99, max: state.max }),
+    close: () => {},
+  };
+  return { monitor, state };
+}
+
+interface Setup {
+  raws?: readonly Raw[];
+  snapshot?: Snapshot | undefined;
+  builtFrom?: 'current' | 'other' | 'none';
+  over?: Partial<StatusSources>;
+}
+
+function setup(options: Setup = {}) {
+  const { raws = [], builtFrom = 'current', over = {} } = options;
+  const snapshot = 'snapshot' in options ? options.snapshot : fakeSnapshot();
+  const dir = dirs.make();
+  const catalogueDb = join(dir, 'catalogue.db');
+  const snapshotRoot = dirs.make();
+  const revision = writeCatalogue(catalogueDb, raws);
+  if (builtFrom !== 'none') recordBuiltFrom(snapshotRoot, { snapshot: SNAPSHOT_ID, catalogueRevision: builtFrom === 'current' ? revision : 'older-revision' });
+  const clock = { now: T0 };
+  const { monitor, state } = fakeMonitor();
+  const errors: (string | undefined)[] = [];
+  const checks = createStatusChecks({
+    catalogueDb, snapshotRoot, snapshots: snapshotHolder(snapshot), monitor, catalogueErrors: () => errors, now: () => clock.now, ...over,
+  });
+  closers.push(checks.close);
+  const statusOf = (id: string) => checks.report().components.find((c) => c.id === id);
+  return { checks, clock, monitor: state, errors, catalogueDb, dir, statusOf };
+}
+
+const alert = (id: string, startsAt: string, endsAt?: string): Raw =>
+  ({ kind: 'alert', id, severity: 'minor', title: id, message: id, startsAt, ...(endsAt !== undefined && { endsAt }), components: ['search'] });
+
+describe('createStatusChecks', () => {
+  it('reports snapshot, catalogue, errors and event loop, all operational, when all is well', () => {
+    const { checks } = setup();
+    const report = checks.report();
+    expect(report.checkedAt).toBe('2026-03-01T12:00:00Z');
+    expect(report.components.map((c) => [c.id, c.status])).toEqual([
+      ['snapshot', 'operational'], ['catalogue', 'operational'], ['errors', 'operational'], ['event-loop', 'operational'],
+    ]);
+    expect(report.components[0]?.detail).toBe('Snapshot snap0001: 34 pages, 12 videos, built 3 h ago, loaded at 2026-03-01T09:00:00Z.');
+    expect(report.alerts).toEqual([]);
+  });
+
+  it('reports a snapshot outage when none is loaded', () => {
+    const { statusOf } = setup({ snapshot: undefined });
+    expect(statusOf('snapshot')).toMatchObject({ status: 'outage', detail: expect.stringMatching(/No snapshot is loaded/) });
+  });
+
+  it('reports the snapshot degraded when the catalogue changed since the build, within the 5 s the revision is kept', () => {
+    const { statusOf, clock, catalogueDb } = setup();
+    expect(statusOf('snapshot')?.status).toBe('operational');
+    writeCatalogue(catalogueDb);
+    clock.now += 4999;
+    expect(statusOf('snapshot')?.status).toBe('operational');
+    clock.now += 1;
+    expect(statusOf('snapshot')).toMatchObject({ status: 'degraded', detail: expect.stringMatching(/catalogue has changed since it was built: run npm run build/) });
+  });
+
+  it('does not call the snapshot stale when the built-from record is missing or names another snapshot', () => {
+    expect(setup({ builtFrom: 'none' }).statusOf('snapshot')?.status).toBe('operational');
+    expect(setup({ builtFrom: 'other', snapshot: fakeSnapshot('another') }).statusOf('snapshot')?.status).toBe('operational');
+    expect(setup({ builtFrom: 'other' }).statusOf('snapshot')?.status).toBe('degraded');
+  });
+
+  it('reports a catalogue outage when the database cannot be read, and does not then call the snapshot stale', () => {
+    const { statusOf, clock, catalogueDb, dir } = setup();
+    statusOf('catalogue');
+    renameSync(catalogueDb, join(dir, 'aside.db'));
+    clock.now += 5000;
+    expect(statusOf('catalogue')).toMatchObject({ status: 'outage', detail: expect.stringMatching(/^The catalogue database cannot be read \(ENOENT\);.*served from the last good read\.$/) });
+    expect(statusOf('catalogue')?.detail).not.toContain(dir);
+    expect(statusOf('snapshot')?.status).toBe('operational');
+    renameSync(join(dir, 'aside.db'), catalogueDb);
+    clock.now += 5000;
+    expect(statusOf('catalogue')?.status).toBe('operational');
+  });
+
+  it('reports a catalogue outage when another reader of the catalogue fails', () => {
+    const { statusOf, errors } = setup();
+    errors.push(undefined, 'cannot read live state (/srv/data/catalogue.db) from the catalogue: SQLITE_BUSY: database is locked');
+    expect(statusOf('catalogue')).toMatchObject({ status: 'outage', detail: expect.stringMatching(/^The catalogue database cannot be read \(SQLITE_BUSY\)/) });
+    expect(statusOf('catalogue')?.detail).not.toContain('/srv/data');
+  });
+
+  it('reports the search index only when it is watched', () => {
+    expect(setup().statusOf('search')).toBeUndefined();
+    expect(setup({ over: { searchLoaded: () => true } }).statusOf('search')?.status).toBe('operational');
+    // outage or degraded: src/search is being built, and that choice with it
+    expect(setup({ over: { searchLoaded: () => false } }).statusOf('search')?.status).not.toBe('operational');
+  });
+
+  it('judges the 5xx share only from 20 answers: over 1% degraded, over 10% outage', () => {
+    const { statusOf, monitor } = setup();
+    const cases: [number, number, string][] = [
+      [19, 19, 'operational'], [100, 1, 'operational'], [100, 2, 'degraded'], [100, 10, 'degraded'], [100, 11, 'outage'], [20, 20, 'outage'],
+    ];
+    for (const [total, failed, expected] of cases) {
+      Object.assign(monitor, { total, failed });
+      expect(statusOf('errors')?.status, `${failed} of ${total}`).toBe(expected);
+    }
+    expect(statusOf('errors')?.detail).toBe('20 of 20 answers in the last 300 s were 5xx (100.00%).');
+  });
+
+  it('judges the event loop by its p99 delay: over 200 ms degraded, over 1 s outage', () => {
+    const { statusOf, monitor } = setup();
+    const cases: [number, string][] = [[200, 'operational'], [200.1, 'degraded'], [1000, 'degraded'], [1000.1, 'outage']];
+    for (const [p99, expected] of cases) {
+      monitor.p99 = p99;
+      expect(statusOf('event-loop')?.status, String(p99)).toBe(expected);
+    }
+  });
+
+  it('keeps since when each component has had its status, and moves it when the status changes', () => {
+    const { checks, clock, monitor } = setup();
+    expect(checks.report().since).toMatchObject({ errors: '2026-03-01T12:00:00Z', 'event-loop': '2026-03-01T12:00:00Z' });
+    clock.now += 60_000;
+    monitor.p99 = 500;
+    expect(checks.report().since).toMatchObject({ errors: '2026-03-01T12:00:00Z', 'event-loop': '2026-03-01T12:01:00Z' });
+    clock.now += 60_000;
+    expect(checks.report().since['event-loop']).toBe('2026-03-01T12:01:00Z');
+    monitor.p99 = 0;
+    expect(checks.report().since['event-loop']).toBe('2026-03-01T12:02:00Z');
+  });
+
+  it('lists the operator alerts in force at the time of the check', () => {
+    const { checks, clock } = setup({ raws: [
+      alert('open', '2026-03-01T11:00:00Z'),
+      alert('ended', '2026-03-01T10:00:00Z', '2026-03-01T11:00:00Z'),
+      alert('ends-soon', '2026-03-01T11:00:00Z', '2026-03-01T12:00:06Z'),
+      alert('later', '2026-03-01T13:00:00Z'),
+    ] });
+    expect(checks.report().alerts.map((a) => a.id).sort()).toEqual(['ends-soon', 'open']);
+    clock.now += 6000;
+    expect(checks.report().alerts.map((a) => a.id)).toEqual(['open']);
+  });
+});
