@@ -6,7 +6,7 @@
 // Mix: 70% /v1/search, 20% /v1/videos?q=, 10% /v1/search?type=all. Prints p50/p90/p99/max, req/s,
 // and the server's RSS (now and peak), against the targets: p99 under 25 ms, RSS under 1 GB.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,19 +46,27 @@ const target = (q: string, i: number) =>
 
 async function load(next: () => string, clients: number, seconds: number) {
   const latencies: number[] = [];
+  const slowest: [number, string][] = [];
   let failures = 0;
   const until = performance.now() + seconds * 1000;
   await Promise.all(Array.from({ length: clients }, async () => {
     while (performance.now() < until) {
       const start = performance.now();
-      const status = await get(next());
-      latencies.push(performance.now() - start);
+      const path = next();
+      const status = await get(path);
+      const took = performance.now() - start;
+      latencies.push(took);
+      if (slowest.length < 5 || took > slowest[4]![0]) {
+        slowest.push([took, path]);
+        slowest.sort((a, b) => b[0] - a[0]);
+        slowest.length = Math.min(slowest.length, 5);
+      }
       if (status !== 200) failures++;
     }
   }));
   latencies.sort((a, b) => a - b);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
-  return { requests: latencies.length, failures, rps: latencies.length / seconds, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: latencies.at(-1)! };
+  return { slowest, requests: latencies.length, failures, rps: latencies.length / seconds, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: latencies.at(-1)! };
 }
 
 function rssOf(pid: number): { now: number; peak: number } {
@@ -89,13 +97,22 @@ await runCli('bench:search', async () => {
       console.log('bench:search: building the snapshot');
       execFileSync(process.execPath, ['scripts/build.ts'], { env, stdio: 'ignore' });
     }
-    const server = spawn(hasTaskset ? 'taskset' : process.execPath, [...(hasTaskset ? ['-c', '0', process.execPath] : []), 'scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    // the flags npm start gives the server (package.json), unless BENCH_SERVER_FLAGS says otherwise
+    const nodeFlags = (process.env['BENCH_SERVER_FLAGS'] ?? '--max-semi-space-size=64').split(' ').filter(Boolean);
+    const server = spawn(hasTaskset ? 'taskset' : process.execPath, [...(hasTaskset ? ['-c', '0', process.execPath] : []), ...nodeFlags, 'scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       await new Promise<void>((ready, fail) => {
         let out = '';
         server.stdout.on('data', (chunk: Buffer) => {
           out += chunk.toString();
-          if (out.includes('listening on')) ready();
+          if (out.includes('listening on')) {
+            server.stdout.removeAllListeners('data');
+            // keep draining, so the server never blocks on a full pipe (into BENCH_SERVER_LOG if set)
+            const log = process.env['BENCH_SERVER_LOG'];
+            if (log) server.stdout.pipe(createWriteStream(log));
+            else server.stdout.resume();
+            ready();
+          }
         });
         server.once('exit', (code) => fail(new Error(`the server exited with ${code} before listening`)));
       });
@@ -128,6 +145,7 @@ await runCli('bench:search', async () => {
       ] as const;
       for (const [label, next] of streams) {
         const r = await load(next, clients, seconds);
+        if (process.env['BENCH_SLOWEST']) console.log(r.slowest.map(([t, p]) => `  ${t.toFixed(0)} ms ${decodeURIComponent(p)}`).join('\n'));
         console.log(`${label}: ${r.requests} requests, ${r.rps.toFixed(0)} req/s, ${r.failures} failed; latency p50 ${r.p50.toFixed(1)} ms, p90 ${r.p90.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms — p99 target ${TARGET.p99Ms} ms ${r.p99 <= TARGET.p99Ms ? 'met' : 'missed'}`);
       }
       const rss = rssOf(pid);

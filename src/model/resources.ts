@@ -83,13 +83,18 @@ export function toLiveChannel(stream: PublicLiveStream, channel: PublicChannel, 
   };
 }
 
+/** The 16 possible features objects, shared by every video that has the same flags. */
+const FEATURE_SETS = Array.from({ length: 16 }, (_, bits) => Object.freeze({ '3d': (bits & 1) !== 0, calm: (bits & 2) !== 0, restricted: (bits & 4) !== 0, captions: (bits & 8) !== 0 }));
+const featuresOf = (f: PublicVideo['features']): Video['features'] & object =>
+  FEATURE_SETS[(f['3d'] ? 1 : 0) | (f.calm ? 2 : 0) | (f.restricted ? 4 : 0) | (f.captions ? 8 : 0)]!;
+
 export function toVideo(v: PublicVideo, creator: Creator, comments: number, urls: Urls): Video {
   return {
     id: v.id,
     title: v.title,
     ...(v.description !== undefined && { description: v.description }),
     ...(v.category !== undefined && { category: v.category }),
-    tags: [...v.tags],
+    tags: v.tags as string[], // shared with the record, never mutated
     ...(v.duration !== undefined && { duration: v.duration, durationText: durationText(v.duration) }),
     views: v.views,
     likes: v.likes,
@@ -100,7 +105,7 @@ export function toVideo(v: PublicVideo, creator: Creator, comments: number, urls
     thumbnailUrl: v.thumbnailUrl ?? urls.thumbnail(v.id),
     watchUrl: urls.watch(v.id),
     embedUrl: urls.embed(v.id),
-    features: { '3d': v.features['3d'], calm: v.features.calm, restricted: v.features.restricted, captions: v.features.captions },
+    features: featuresOf(v.features),
     creator,
   };
 }

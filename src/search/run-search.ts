@@ -69,21 +69,27 @@ function variantsOf(index: KindIndex, word: string, last: boolean): { id: number
   return [...variants.values()];
 }
 
+/** Per-index working memory, reused by every query: typed arrays only, so a query makes no garbage for the collector to trace. */
 interface Scratch {
   readonly total: Float64Array;
   readonly word: Float64Array;
   readonly matched: Uint8Array;
+  readonly candidates: Int32Array;
+  readonly touched: Int32Array;
 }
 const scratches = new WeakMap<KindIndex, Scratch>();
 
 function rank(index: KindIndex, words: readonly string[]): Ranking {
   const n = index.keys.length;
   let scratch = scratches.get(index);
-  if (!scratch) scratches.set(index, (scratch = { total: new Float64Array(n), word: new Float64Array(n), matched: new Uint8Array(n) }));
-  const { total, word, matched } = scratch;
-  let candidates: number[] = [];
+  if (!scratch) {
+    scratch = { total: new Float64Array(n), word: new Float64Array(n), matched: new Uint8Array(n), candidates: new Int32Array(n), touched: new Int32Array(n) };
+    scratches.set(index, scratch);
+  }
+  const { total, word, matched, candidates, touched } = scratch;
+  let candidateCount = 0;
   words.forEach((w, wi) => {
-    const touched: number[] = [];
+    let count = 0;
     for (const variant of variantsOf(index, w, wi === words.length - 1)) {
       const scores = variant.all ? index.scoreAll : index.scoreLoose;
       for (let p = index.starts[variant.id]!, end = index.starts[variant.id + 1]!; p < end; p++) {
@@ -91,28 +97,35 @@ function rank(index: KindIndex, words: readonly string[]): Ranking {
         if (score === 0) continue;
         const doc = index.docs[p]!;
         if (wi > 0 && matched[doc] !== wi) continue;
-        if (word[doc] === 0) touched.push(doc);
+        if (word[doc] === 0) touched[count++] = doc;
         if (score > word[doc]!) word[doc] = score;
       }
     }
-    for (const doc of touched) {
+    for (let i = 0; i < count; i++) {
+      const doc = touched[i]!;
       total[doc]! += word[doc]!;
       word[doc] = 0;
       matched[doc] = wi + 1;
     }
-    if (wi === 0) candidates = touched;
+    if (wi === 0) {
+      candidates.set(touched.subarray(0, count));
+      candidateCount = count;
+    }
   });
-  const found: number[] = [];
-  for (const doc of candidates) {
-    if (matched[doc] === words.length) found.push(doc);
+  let found = 0;
+  for (let i = 0; i < candidateCount; i++) {
+    const doc = candidates[i]!;
+    if (matched[doc] === words.length) touched[found++] = doc;
   }
-  found.sort((a, b) => total[b]! - total[a]! || a - b);
-  const ranking: Ranking = { ids: Int32Array.from(found), scores: Float64Array.from(found, (d) => total[d]!) };
-  for (const doc of candidates) {
+  const ids = touched.slice(0, found).sort((a, b) => total[b]! - total[a]! || a - b);
+  const scores = new Float64Array(found);
+  for (let i = 0; i < found; i++) scores[i] = total[ids[i]!]!;
+  for (let i = 0; i < candidateCount; i++) {
+    const doc = candidates[i]!;
     total[doc] = 0;
     matched[doc] = 0;
   }
-  return ranking;
+  return { ids, scores };
 }
 
 /** The ranking of `q` in one kind's index (cached). Terms are normalised as at index time. */
@@ -151,13 +164,24 @@ export function searchAll(search: SearchIndex, q: string): MixedRanking {
   const hit = cache.get(key);
   if (hit) return hit;
   const parts = KIND_ORDER.map((kind) => searchKind(search, kind, q));
-  const merged: { kind: number; id: number; score: number }[] = [];
-  parts.forEach((ranking, kind) => ranking.ids.forEach((id, i) => merged.push({ kind, id, score: ranking.scores[i]! })));
-  merged.sort((a, b) => b.score - a.score || a.kind - b.kind || a.id - b.id);
+  const size = parts.reduce((sum, r) => sum + r.ids.length, 0);
+  const kinds = new Uint8Array(size);
+  const ids = new Int32Array(size);
+  const scores = new Float64Array(size);
+  let at = 0;
+  parts.forEach((ranking, kind) => {
+    kinds.fill(kind, at, at + ranking.ids.length);
+    ids.set(ranking.ids, at);
+    scores.set(ranking.scores, at);
+    at += ranking.ids.length;
+  });
+  const order = new Int32Array(size);
+  for (let i = 0; i < size; i++) order[i] = i;
+  order.sort((a, b) => scores[b]! - scores[a]! || kinds[a]! - kinds[b]! || ids[a]! - ids[b]!);
   const mixed: MixedRanking = {
-    kinds: Uint8Array.from(merged, (m) => m.kind),
-    ids: Int32Array.from(merged, (m) => m.id),
-    scores: Float64Array.from(merged, (m) => m.score),
+    kinds: Uint8Array.from(order, (i) => kinds[i]!),
+    ids: Int32Array.from(order, (i) => ids[i]!),
+    scores: Float64Array.from(order, (i) => scores[i]!),
   };
   cache.set(key, mixed);
   if (cache.size > CACHED_QUERIES) cache.delete(cache.keys().next().value!);

@@ -42,7 +42,10 @@ export function parseModelLines(lines: Iterable<string>): ModelData {
   const comments: PublicComment[] = [];
   const live: PublicLiveStream[] = [];
   const trending: number[] = [];
-  const related: ArrayLike<number>[] = [];
+  // Every related list is a view of one buffer: one backing store instead of one per video, which
+  // the garbage collector would otherwise track one by one.
+  const pool: number[] = [];
+  const bounds: number[] = [];
   for (const text of lines) {
     if (text === '') continue;
     const line = JSON.parse(text) as Line;
@@ -50,12 +53,19 @@ export function parseModelLines(lines: Iterable<string>): ModelData {
       case 'header': baseUrl = line[1].baseUrl; break;
       case 'category': categories.push(line[1]); break;
       case 'channel': channels.push(line[1]); break;
-      case 'video': videos.push(line[1]); trending.push(line[2]); related.push(Int32Array.from(line[3])); break;
+      case 'video':
+        videos.push(line[1]);
+        trending.push(line[2]);
+        bounds.push(pool.length);
+        for (const j of line[3]) pool.push(j);
+        break;
       case 'playlist': playlists.push(line[1]); break;
       case 'comment': comments.push(line[1]); break;
       case 'live': live.push(line[1]); break;
     }
   }
+  const all = Int32Array.from(pool);
+  const related = bounds.map((start, i) => all.subarray(start, bounds[i + 1] ?? all.length));
   return { baseUrl, catalogue: { categories, channels, videos, playlists, comments, live }, derived: { trending, related } };
 }
 

@@ -5,7 +5,7 @@ import type { VideoEntry, VideoSort } from '../../model/build-model.ts';
 import { searchIndexFor } from '../../search/index-for.ts';
 import { searchKind } from '../../search/run-search.ts';
 import { defineEndpoint, type Context } from '../endpoint.ts';
-import { canonicalPage, paginate, readPageSpec, type PageSpec } from '../paging.ts';
+import { canonicalPage, paginatePositions, readPageSpec, type PageSpec } from '../paging.ts';
 import { ListVideosQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
 import { VideoPage } from '../schemas.ts';
@@ -21,7 +21,18 @@ interface Filters {
   readonly q: string | undefined;
 }
 
-export function selectVideos(context: Pick<Context, 'model' | 'search'>, f: Filters): readonly VideoEntry[] {
+/** A list to page over: an array, or a view of a search ranking that allocates nothing per match. */
+export interface EntryList {
+  readonly length: number;
+  at(position: number): VideoEntry;
+}
+
+const ofArray = (entries: readonly VideoEntry[]): EntryList => ({ length: entries.length, at: (i) => entries[i]! });
+
+/** Video entries by search document id, and document ids by video id, for one index and model. */
+const aligned = new WeakMap<object, { entries: VideoEntry[]; docOf: Map<string, number> }>();
+
+export function selectVideos(context: Pick<Context, 'model' | 'search'>, f: Filters): EntryList {
   const { model } = context;
   const keep = (e: VideoEntry) =>
     (f.category === undefined || e.video.category === f.category) &&
@@ -31,22 +42,24 @@ export function selectVideos(context: Pick<Context, 'model' | 'search'>, f: Filt
   const filtering = f.category !== undefined || f.creator !== undefined || f.duration !== undefined || f.feature !== undefined;
   if (f.q === undefined) {
     const base = model.orders[f.sort ?? 'latest'];
-    return filtering ? base.filter(keep) : base;
+    return ofArray(filtering ? base.filter(keep) : base);
   }
   const index = searchIndexFor(context);
-  const ranking = searchKind(index, 'videos', f.q);
-  let matches = matched.get(ranking);
-  if (!matches) {
-    const { keys } = index.videos;
-    matched.set(ranking, (matches = Array.from(ranking.ids, (id) => model.videos.get(keys[id]!)!)));
+  let docs = aligned.get(index.videos);
+  if (!docs) {
+    const keys = index.videos.keys;
+    aligned.set(index.videos, (docs = { entries: keys.map((k) => model.videos.get(k)!), docOf: new Map(keys.map((k, i) => [k, i])) }));
   }
-  if (f.sort === undefined) return filtering ? matches.filter(keep) : matches;
-  const members = new Set(matches);
-  return model.orders[f.sort].filter((e) => members.has(e) && keep(e));
+  const { entries, docOf } = docs;
+  const ranking = searchKind(index, 'videos', f.q);
+  if (f.sort === undefined) {
+    if (!filtering) return { length: ranking.ids.length, at: (i) => entries[ranking.ids[i]!]! };
+    return ofArray(Array.from(ranking.ids, (id) => entries[id]!).filter(keep));
+  }
+  const member = new Uint8Array(entries.length);
+  for (const id of ranking.ids) member[id] = 1;
+  return ofArray(model.orders[f.sort].filter((e) => member[docOf.get(e.video.id)!] === 1 && keep(e)));
 }
-
-/** The video entries of a ranking (rankings are cached per query, so this is too). */
-const matched = new WeakMap<object, VideoEntry[]>();
 
 export const listVideos = defineEndpoint<{ filters: Filters; page: PageSpec }>({
   name: 'list-videos',
@@ -64,6 +77,7 @@ export const listVideos = defineEndpoint<{ filters: Filters; page: PageSpec }>({
   },
   canonical: ({ page }) => canonicalPage(page),
   handle({ filters, page }, context) {
-    return paginate(selectVideos(context, filters), page, (e) => e.resource);
+    const list = selectVideos(context, filters);
+    return paginatePositions(list.length, page, (i) => list.at(i).resource);
   },
 });

@@ -51,11 +51,13 @@ describe('toVideo', () => {
     expect(resource.features).toEqual({ '3d': true, calm: false, restricted: true, captions: false });
   });
 
-  it('copies tags, so the resource does not share the catalogue array', () => {
-    const tags = ['a', 'b'];
-    const resource = toVideo(video('v1', { tags }), creator, 0, urls);
-    expect(resource.tags).toEqual(tags);
-    expect(resource.tags).not.toBe(tags);
+  it('writes the tags in catalogue order, and one shared, frozen features object per combination of flags', () => {
+    const a = toVideo(video('v1', { tags: ['b', 'a'], features: { '3d': true, calm: false, restricted: true, captions: false } }), creator, 0, urls);
+    const b = toVideo(video('v2', { features: { '3d': true, calm: false, restricted: true, captions: false } }), creator, 0, urls);
+    expect(a.tags).toEqual(['b', 'a']);
+    expect(a.features).toEqual({ '3d': true, calm: false, restricted: true, captions: false });
+    expect(a.features).toBe(b.features);
+    expect(Object.isFrozen(a.features)).toBe(true);
   });
 
   it('writes views and likes even when they are zero', () => {
