@@ -34,7 +34,10 @@ export interface VideoEntry {
 
 export interface Model {
   readonly urls: Urls;
-  readonly catalogue: PublicCatalogue;
+  /** live-stream records as of the build (the server reads fresh ones at request time). The
+   * catalogue itself is not kept: once the resources are built, its records would only cost memory
+   * and garbage-collection time. */
+  readonly live: PublicCatalogue['live'];
   /** aligned with catalogue.videos */
   readonly entries: readonly VideoEntry[];
   readonly videos: ReadonlyMap<string, VideoEntry>;
@@ -123,5 +126,5 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
   const playlists = buildPlaylists(catalogue.playlists, videos, creators, urls);
   const channels = buildChannels(catalogue.channels, orders.latest, playlists, urls);
 
-  return { urls, catalogue, entries, videos, orders, categories, channels: channels.channels, channelOrders: channels.orders, playlists };
+  return { urls, live: catalogue.live, entries, videos, orders, categories, channels: channels.channels, channelOrders: channels.orders, playlists };
 }

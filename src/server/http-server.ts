@@ -132,7 +132,7 @@ export function createApiServer(options: ServerOptions): Server {
     }
 
     const { model } = snapshot;
-    const liveStreams = options.live ? () => options.live!.streams(model.catalogue.live) : () => model.catalogue.live;
+    const liveStreams = options.live ? () => options.live!.streams(model.live) : () => model.live;
     const request = admission && {
       caller: admission.caller,
       quota: admission.decision,

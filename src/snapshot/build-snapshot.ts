@@ -83,7 +83,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     progress(`trending and related computed (${lap()}); building the model`);
     const model = buildModel(catalogue, derived, options.baseUrl);
     progress(`model ready (${lap()}); rendering pages`);
-    const context: Context = { model, snapshot: undefined, liveStreams: () => model.catalogue.live };
+    const context: Context = { model, snapshot: undefined, liveStreams: () => model.live };
 
     const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
     removeAbandonedBuilds(layout.root);

@@ -112,7 +112,7 @@ describe('buildChannels live state', () => {
   });
 
   it('gives isLive true, through channelAsOf, only to a channel whose live record has state live', () => {
-    const live = liveNow(model.catalogue.live);
+    const live = liveNow(model.live);
     const isLive = (u: string) => channelAsOf(model.channels.get(u)!, live).isLive;
     expect([isLive('alice'), isLive('Zoe'), isLive('carol'), isLive('dave')]).toEqual([true, false, false, false]);
     expect(channelAsOf(model.channels.get('alice')!, liveNow([]))).toEqual({ ...resource('alice'), isLive: false });

@@ -5,7 +5,7 @@ import { ProblemError } from '../../../src/api/problems.ts';
 import type { Model } from '../../../src/model/build-model.ts';
 
 export function call<P>(endpoint: Endpoint<P>, model: Model, query = '', path: Record<string, string> = {}): Answer {
-  const context: Context = { model, snapshot: undefined, liveStreams: () => model.catalogue.live };
+  const context: Context = { model, snapshot: undefined, liveStreams: () => model.live };
   const answer = endpoint.handle(endpoint.parse(path, new URLSearchParams(query)), context);
   const check = endpoint.response.safeParse(answer.body);
   expect(check.success, check.success ? '' : JSON.stringify(check.error.issues[0])).toBe(true);
