@@ -10,17 +10,25 @@ import { SHORT_PREFIX, type KindIndex, type SearchIndex } from './search-index.t
 import type { SearchKind } from './documents.ts';
 import { termsOf } from './text.ts';
 
-/** Matches, best first: document ids of the kind and their scores. */
+/**
+ * Matches, best first: document ids of the kind and their scores, for the first `ids.length` of
+ * `total` matches. Cached rankings keep the best KEPT_MATCHES only (a word found in 35,000 videos
+ * would otherwise allocate 400 KB per query, which is what drives the garbage collector); pages
+ * deeper than that are ranked again in full, uncached.
+ */
 export interface Ranking {
   readonly ids: Int32Array;
   readonly scores: Float64Array;
+  readonly total: number;
 }
+
+export const KEPT_MATCHES = 1000;
 
 export const CACHED_QUERIES = 2000;
 export const MAX_COMPLETIONS = 64;
 const COMPLETION_WEIGHT = 0.5;
 const TYPO_WEIGHT = 0.45;
-const EMPTY: Ranking = { ids: new Int32Array(0), scores: new Float64Array(0) };
+const EMPTY: Ranking = { ids: new Int32Array(0), scores: new Float64Array(0), total: 0 };
 
 const caches = new WeakMap<KindIndex, Map<string, Ranking>>();
 
@@ -79,7 +87,7 @@ interface Scratch {
 }
 const scratches = new WeakMap<KindIndex, Scratch>();
 
-function rank(index: KindIndex, words: readonly string[]): Ranking {
+function rank(index: KindIndex, words: readonly string[], keep: number): Ranking {
   const n = index.keys.length;
   let scratch = scratches.get(index);
   if (!scratch) {
@@ -117,22 +125,30 @@ function rank(index: KindIndex, words: readonly string[]): Ranking {
     const doc = candidates[i]!;
     if (matched[doc] === words.length) touched[found++] = doc;
   }
-  const ids = touched.slice(0, found).sort((a, b) => total[b]! - total[a]! || a - b);
-  const scores = new Float64Array(found);
-  for (let i = 0; i < found; i++) scores[i] = total[ids[i]!]!;
+  touched.subarray(0, found).sort((a, b) => total[b]! - total[a]! || a - b);
+  const ids = touched.slice(0, Math.min(found, keep));
+  const scores = new Float64Array(ids.length);
+  for (let i = 0; i < ids.length; i++) scores[i] = total[ids[i]!]!;
   for (let i = 0; i < candidateCount; i++) {
     const doc = candidates[i]!;
     total[doc] = 0;
     matched[doc] = 0;
   }
-  return { ids, scores };
+  return { ids, scores, total: found };
 }
 
-/** The ranking of `q` in one kind's index (cached). Terms are normalised as at index time. */
-export function searchKind(search: SearchIndex, kind: SearchKind, q: string): Ranking {
+/**
+ * The ranking of `q` in one kind's index, with at least its first `depth` matches (all of them
+ * for Infinity). Terms are normalised as at index time. The best KEPT_MATCHES are cached.
+ */
+export function searchKind(search: SearchIndex, kind: SearchKind, q: string, depth = KEPT_MATCHES): Ranking {
   const terms = termsOf(q);
   if (terms.length === 0) return EMPTY;
   const index = search[kind];
+  if (depth > KEPT_MATCHES) {
+    const cached = caches.get(index)?.get(terms.join(' '));
+    return cached && cached.ids.length === cached.total ? cached : rank(index, terms, Number.POSITIVE_INFINITY);
+  }
   let cache = caches.get(index);
   if (!cache) caches.set(index, (cache = new Map()));
   const key = terms.join(' ');
@@ -142,7 +158,7 @@ export function searchKind(search: SearchIndex, kind: SearchKind, q: string): Ra
     cache.set(key, hit);
     return hit;
   }
-  const ranking = rank(index, terms);
+  const ranking = rank(index, terms, KEPT_MATCHES);
   cache.set(key, ranking);
   if (cache.size > CACHED_QUERIES) cache.delete(cache.keys().next().value!);
   return ranking;
@@ -157,13 +173,21 @@ export interface MixedRanking extends Ranking {
 const mixedCaches = new WeakMap<SearchIndex, Map<string, MixedRanking>>();
 const KIND_ORDER: readonly SearchKind[] = ['videos', 'channels', 'playlists'];
 
-export function searchAll(search: SearchIndex, q: string): MixedRanking {
+export function searchAll(search: SearchIndex, q: string, depth = KEPT_MATCHES): MixedRanking {
+  if (depth > KEPT_MATCHES) return mix(KIND_ORDER.map((kind) => searchKind(search, kind, q, depth)));
   let cache = mixedCaches.get(search);
   if (!cache) mixedCaches.set(search, (cache = new Map()));
   const key = termsOf(q).join(' ');
   const hit = cache.get(key);
   if (hit) return hit;
-  const parts = KIND_ORDER.map((kind) => searchKind(search, kind, q));
+  const mixed = mix(KIND_ORDER.map((kind) => searchKind(search, kind, q)));
+  cache.set(key, mixed);
+  if (cache.size > CACHED_QUERIES) cache.delete(cache.keys().next().value!);
+  return mixed;
+}
+
+/** Rankings of each kind merged, best first: the first min(kept) positions are exact. */
+function mix(parts: readonly Ranking[]): MixedRanking {
   const size = parts.reduce((sum, r) => sum + r.ids.length, 0);
   const kinds = new Uint8Array(size);
   const ids = new Int32Array(size);
@@ -178,12 +202,13 @@ export function searchAll(search: SearchIndex, q: string): MixedRanking {
   const order = new Int32Array(size);
   for (let i = 0; i < size; i++) order[i] = i;
   order.sort((a, b) => scores[b]! - scores[a]! || kinds[a]! - kinds[b]! || ids[a]! - ids[b]!);
-  const mixed: MixedRanking = {
-    kinds: Uint8Array.from(order, (i) => kinds[i]!),
-    ids: Int32Array.from(order, (i) => ids[i]!),
-    scores: Float64Array.from(order, (i) => scores[i]!),
+  // Past the shortest incomplete part, a kind's unkept matches could come first: keep only what is exact.
+  const exact = Math.min(size, ...parts.filter((r) => r.ids.length < r.total).map((r) => r.ids.length));
+  const kept = order.subarray(0, exact);
+  return {
+    kinds: Uint8Array.from(kept, (i) => kinds[i]!),
+    ids: Int32Array.from(kept, (i) => ids[i]!),
+    scores: Float64Array.from(kept, (i) => scores[i]!),
+    total: parts.reduce((sum, r) => sum + r.total, 0),
   };
-  cache.set(key, mixed);
-  if (cache.size > CACHED_QUERIES) cache.delete(cache.keys().next().value!);
-  return mixed;
 }

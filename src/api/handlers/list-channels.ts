@@ -23,7 +23,7 @@ export function selectChannels(context: Pick<Context, 'model' | 'search'>, f: Fi
   const ordered = context.model.channelOrders[f.sort];
   if (f.q === undefined) return ordered;
   const index = searchIndexFor(context);
-  const matched = new Set(Array.from(searchKind(index, 'channels', f.q).ids, (id) => index.channels.keys[id]!));
+  const matched = new Set(Array.from(searchKind(index, 'channels', f.q, Number.POSITIVE_INFINITY).ids, (id) => index.channels.keys[id]!));
   return ordered.filter((entry) => matched.has(entry.channel.username));
 }
 

@@ -51,11 +51,20 @@ export function selectVideos(context: Pick<Context, 'model' | 'search'>, f: Filt
     aligned.set(index.videos, (docs = { entries: keys.map((k) => model.videos.get(k)!), docOf: new Map(keys.map((k, i) => [k, i])) }));
   }
   const { entries, docOf } = docs;
-  const ranking = searchKind(index, 'videos', f.q);
-  if (f.sort === undefined) {
-    if (!filtering) return { length: ranking.ids.length, at: (i) => entries[ranking.ids[i]!]! };
-    return ofArray(Array.from(ranking.ids, (id) => entries[id]!).filter(keep));
+  const q = f.q;
+  if (f.sort === undefined && !filtering) {
+    // the best matches are cached; a page past them ranks every match, once per request
+    let ranking = searchKind(index, 'videos', q);
+    return {
+      length: ranking.total,
+      at(i) {
+        if (i >= ranking.ids.length) ranking = searchKind(index, 'videos', q, Number.POSITIVE_INFINITY);
+        return entries[ranking.ids[i]!]!;
+      },
+    };
   }
+  const ranking = searchKind(index, 'videos', q, Number.POSITIVE_INFINITY);
+  if (f.sort === undefined) return ofArray(Array.from(ranking.ids, (id) => entries[id]!).filter(keep));
   const member = new Uint8Array(entries.length);
   for (const id of ranking.ids) member[id] = 1;
   return ofArray(model.orders[f.sort].filter((e) => member[docOf.get(e.video.id)!] === 1 && keep(e)));

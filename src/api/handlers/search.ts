@@ -39,11 +39,16 @@ export const search = defineEndpoint<{ q: string; type: SearchType; page: PageSp
   handle({ q, type, page }, context) {
     const index = searchIndexFor(context);
     const live = liveNow(context.liveStreams());
+    const depth = page.offset + page.limit;
     if (type === 'all') {
-      const ranking = searchAll(index, q);
-      return paginatePositions(ranking.ids.length, page, (i) => resultOf(SEARCH_KINDS[ranking.kinds[i]!]!, ranking.ids[i]!, ranking.scores[i]!, context, live));
+      let ranking = searchAll(index, q);
+      if (depth > ranking.ids.length && ranking.ids.length < ranking.total) ranking = searchAll(index, q, depth);
+      const r = ranking;
+      return paginatePositions(r.total, page, (i) => resultOf(SEARCH_KINDS[r.kinds[i]!]!, r.ids[i]!, r.scores[i]!, context, live));
     }
-    const ranking = searchKind(index, type, q);
-    return paginatePositions(ranking.ids.length, page, (i) => resultOf(type, ranking.ids[i]!, ranking.scores[i]!, context, live));
+    let ranking = searchKind(index, type, q);
+    if (depth > ranking.ids.length && ranking.ids.length < ranking.total) ranking = searchKind(index, type, q, depth);
+    const r = ranking;
+    return paginatePositions(r.total, page, (i) => resultOf(type, r.ids[i]!, r.scores[i]!, context, live));
   },
 });

@@ -2,7 +2,10 @@
 // in the short fields), how it ranks (title over tags over description), and its cache.
 import { describe, expect, it } from 'vitest';
 import { buildSearchIndex, loadSearchIndex, serialiseSearchIndex } from '../../../src/search/search-index.ts';
-import { searchAll, searchKind } from '../../../src/search/run-search.ts';
+import { KEPT_MATCHES, searchAll, searchKind } from '../../../src/search/run-search.ts';
+import type { Endpoint } from '../../../src/api/endpoint.ts';
+import { search } from '../../../src/api/handlers/search.ts';
+import { listVideos } from '../../../src/api/handlers/list-videos.ts';
 import { catalogueOf, channel, modelOf, playlist, video } from '../support/fixtures.ts';
 
 const model = modelOf(catalogueOf({
@@ -110,5 +113,33 @@ describe('serialiseSearchIndex and loadSearchIndex', () => {
 
   it('refuses an index of another format, saying to rebuild', () => {
     expect(() => loadSearchIndex('{"format":1}')).toThrow(/rebuild/);
+  });
+});
+
+describe('searchKind: deep rankings', () => {
+  const many = modelOf(catalogueOf({
+    videos: Array.from({ length: 1050 }, (_, i) => video(`m${String(i).padStart(4, '0')}`, { title: `Lesson ${i} ${'extra '.repeat(i % 7)}`.trim() })),
+  }));
+  const big = buildSearchIndex(many);
+
+  it(`keeps the best ${KEPT_MATCHES} matches cached, counts them all, and ranks in full when asked deeper`, () => {
+    const top = searchKind(big, 'videos', 'lesson');
+    expect(top.total).toBe(1050);
+    expect(top.ids.length).toBe(KEPT_MATCHES);
+    const full = searchKind(big, 'videos', 'lesson', Number.POSITIVE_INFINITY);
+    expect(full.ids.length).toBe(1050);
+    expect(Array.from(full.ids.subarray(0, KEPT_MATCHES))).toEqual(Array.from(top.ids));
+  });
+
+  it('pages past the kept matches in the same order as the full ranking, through /v1/search and /v1/videos?q', () => {
+    const full = Array.from(searchKind(big, 'videos', 'lesson', Number.POSITIVE_INFINITY).ids, (id) => big.videos.keys[id]);
+    const context = { model: many, snapshot: undefined, liveStreams: () => [], search: big };
+    type Body = { data: { id?: string; item?: { id: string } }[]; paging: { total: number } };
+    const page = (endpoint: Endpoint<any>, query: string) => endpoint.handle(endpoint.parse({}, new URLSearchParams(query)), context).body as Body;
+    const searched = page(search, 'q=lesson&offset=990&limit=50');
+    expect(searched.paging.total).toBe(1050);
+    expect(searched.data.map((r) => r.item!.id)).toEqual(full.slice(990, 1040));
+    const listed = page(listVideos, 'q=lesson&offset=990&limit=50');
+    expect(listed.data.map((v) => v.id)).toEqual(full.slice(990, 1040));
   });
 });
