@@ -82,7 +82,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     const derived = deriveCatalogue(catalogue);
     progress(`trending and related computed (${lap()}); building the model`);
     const model = buildModel(catalogue, derived, options.baseUrl);
-    progress(`model ready (${lap()}); rendering pages`);
+    progress(`model ready (${lap()}); building the search index`);
     const context: Context = { model, snapshot: undefined, liveStreams: () => model.live };
 
     const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
@@ -90,6 +90,14 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     mkdirSync(tmp);
     const writer = createPageWriter(tmp);
     try {
+      // Before the pages, while memory holds only the model: the index is written and let go.
+      let searchHash: Buffer;
+      {
+        const searchJson = Buffer.from(serialiseSearchIndex(buildSearchIndex(model)));
+        writeFileSync(join(tmp, SEARCH_FILE), searchJson);
+        searchHash = createHash('sha256').update(searchJson).digest();
+        progress(`search index written: ${(searchJson.length / 1e6).toFixed(1)} MB (${lap()}); rendering pages`);
+      }
       let rendered = 0;
       let lastReport = performance.now();
       for (const planned of planPages(model)) {
@@ -132,11 +140,8 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         closeSync(fd);
       }
 
-      progress(`model data written (${lap()}); building the search index`);
-      const searchJson = Buffer.from(serialiseSearchIndex(buildSearchIndex(model)));
-      writeFileSync(join(tmp, SEARCH_FILE), searchJson);
-      modelHash.update(searchJson);
-      progress(`search index written: ${(searchJson.length / 1e6).toFixed(1)} MB (${lap()}); writing manifest`);
+      modelHash.update(searchHash);
+      progress(`model data written (${lap()}); writing manifest`);
       const keys = [...writer.entries.keys()].sort();
       const manifest: Manifest = {
         format: 1,
