@@ -84,6 +84,7 @@ interface Scratch {
   readonly matched: Uint8Array;
   readonly candidates: Int32Array;
   readonly touched: Int32Array;
+  readonly ranked: Float64Array;
 }
 const scratches = new WeakMap<KindIndex, Scratch>();
 
@@ -91,10 +92,10 @@ function rank(index: KindIndex, words: readonly string[], keep: number): Ranking
   const n = index.keys.length;
   let scratch = scratches.get(index);
   if (!scratch) {
-    scratch = { total: new Float64Array(n), word: new Float64Array(n), matched: new Uint8Array(n), candidates: new Int32Array(n), touched: new Int32Array(n) };
+    scratch = { total: new Float64Array(n), word: new Float64Array(n), matched: new Uint8Array(n), candidates: new Int32Array(n), touched: new Int32Array(n), ranked: new Float64Array(n) };
     scratches.set(index, scratch);
   }
-  const { total, word, matched, candidates, touched } = scratch;
+  const { total, word, matched, candidates, touched, ranked } = scratch;
   let candidateCount = 0;
   words.forEach((w, wi) => {
     let count = 0;
@@ -125,8 +126,22 @@ function rank(index: KindIndex, words: readonly string[], keep: number): Ranking
     const doc = candidates[i]!;
     if (matched[doc] === words.length) touched[found++] = doc;
   }
-  touched.subarray(0, found).sort((a, b) => total[b]! - total[a]! || a - b);
-  const ids = touched.slice(0, Math.min(found, keep));
+  const byScore = (a: number, b: number) => total[b]! - total[a]! || a - b;
+  let ids: Int32Array;
+  if (found > keep) {
+    // Only the best `keep` are wanted: find the keep-th best score with a native numeric sort of
+    // the scores, then sort just the documents at or above it.
+    for (let i = 0; i < found; i++) ranked[i] = total[touched[i]!]!;
+    const threshold = ranked.subarray(0, found).sort()[found - keep]!;
+    let kept = 0;
+    for (let i = 0; i < found; i++) {
+      const doc = touched[i]!;
+      if (total[doc]! >= threshold) touched[kept++] = doc;
+    }
+    ids = touched.subarray(0, kept).sort(byScore).slice(0, keep);
+  } else {
+    ids = touched.subarray(0, found).sort(byScore).slice();
+  }
   const scores = new Float64Array(ids.length);
   for (let i = 0; i < ids.length; i++) scores[i] = total[ids[i]!]!;
   for (let i = 0; i < candidateCount; i++) {
