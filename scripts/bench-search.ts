@@ -98,7 +98,7 @@ await runCli('bench:search', async () => {
       execFileSync(process.execPath, ['scripts/build.ts'], { env, stdio: 'ignore' });
     }
     // the flags npm start gives the server (package.json), unless BENCH_SERVER_FLAGS says otherwise
-    const nodeFlags = (process.env['BENCH_SERVER_FLAGS'] ?? '--max-semi-space-size=64').split(' ').filter(Boolean);
+    const nodeFlags = (process.env['BENCH_SERVER_FLAGS'] ?? '--max-semi-space-size=32').split(' ').filter(Boolean);
     const server = spawn(hasTaskset ? 'taskset' : process.execPath, [...(hasTaskset ? ['-c', '0', process.execPath] : []), ...nodeFlags, 'scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       await new Promise<void>((ready, fail) => {

@@ -12,9 +12,10 @@ import { termsOf } from './text.ts';
 
 /**
  * Matches, best first: document ids of the kind and their scores, for the first `ids.length` of
- * `total` matches. Cached rankings keep the best KEPT_MATCHES only (a word found in 35,000 videos
- * would otherwise allocate 400 KB per query, which is what drives the garbage collector); pages
- * deeper than that are ranked again in full, uncached.
+ * `total` matches. Cached rankings keep the best KEPT_MATCHES only (10 pages of 20): a word found
+ * in 35,000 videos would otherwise keep 400 KB per query, and buffers that outlive the young
+ * generation are what drove the major garbage collections. Deeper pages are ranked again in full,
+ * uncached.
  */
 export interface Ranking {
   readonly ids: Int32Array;
@@ -22,7 +23,7 @@ export interface Ranking {
   readonly total: number;
 }
 
-export const KEPT_MATCHES = 1000;
+export const KEPT_MATCHES = 200;
 
 export const CACHED_QUERIES = 2000;
 export const MAX_COMPLETIONS = 64;
