@@ -48,27 +48,40 @@ function diskSource(file: string): PageSource {
   };
 }
 
+/**
+ * Loads a snapshot, in the order that keeps the peak of memory lowest: the search index and the
+ * pages' table first (each parsed from one JSON text, let go before the next), then the model,
+ * streamed a line at a time.
+ */
 export function loadSnapshot(dir: string, id: string, cacheBytes: number): Snapshot {
-  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
-  if (manifest.format !== 1) throw new Error(`snapshot ${id} has format ${String(manifest.format)}; rebuild it with npm run build`);
+  const search = existsSync(join(dir, SEARCH_FILE)) ? loadSearchIndex(readFileSync(join(dir, SEARCH_FILE), 'utf8')) : undefined;
+  const { pages, baseUrl } = readPages(join(dir, MANIFEST_FILE), id);
   const files = { body: join(dir, PAGE_FILES.body), br: join(dir, PAGE_FILES.br), gzip: join(dir, PAGE_FILES.gzip) };
   const total = statSync(files.body).size + statSync(files.br).size + statSync(files.gzip).size;
   const open = total <= cacheBytes ? memorySource : diskSource;
   const sources = { body: open(files.body), br: open(files.br), gzip: open(files.gzip) };
   const data = readModelData(join(dir, MODEL_FILE));
   const model = buildModel(data.catalogue, data.derived, data.baseUrl);
-  const pages = new Map(Object.entries(manifest.pages));
   return {
     id,
     dir,
-    baseUrl: manifest.baseUrl,
+    baseUrl,
     pages,
     sources,
     model,
     info: { id, videos: data.catalogue.videos.length, pages: pages.size, loadedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') },
-    search: existsSync(join(dir, SEARCH_FILE)) ? loadSearchIndex(readFileSync(join(dir, SEARCH_FILE), 'utf8')) : undefined,
+    search,
     builtAt: statSync(join(dir, MANIFEST_FILE)).mtimeMs,
   };
+}
+
+/** The manifest's pages as a Map, filled entry by entry (no array of every entry on the way). */
+function readPages(file: string, id: string): { pages: Map<string, PageEntry>; baseUrl: string } {
+  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  if (manifest.format !== 1) throw new Error(`snapshot ${id} has format ${String(manifest.format)}; rebuild it with npm run build`);
+  const pages = new Map<string, PageEntry>();
+  for (const key in manifest.pages) pages.set(key, manifest.pages[key]!);
+  return { pages, baseUrl: manifest.baseUrl };
 }
 
 export function closeSnapshot(snapshot: Snapshot): void {
