@@ -23,8 +23,6 @@ export function readKey(path: Readonly<Record<string, string>>, kind: Kind): str
   return key;
 }
 
-export const readVideoId = (path: Readonly<Record<string, string>>): string => readKey(path, 'video');
-
 /** A public or unlisted video, or a 404 problem. */
 export function findVideo(model: Model, id: string): VideoEntry {
   const entry = model.videos.get(id);

@@ -5,6 +5,7 @@ import { channelAsOf, liveNow } from '../../model/live.ts';
 import { SEARCH_KINDS, type SearchKind } from '../../search/documents.ts';
 import { searchIndexFor } from '../../search/index-for.ts';
 import { searchAll, searchKind } from '../../search/run-search.ts';
+import type { SearchIndex } from '../../search/search-index.ts';
 import { defineEndpoint, type Context } from '../endpoint.ts';
 import { canonicalPage, paginatePositions, readPageSpec, type PageSpec } from '../paging.ts';
 import { SearchQuery } from '../params.ts';
@@ -16,8 +17,7 @@ type SearchType = SearchKind | 'all';
 
 const round = (score: number) => Math.round(score * 1e4) / 1e4;
 
-function resultOf(kind: SearchKind, id: number, score: number, context: Context, live: ReadonlySet<string>): SearchResult {
-  const index = searchIndexFor(context);
+function resultOf(index: SearchIndex, kind: SearchKind, id: number, score: number, context: Context, live: ReadonlySet<string>): SearchResult {
   const key = index[kind].keys[id]!;
   const { model } = context;
   if (kind === 'videos') return { type: 'video', score: round(score), item: model.videos.get(key)!.resource };
@@ -44,11 +44,11 @@ export const search = defineEndpoint<{ q: string; type: SearchType; page: PageSp
       let ranking = searchAll(index, q);
       if (depth > ranking.ids.length && ranking.ids.length < ranking.total) ranking = searchAll(index, q, depth);
       const r = ranking;
-      return paginatePositions(r.total, page, (i) => resultOf(SEARCH_KINDS[r.kinds[i]!]!, r.ids[i]!, r.scores[i]!, context, live));
+      return paginatePositions(r.total, page, (i) => resultOf(index, SEARCH_KINDS[r.kinds[i]!]!, r.ids[i]!, r.scores[i]!, context, live));
     }
     let ranking = searchKind(index, type, q);
     if (depth > ranking.ids.length && ranking.ids.length < ranking.total) ranking = searchKind(index, type, q, depth);
     const r = ranking;
-    return paginatePositions(r.total, page, (i) => resultOf(type, r.ids[i]!, r.scores[i]!, context, live));
+    return paginatePositions(r.total, page, (i) => resultOf(index, type, r.ids[i]!, r.scores[i]!, context, live));
   },
 });

@@ -1,4 +1,5 @@
 // src/api/query.ts (parseQuery, canonicalUrl) with the schemas of src/api/params.ts.
+import { problemOf } from '../support/handlers.ts';
 import { describe, expect, it } from 'vitest';
 import { BatchQuery, DEFAULT_LIMIT, DurationFilter, FeatureFilter, Limit, ListVideosQuery, MAX_LIMIT, MAX_OFFSET, NoQuery, Offset, PagingQuery, Text, VideoSort } from '../../../src/api/params.ts';
 import { ProblemError } from '../../../src/api/problems.ts';
@@ -7,16 +8,6 @@ import { VIDEO_SORTS } from '../../../src/model/build-model.ts';
 
 const q = (text: string) => new URLSearchParams(text);
 
-/** The ProblemError parseQuery throws for a query, or a failure when it does not throw one. */
-function problemOf(run: () => unknown): ProblemError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ProblemError);
-    return error as ProblemError;
-  }
-  throw new Error('expected a ProblemError, but nothing was thrown');
-}
 
 const invalidNames = (error: ProblemError) => (error.errors ?? []).map((e) => e.parameter).sort();
 

@@ -1,7 +1,7 @@
 // Path keys and the resources they name: a key of the wrong shape and a key that names nothing
 // visible get the same 404 problem, naming the key.
 import { describe, expect, it } from 'vitest';
-import { findChannel, findPlaylist, findVideo, readKey, readVideoId } from '../../../../src/api/handlers/lookup.ts';
+import { findChannel, findPlaylist, findVideo, readKey } from '../../../../src/api/handlers/lookup.ts';
 import { catalogueOf, channel, modelOf, playlist, video } from '../../support/fixtures.ts';
 import { problemOf } from '../../support/handlers.ts';
 
@@ -16,7 +16,7 @@ describe('readKey', () => {
     expect(readKey({ id: 'v1' }, 'video')).toBe('v1');
     expect(readKey({ id: 'pl' }, 'playlist')).toBe('pl');
     expect(readKey({ username: 'alice' }, 'channel')).toBe('alice');
-    expect(readVideoId({ id: 'a.b_c-D9' })).toBe('a.b_c-D9');
+    expect(readKey({ id: 'a.b_c-D9' }, 'video')).toBe('a.b_c-D9');
   });
 
   it('accepts a key of 128 characters', () => {
