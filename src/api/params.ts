@@ -89,3 +89,20 @@ export const BatchQuery = z.object({
 });
 
 export const NoQuery = z.object({});
+
+/** Width of an oEmbed iframe (SPEC §4); heights follow at 16:9. */
+export const OEMBED_WIDTH = { min: 200, max: 1920, default: 640 } as const;
+/** The smallest `maxheight` that still fits the narrowest iframe (200 × 113). */
+export const OEMBED_MIN_HEIGHT = 113;
+
+export const OEmbedQuery = z.object({
+  url: z.string().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters').optional(),
+  id: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+  maxwidth: integer(OEMBED_WIDTH.min, OEMBED_WIDTH.max, `must be an integer from ${OEMBED_WIDTH.min} to ${OEMBED_WIDTH.max}`).optional(),
+  maxheight: integer(OEMBED_MIN_HEIGHT, 100_000, `must be an integer from ${OEMBED_MIN_HEIGHT} to 100000`).optional(),
+  format: oneOf(['json', 'xml'] as const).optional(),
+}).superRefine((value, ctx) => {
+  if (value.url === undefined && value.id === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required: give the watch or embed URL of a video, or its id' });
+  }
+});

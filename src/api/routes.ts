@@ -13,6 +13,7 @@ import { listChannels } from './handlers/list-channels.ts';
 import { listLive } from './handlers/list-live.ts';
 import { listVideos } from './handlers/list-videos.ts';
 import { partner } from './handlers/partner.ts';
+import { oembed } from './handlers/oembed.ts';
 import { playlistVideos } from './handlers/playlist-videos.ts';
 import { search } from './handlers/search.ts';
 import { status } from './handlers/status.ts';
@@ -24,7 +25,7 @@ import type { Endpoint } from './endpoint.ts';
 export const ENDPOINTS: readonly Endpoint<any>[] = [
   listVideos, batchVideos, getVideo, videoPlayback, videoRelated, videoComments,
   listChannels, getChannel, channelVideos, channelPlaylists, getPlaylist, playlistVideos,
-  discovery, listCategories, listLive, search, health, status, partner,
+  discovery, listCategories, listLive, search, health, status, partner, oembed,
 ];
 
 export interface RouteMatch {

@@ -250,6 +250,25 @@ export const PartnerStats = z.strictObject({
 export type PartnerStats = z.infer<typeof PartnerStats>;
 export const PartnerResponse = z.strictObject({ data: PartnerStats }).meta({ id: 'PartnerResponse' });
 
+/** oEmbed 1.0 (CONTRACT §2): a `video` type answer whose `html` is the player's iframe. */
+export const OEmbed = z.strictObject({
+  version: z.literal('1.0'),
+  type: z.literal('video'),
+  title: z.string(),
+  author_name: z.string(),
+  author_url: Uri,
+  provider_name: z.string(),
+  provider_url: Uri,
+  thumbnail_url: Uri,
+  thumbnail_width: z.number().int().min(1),
+  thumbnail_height: z.number().int().min(1),
+  html: z.string(),
+  width: z.number().int().min(1),
+  height: z.number().int().min(1),
+  cache_age: Count,
+}).meta({ id: 'OEmbed' });
+export type OEmbed = z.infer<typeof OEmbed>;
+
 export const Problem = z.strictObject({
   type: Uri,
   title: z.string(),

@@ -142,7 +142,7 @@ export function createApiServer(options: ServerOptions): Server {
 
     // API endpoints run here, straight from the route table: the same handler and serialiser the
     // build uses, without the cost of going through Astro (a third of the time of a search answer).
-    const route = url.pathname.startsWith('/v1/') ? matchRoute(url.pathname) : undefined;
+    const route = url.pathname.startsWith('/v1/') || url.pathname === '/oembed' ? matchRoute(url.pathname) : undefined;
     if (route) {
       sendAnswer(req, res, runEndpoint(route.endpoint, route.params, url, context, answersFor(snapshot)));
       return;

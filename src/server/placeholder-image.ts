@@ -1,8 +1,7 @@
 // Generated SVG images for videos and channels the catalogue gives no picture for: a colour from
 // the name's hash and up to two initials. Deterministic, so ETags only change with the name.
 import { createHash } from 'node:crypto';
-
-const escapeXml = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeMarkup } from '../lib/markup.ts';
 
 function hue(name: string): number {
   return createHash('sha256').update(name).digest().readUInt16BE(0) % 360;
@@ -15,10 +14,10 @@ function initials(text: string): string {
 
 export function thumbnailSvg(id: string, title: string): string {
   const h = hue(id);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720" viewBox="0 0 1280 720"><rect width="1280" height="720" fill="hsl(${h} 45% 35%)"/><circle cx="640" cy="360" r="96" fill="hsl(${h} 45% 85%)"/><path d="M610 305v110l95-55z" fill="hsl(${h} 45% 35%)"/><text x="640" y="610" font-family="system-ui,sans-serif" font-size="44" fill="#fff" text-anchor="middle">${escapeXml(title.slice(0, 48))}</text></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720" viewBox="0 0 1280 720"><rect width="1280" height="720" fill="hsl(${h} 45% 35%)"/><circle cx="640" cy="360" r="96" fill="hsl(${h} 45% 85%)"/><path d="M610 305v110l95-55z" fill="hsl(${h} 45% 35%)"/><text x="640" y="610" font-family="system-ui,sans-serif" font-size="44" fill="#fff" text-anchor="middle">${escapeMarkup(title.slice(0, 48))}</text></svg>`;
 }
 
 export function avatarSvg(name: string): string {
   const h = hue(name);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256"><rect width="256" height="256" rx="128" fill="hsl(${h} 50% 45%)"/><text x="128" y="150" font-family="system-ui,sans-serif" font-size="96" fill="#fff" text-anchor="middle">${escapeXml(initials(name))}</text></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256"><rect width="256" height="256" rx="128" fill="hsl(${h} 50% 45%)"/><text x="128" y="150" font-family="system-ui,sans-serif" font-size="96" fill="#fff" text-anchor="middle">${escapeMarkup(initials(name))}</text></svg>`;
 }
