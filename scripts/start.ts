@@ -1,6 +1,6 @@
 // npm start: on a fresh clone, seed the demo catalogue if there is none, build a snapshot if there
 // is none (or it was built for another PUBLIC_BASE_URL or an older catalogue revision), build the Astro app if it is missing or
-// older than the sources, then serve.
+// older than the sources (the SDK too), then serve.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import type { Manifest } from '../src/snapshot/manifest.ts';
 import { currentSnapshotId, readBuiltFrom } from '../src/snapshot/swap.ts';
-import { ASTRO_ENTRY, startServer } from '../src/server/start-server.ts';
+import { ASTRO_ENTRY, CLIENT_DIR, startServer } from '../src/server/start-server.ts';
 import { runCli } from './cli.ts';
 
 function newestSource(dir: string): number {
@@ -47,9 +47,11 @@ await runCli('start', async () => {
     const s = await buildSnapshot({ catalogue: config.catalogueDb, distDir: config.distDir, baseUrl: config.publicBaseUrl, onProgress: (m) => console.log(`build: ${m}`) });
     console.log(`build: snapshot ${s.id}: ${s.pages} pages in ${s.seconds.toFixed(1)} s`);
   }
-  if (!existsSync(ASTRO_ENTRY) || statSync(ASTRO_ENTRY).mtimeMs < Math.max(newestSource('src'), statSync('astro.config.mjs').mtimeMs)) {
-    console.log('start: building the on-demand routes (astro build)');
-    execFileSync('npx', ['astro', 'build', '--silent'], { stdio: 'inherit' });
+  const sdk = join(CLIENT_DIR, 'sdk.js');
+  const madeAt = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0);
+  if (Math.min(madeAt(ASTRO_ENTRY), madeAt(sdk)) < Math.max(newestSource('src'), newestSource('public'), statSync('astro.config.mjs').mtimeMs)) {
+    console.log('start: building the pages, the player and the SDK (npm run build:app)');
+    execFileSync('npm', ['run', '--silent', 'build:app'], { stdio: 'inherit' });
   }
   const running = await startServer(config);
   console.log(`start: listening on port ${running.port}, serving ${config.publicBaseUrl}`);

@@ -3,13 +3,18 @@
 import { defineMiddleware } from 'astro:middleware';
 import { finishDocument } from './server/astro-routes.ts';
 
+/** headers a page may set that its finished response keeps */
+const PASSED_ON = ['x-robots-tag', 'content-security-policy'] as const;
+
 export const onRequest = defineMiddleware(async (context, next) => {
   const response = await next();
   const type = response.headers.get('content-type') ?? '';
   if (response.status !== 200 || response.headers.has('etag') || !type.startsWith('text/html')) return response;
   const body = Buffer.from(await response.arrayBuffer());
   const extra: Record<string, string> = {};
-  const robots = response.headers.get('x-robots-tag');
-  if (robots) extra['x-robots-tag'] = robots;
+  for (const name of PASSED_ON) {
+    const value = response.headers.get(name);
+    if (value) extra[name] = value;
+  }
   return finishDocument(body, 'text/html; charset=utf-8', context.request, extra);
 });

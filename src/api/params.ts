@@ -90,6 +90,29 @@ export const BatchQuery = z.object({
 
 export const NoQuery = z.object({});
 
+const flag = (name: string) => z.enum(['0', '1'], { error: `must be 0 or 1 (${name})` }).transform((v) => v === '1');
+
+/** The hosted player's options (/embed/{id}): what a blogger sets in the iframe's URL (docs/embeds.md). */
+export const EmbedQuery = z.object({
+  autoplay: flag('1 starts playing at once, muted, as browsers allow').optional(),
+  muted: flag('1 starts muted').optional(),
+  loop: flag('1 plays again from the start at the end').optional(),
+  controls: flag('0 hides the control bar').optional(),
+  restricted: flag('1 plays only videos available in restricted mode').optional(),
+  start: integer(0, 1_000_000, 'must be a whole number of seconds from 0 to 1000000').optional(),
+  quality: z.string().regex(/^\d{2,4}p$/, 'must be a quality label such as 720p').optional(),
+  captions: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or pt-BR').optional(),
+  origin: z.string().refine((s) => {
+    try {
+      const url = new URL(s);
+      return /^https?:$/.test(url.protocol) && url.origin === s;
+    } catch {
+      return false;
+    }
+  }, 'must be the origin of the embedding page, such as https://blog.example').optional(),
+});
+export type EmbedQuery = z.infer<typeof EmbedQuery>;
+
 /** Width of an oEmbed iframe (SPEC §4); heights follow at 16:9. */
 export const OEMBED_WIDTH = { min: 200, max: 1920, default: 640 } as const;
 /** The smallest `maxheight` that still fits the narrowest iframe (200 × 113). */

@@ -68,7 +68,7 @@ export type VideoBatch = z.infer<typeof VideoBatch>;
 
 export const Quality = z.strictObject({ label: z.string(), height: z.number().int().min(1) });
 export const PlaybackSource = z.strictObject({ url: Uri, type: z.string(), quality: z.string(), height: z.number().int().min(1) });
-export const PlaybackCaption = z.strictObject({ lang: z.string(), label: z.string() });
+export const PlaybackCaption = z.strictObject({ lang: z.string(), label: z.string(), url: Uri.optional() });
 
 export const Playback = z.strictObject({
   videoId: z.string(),

@@ -50,8 +50,10 @@ export function readCatalogue(db: Catalogue): PublicCatalogue {
   const sources = groupBy<MediaSource & { video_id: string }>(
     db.prepare(`SELECT video_id, url, type, height FROM video_sources WHERE video_id IN (${visible}) ORDER BY video_id, position`).iterate(),
     (r) => r.video_id);
-  const captions = groupBy<CaptionTrack & { video_id: string }>(
-    db.prepare(`SELECT video_id, lang, label FROM video_captions WHERE video_id IN (${visible}) ORDER BY video_id, position`).iterate(),
+  // a catalogue of schema 1 (read-only here, so not migrated) has no caption files
+  const captionUrl = (db.prepare('PRAGMA table_info(video_captions)').all() as { name: string }[]).some((c) => c.name === 'url') ? 'url' : 'NULL AS url';
+  const captions = groupBy<{ video_id: string; lang: string; label: string; url: string | null }>(
+    db.prepare(`SELECT video_id, lang, label, ${captionUrl} FROM video_captions WHERE video_id IN (${visible}) ORDER BY video_id, position`).iterate(),
     (r) => r.video_id);
 
   const videos: PublicVideo[] = [];
@@ -73,7 +75,7 @@ export function readCatalogue(db: Catalogue): PublicCatalogue {
       features: { '3d': v.feature_3d === 1, calm: v.feature_calm === 1, restricted: v.feature_restricted === 1, captions: v.feature_captions === 1 },
       thumbnailUrl: present(v.thumbnail_url),
       sources: (sources.get(v.id) ?? []).map(({ url, type, height }) => ({ url, type, height })),
-      captions: (captions.get(v.id) ?? []).map(({ lang, label }) => ({ lang, label })),
+      captions: (captions.get(v.id) ?? []).map(({ lang, label, url }): CaptionTrack => (url === null ? { lang, label } : { lang, label, url })),
       language: present(v.language),
     });
   }

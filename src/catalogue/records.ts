@@ -24,6 +24,14 @@ export const Instant = z
   });
 
 const Url = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' });
+/**
+ * Where a media file is: an absolute http(s) URL (a media host), or a path on this deployment
+ * (`/media/...`), served under PUBLIC_BASE_URL wherever it is deployed.
+ */
+const MediaUrl = z.union([
+  Url,
+  z.string().regex(/^\/(?!\/)[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/).refine((s) => !s.split('/').includes('..')),
+], { error: 'must be an absolute http(s) URL or a path on this deployment such as /media/clip.webm' });
 const Count = z.number().int('must be a whole number').min(0, 'must be 0 or more').max(Number.MAX_SAFE_INTEGER);
 const Text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 const Name = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
@@ -40,7 +48,7 @@ export const FeatureFlags = z.object({
 export type FeatureFlags = z.infer<typeof FeatureFlags>;
 
 export const MediaSource = z.object({
-  url: Url,
+  url: MediaUrl,
   type: z.string().regex(/^[a-z]+\/[A-Za-z0-9.+-]+$/, 'must be a media type such as video/mp4'),
   height: z.number().int().min(1).max(8640),
 });
@@ -49,6 +57,8 @@ export type MediaSource = z.infer<typeof MediaSource>;
 export const CaptionTrack = z.object({
   lang: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or pt-BR'),
   label: Name(100),
+  /** the WebVTT file of the track, when the catalogue has one */
+  url: MediaUrl.optional(),
 });
 export type CaptionTrack = z.infer<typeof CaptionTrack>;
 

@@ -1,7 +1,7 @@
 // The catalogue's SQLite schema (documented in docs/catalogue.md). Keys are the public ids; lists
 // keep their order in a `position` column. Privacy and comment state are stored as given: the
 // one place that drops what must not be served is read-catalogue.ts.
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -63,6 +63,7 @@ CREATE TABLE IF NOT EXISTS video_captions (
   position INTEGER NOT NULL,
   lang TEXT NOT NULL,
   label TEXT NOT NULL,
+  url TEXT,
   PRIMARY KEY (video_id, position)
 ) STRICT, WITHOUT ROWID;
 

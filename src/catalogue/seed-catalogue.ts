@@ -29,7 +29,6 @@ const FIRST_VIDEO = Date.parse('2019-01-01T00:00:00Z');
 const FIRST_CHANNEL = Date.parse('2008-01-01T00:00:00Z');
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-const MEDIA = 'https://media.example-media.net';
 /** Videos remembered per channel, to fill its playlists from. */
 const POOL_CAP = 400;
 
@@ -327,9 +326,13 @@ function drawSeconds(r: Random, duration: DurationClass): number | undefined {
   return undefined;
 }
 
-const HEIGHTS = [1080, 720, 480, 360] as const;
-/** Index into HEIGHTS of a video's best rendition: mostly 1080p. */
-const TOP_HEIGHT = [0, 0, 0, 1, 1, 2, 3] as const;
+/**
+ * Playable videos play the sample media shipped in public/media (served at /media/...): both
+ * renditions mostly, one of them sometimes. Their caption tracks have WebVTT files there too.
+ */
+const SAMPLE_RENDITIONS = [[480, 240], [480, 240], [480, 240], [480, 240], [480], [240]] as const;
+const sampleSource = (height: number) => ({ url: `/media/sample-${height}.webm`, type: 'video/webm', height });
+const sampleCaptions = (lang: string) => `/media/captions/sample.${lang}.vtt`;
 
 interface VideoContext {
   readonly r: Random;
@@ -375,10 +378,7 @@ function makeVideo(c: VideoContext): { record: VideoRecord; words: Words; publis
   const f = plan.features;
   record.features = { '3d': f['3d'] === true, calm: f.calm === true, restricted: f.restricted === true, captions: f.captions === true };
   if (plan.sources) {
-    const top = r.pick(TOP_HEIGHT);
-    let heights: number[] = HEIGHTS.slice(top);
-    if (heights.length > 2 && r.chance(0.3)) heights = heights.filter((h) => h !== 480);
-    record.sources = heights.map((height) => ({ url: `${MEDIA}/${id}/${height}.mp4`, type: 'video/mp4', height }));
+    record.sources = r.pick(SAMPLE_RENDITIONS).map(sampleSource);
   }
   const l = r.next();
   const language = l < 0.78 ? 'en' : l < 0.86 ? r.pick(W.OTHER_LANGUAGES) : undefined;
@@ -388,7 +388,7 @@ function makeVideo(c: VideoContext): { record: VideoRecord; words: Words; publis
       const track = r.pick(W.CAPTION_LANGUAGES);
       if (!tracks.some((t) => t.lang === track.lang)) tracks.push({ lang: track.lang, label: track.label });
     }
-    record.captions = tracks;
+    record.captions = plan.sources ? tracks.map((t) => ({ ...t, url: sampleCaptions(t.lang) })) : tracks;
   }
   if (language !== undefined) record.language = language;
   return { record, words, published };

@@ -21,7 +21,7 @@ export function createRecordWriter(db: Catalogue): RecordWriter {
     clearSources: db.prepare('DELETE FROM video_sources WHERE video_id = ?'),
     source: db.prepare('INSERT INTO video_sources (video_id, position, url, type, height) VALUES (?, ?, ?, ?, ?)'),
     clearCaptions: db.prepare('DELETE FROM video_captions WHERE video_id = ?'),
-    caption: db.prepare('INSERT INTO video_captions (video_id, position, lang, label) VALUES (?, ?, ?, ?)'),
+    caption: db.prepare('INSERT INTO video_captions (video_id, position, lang, label, url) VALUES (?, ?, ?, ?, ?)'),
     playlist: db.prepare(`INSERT OR REPLACE INTO playlists
       (id, channel, title, description, privacy, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     clearItems: db.prepare('DELETE FROM playlist_items WHERE playlist_id = ?'),
@@ -54,7 +54,7 @@ export function createRecordWriter(db: Catalogue): RecordWriter {
         s.clearSources.run(r.id);
         (r.sources ?? []).forEach((m, i) => s.source.run(r.id, i, m.url, m.type, m.height));
         s.clearCaptions.run(r.id);
-        (r.captions ?? []).forEach((c, i) => s.caption.run(r.id, i, c.lang, c.label));
+        (r.captions ?? []).forEach((c, i) => s.caption.run(r.id, i, c.lang, c.label, c.url ?? null));
         return;
       }
       case 'playlist':

@@ -141,7 +141,7 @@ export function toCategory(id: string, name: string, videoCount: number): Catego
 const PREFERRED_HEIGHT = 720;
 
 /** Playback capabilities: qualities best first; the default is the best at or under 720p. */
-export function toPlayback(v: PublicVideo): Playback {
+export function toPlayback(v: PublicVideo, urls: Urls): Playback {
   const sources = [...v.sources].sort((a, b) => b.height - a.height || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   const qualities = [...new Set(sources.map((s) => s.height))].map((height) => ({ label: `${height}p`, height }));
   const preferred = qualities.find((q) => q.height <= PREFERRED_HEIGHT) ?? qualities[qualities.length - 1];
@@ -150,8 +150,8 @@ export function toPlayback(v: PublicVideo): Playback {
     modes: ['inline', 'theater', 'fullscreen', 'pip'],
     qualities,
     ...(preferred && { defaultQuality: preferred.label }),
-    sources: sources.map((s) => ({ url: s.url, type: s.type, quality: `${s.height}p`, height: s.height })),
-    captions: v.captions.map((c) => ({ lang: c.lang, label: c.label })),
+    sources: sources.map((s) => ({ url: urls.media(s.url), type: s.type, quality: `${s.height}p`, height: s.height })),
+    captions: v.captions.map((c) => (c.url === undefined ? { lang: c.lang, label: c.label } : { lang: c.lang, label: c.label, url: urls.media(c.url) })),
     '3d': v.features['3d'] ? { available: true, layout: 'side-by-side' } : { available: false },
     calmAudio: { available: v.features.calm },
     restrictedMode: { available: v.features.restricted },

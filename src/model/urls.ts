@@ -12,6 +12,8 @@ export interface Urls {
   liveEmbed(username: string): string;
   liveThumbnail(username: string): string;
   api(pathAndQuery: string): string;
+  /** a media file's URL: absolute ones as given, paths of this deployment (`/media/...`) under the base */
+  media(urlOrPath: string): string;
 }
 
 export function createUrls(baseUrl: string): Urls {
@@ -29,6 +31,7 @@ export function createUrls(baseUrl: string): Urls {
     liveEmbed: (username) => `${base}/embed/live/${seg(username)}`,
     liveThumbnail: (username) => `${base}/thumbnails/live/${seg(username)}.svg`,
     api: (pathAndQuery) => `${base}${pathAndQuery}`,
+    media: (urlOrPath) => (urlOrPath.startsWith('/') ? `${base}${urlOrPath}` : urlOrPath),
   };
 }
 

@@ -11,6 +11,7 @@ import { buildModel } from '../model/build-model.ts';
 import { createUrls } from '../model/urls.ts';
 import { matchRoute } from '../api/routes.ts';
 import { createAnswerCache } from './answer-cache.ts';
+import { serveClientAsset, type ClientAssets } from './client-assets.ts';
 import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts';
 import type { Admission, Gate } from './gate.ts';
 import type { LiveSource } from './live-source.ts';
@@ -27,6 +28,8 @@ export interface ServerOptions {
   readonly baseUrl: string;
   readonly snapshots: SnapshotHolder;
   readonly astro: AstroHandler;
+  /** the built app's static files: SDK, player script, sample media */
+  readonly assets?: ClientAssets;
   /** live state at request time; without one, the snapshot's copy is served */
   readonly live?: LiveSource;
   /** rate-limit lanes and callers of API paths; without one, nothing is limited */
@@ -106,6 +109,12 @@ export function createApiServer(options: ServerOptions): Server {
       url = new URL(`http://origin.invalid${req.url ?? '/'}`);
     } catch {
       send(req, res, renderProblem(new ProblemError('not-found', 'The request target is not a valid path.'), instance, urls));
+      return;
+    }
+
+    const asset = options.assets?.get(url.pathname);
+    if (asset) {
+      serveClientAsset(req, res, asset);
       return;
     }
 

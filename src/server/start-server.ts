@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import { layoutOf } from '../snapshot/layout.ts';
 import { createFrontServer } from './fast-path.ts';
 import { createApiServer, type AstroHandler } from './http-server.ts';
+import { loadClientAssets } from './client-assets.ts';
 import { createGate } from './gate.ts';
 import { createLiveSource } from './live-source.ts';
 import { createPartners } from './partners.ts';
@@ -17,6 +18,8 @@ import { createStatusChecks } from './status-checks.ts';
 import { holdSnapshots, type SnapshotHolder } from './snapshot-holder.ts';
 
 export const ASTRO_ENTRY = join('dist', 'app', 'server', 'entry.mjs');
+/** the built app's static files, next to its server entry */
+export const CLIENT_DIR = join('dist', 'app', 'client');
 
 export interface RunningServer {
   /** the node:http pipeline, fed connections by `front` */
@@ -28,7 +31,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, options: { log?: (m: string) => void; astroEntry?: string } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, options: { log?: (m: string) => void; astroEntry?: string; clientDir?: string } = {}): Promise<RunningServer> {
   const log = options.log ?? ((m: string) => console.log(m));
   const entry = pathToFileURL(resolve(options.astroEntry ?? ASTRO_ENTRY)).href;
   const { handler } = (await import(entry)) as { handler: AstroHandler };
@@ -42,7 +45,8 @@ export async function startServer(config: Config, options: { log?: (m: string) =
     catalogueErrors: () => [live.error, partners.error],
     searchLoaded: () => snapshots.current?.search !== undefined,
   });
-  const server = createApiServer({ baseUrl: config.publicBaseUrl, snapshots, astro: handler, live, gate, partners, monitor, status: checks.report, log });
+  const assets = loadClientAssets(options.clientDir ?? CLIENT_DIR);
+  const server = createApiServer({ baseUrl: config.publicBaseUrl, snapshots, astro: handler, assets, live, gate, partners, monitor, status: checks.report, log });
   server.keepAliveTimeout = 65_000;
   server.timeout = 120_000; // handed-over connections idle this long are closed
   const front = createFrontServer(snapshots, server, gate, monitor.record);

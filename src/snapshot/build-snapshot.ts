@@ -5,7 +5,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from '../api/endpoint.ts';
-import { API_VERSION } from '../api/handlers/health.ts';
+import { API_VERSION } from '../api/version.ts';
 import { openCatalogue } from '../catalogue/open-catalogue.ts';
 import { readCatalogue } from '../catalogue/read-catalogue.ts';
 import { readRevision } from '../catalogue/revision.ts';

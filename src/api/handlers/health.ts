@@ -3,8 +3,7 @@ import { defineEndpoint } from '../endpoint.ts';
 import { NoQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
 import { HealthResponse } from '../schemas.ts';
-
-export const API_VERSION = '1.5.2';
+import { API_VERSION } from '../version.ts';
 
 export const health = defineEndpoint<Record<string, never>>({
   name: 'health',

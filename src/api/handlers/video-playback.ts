@@ -11,6 +11,6 @@ export const videoPlayback = defineSingleResource({
   response: PlaybackResponse,
   find({ model }, id) {
     const entry = findVideo(model, id);
-    return { data: toPlayback(entry.video), unlisted: entry.video.privacy === 'unlisted' };
+    return { data: toPlayback(entry.video, model.urls), unlisted: entry.video.privacy === 'unlisted' };
   },
 });

@@ -106,3 +106,30 @@ describe('readCatalogue, the privacy choke point', () => {
     expect(JSON.stringify(readCatalogue(db))).toBe(JSON.stringify(readCatalogue(db)));
   });
 });
+
+describe('catalogues of schema 1 (before caption files)', () => {
+  it('are read as they are, and gain the caption url column when opened for writing', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'vpa-schema1-'));
+    const path = join(dir, 'catalogue.db');
+    try {
+      const old = openCatalogue(path);
+      writeRecords(old, [rawChannel('alice'), rawVideo('v1', { captions: [{ lang: 'en', label: 'English' }] })]);
+      old.exec('ALTER TABLE video_captions DROP COLUMN url');
+      old.close();
+
+      const readOnly = openCatalogue(path, { readonly: true });
+      expect(readCatalogue(readOnly).videos[0]!.captions).toEqual([{ lang: 'en', label: 'English' }]);
+      readOnly.close();
+
+      const writable = openCatalogue(path);
+      writeRecords(writable, [rawVideo('v1', { captions: [{ lang: 'en', label: 'English', url: '/media/captions/v1.en.vtt' }] })]);
+      expect(readCatalogue(writable).videos[0]!.captions).toEqual([{ lang: 'en', label: 'English', url: '/media/captions/v1.en.vtt' }]);
+      writable.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -98,6 +98,22 @@ describe('generateSeedRecords', () => {
     expect(ofKind(records, 'comment').filter((c) => c.author.avatarUrl !== undefined)).toEqual([]);
   });
 
+  it('points playable videos and their captions at the sample media shipped in public/media', () => {
+    const paths = new Set<string>();
+    for (const v of ofKind(records, 'video')) {
+      for (const source of v.sources ?? []) paths.add(source.url);
+      for (const track of v.captions ?? []) {
+        if (v.sources !== undefined) expect(track.url, v.id).toBeDefined();
+        if (track.url !== undefined) paths.add(track.url);
+      }
+    }
+    expect(paths.size).toBeGreaterThan(3);
+    for (const path of paths) {
+      expect(path, 'a path on this deployment').toMatch(/^\/media\//);
+      expect(existsSync(join('public', path)), `public${path} exists`).toBe(true);
+    }
+  });
+
   it('gives YouTube-like 11-character video ids', () => {
     for (const v of ofKind(records, 'video')) {
       expect(v.id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{10}$/);

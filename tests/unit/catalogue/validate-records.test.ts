@@ -84,6 +84,18 @@ describe('validateRecords: bad lines', () => {
     onlyError(validate([...base, rawVideo('v1', { tags: ['ok', ''] })]).errors, 3, 'tags.1');
   });
 
+  it('takes media and caption files as absolute URLs or as paths on this deployment, nothing else', () => {
+    const media = (url: string) => rawVideo('v1', { sources: [{ url, type: 'video/webm', height: 480 }], captions: [{ lang: 'en', label: 'English', url: url.replace(/webm$/, 'vtt') }] });
+    for (const url of ['/media/sample-480.webm', 'https://media.example/v1/480.webm', '/media/clips/a%20b.webm']) {
+      expect(validate([...base, media(url)]).errors, url).toEqual([]);
+    }
+    for (const url of ['media/a.webm', '//evil.example/a.webm', '/media/../catalogue.webm', 'ftp://m.example/a.webm', '/media/a b.webm']) {
+      const { errors } = validate([...base, media(url)]);
+      expect(errors.map((e) => e.field), url).toEqual(['sources.0.url', 'captions.0.url']);
+      expect(errors[0]!.message, url).toMatch(/absolute http\(s\) URL or a path on this deployment/);
+    }
+  });
+
   it('reports a missing required field', () => {
     const { title: _title, ...untitled } = rawVideo('v1');
     onlyError(validate([...base, untitled]).errors, 3, 'title');

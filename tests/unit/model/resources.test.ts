@@ -113,27 +113,27 @@ describe('toCategory', () => {
 
 describe('toPlayback', () => {
   it('lists qualities best first, once per height', () => {
-    const playback = toPlayback(video('v1', { sources: [source(480), source(1080), source(720), source(240), source(720, 'https://media.example.test/alt-720.webm')] }));
+    const playback = toPlayback(video('v1', { sources: [source(480), source(1080), source(720), source(240), source(720, 'https://media.example.test/alt-720.webm')] }), urls);
     expect(playback.qualities.map((q) => q.height)).toEqual([1080, 720, 480, 240]);
     for (const q of playback.qualities) expect(q.label).toBe(`${q.height}p`);
     expect(Playback.safeParse(playback).success).toBe(true);
   });
 
   it('lists sources best first, each with its quality', () => {
-    const playback = toPlayback(video('v1', { sources: [source(480), source(1080), source(720)] }));
+    const playback = toPlayback(video('v1', { sources: [source(480), source(1080), source(720)] }), urls);
     const heights = playback.sources.map((s) => s.height);
     expect(heights).toEqual([...heights].sort((a, b) => b - a));
     for (const s of playback.sources) expect(s.quality).toBe(`${s.height}p`);
   });
 
   it('defaults to the best quality at or under 720p', () => {
-    expect(toPlayback(video('v1', { sources: [source(2160), source(1080), source(720), source(480)] })).defaultQuality).toBe('720p');
-    expect(toPlayback(video('v1', { sources: [source(1080), source(576), source(360)] })).defaultQuality).toBe('576p');
-    expect(toPlayback(video('v1', { sources: [source(240)] })).defaultQuality).toBe('240p');
+    expect(toPlayback(video('v1', { sources: [source(2160), source(1080), source(720), source(480)] }), urls).defaultQuality).toBe('720p');
+    expect(toPlayback(video('v1', { sources: [source(1080), source(576), source(360)] }), urls).defaultQuality).toBe('576p');
+    expect(toPlayback(video('v1', { sources: [source(240)] }), urls).defaultQuality).toBe('240p');
   });
 
   it('has empty qualities and sources and no defaultQuality without media', () => {
-    const playback = toPlayback(video('v1'));
+    const playback = toPlayback(video('v1'), urls);
     expect(playback.qualities).toEqual([]);
     expect(playback.sources).toEqual([]);
     expect('defaultQuality' in playback).toBe(false);
@@ -141,15 +141,15 @@ describe('toPlayback', () => {
   });
 
   it('offers the four player modes', () => {
-    expect([...toPlayback(video('v1')).modes].sort()).toEqual(['fullscreen', 'inline', 'pip', 'theater']);
+    expect([...toPlayback(video('v1'), urls).modes].sort()).toEqual(['fullscreen', 'inline', 'pip', 'theater']);
   });
 
   it('reports feature availability from the video flags', () => {
-    const on = toPlayback(video('v1', { features: { '3d': true, calm: true, restricted: true, captions: true } }));
+    const on = toPlayback(video('v1', { features: { '3d': true, calm: true, restricted: true, captions: true } }), urls);
     expect(on['3d'].available).toBe(true);
     expect(on.calmAudio.available).toBe(true);
     expect(on.restrictedMode.available).toBe(true);
-    const off = toPlayback(video('v1'));
+    const off = toPlayback(video('v1'), urls);
     expect(off['3d']).toEqual({ available: false });
     expect(off.calmAudio.available).toBe(false);
     expect(off.restrictedMode.available).toBe(false);
@@ -157,7 +157,17 @@ describe('toPlayback', () => {
 
   it('lists captions in catalogue order', () => {
     const captions = [{ lang: 'en', label: 'English' }, { lang: 'pt-BR', label: 'Português' }];
-    expect(toPlayback(video('v1', { captions })).captions).toEqual(captions);
+    expect(toPlayback(video('v1', { captions }), urls).captions).toEqual(captions);
+  });
+
+  it('serves media paths of this deployment under the base URL, and media hosts\' URLs as given', () => {
+    const playback = toPlayback(video('v1', {
+      sources: [source(480, '/media/sample-480.webm'), source(720, 'https://media.example.test/v1-720.webm')],
+      captions: [{ lang: 'en', label: 'English', url: '/media/captions/sample.en.vtt' }, { lang: 'fr', label: 'Français' }],
+    }), urls);
+    expect(playback.sources.map((s) => s.url)).toEqual(['https://media.example.test/v1-720.webm', `${BASE_URL}/media/sample-480.webm`]);
+    expect(playback.captions).toEqual([{ lang: 'en', label: 'English', url: `${BASE_URL}/media/captions/sample.en.vtt` }, { lang: 'fr', label: 'Français' }]);
+    expect(Playback.safeParse(playback).success).toBe(true);
   });
 });
 

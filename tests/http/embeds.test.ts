@@ -1,0 +1,171 @@
+// The embed tier over HTTP: the SDK files (type, CORS, caching, compression, size budget), the
+// sample media (ranges for seeking), and the hosted player page (options, unavailable videos,
+// embeddable anywhere). The player's behaviour in a browser is tests/browser/embeds.spec.ts.
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { Truth } from './catalogue-truth.ts';
+import { problemShapeProblems, type Problem } from './contract-shapes.ts';
+import { decoded, header, type Client } from './http-client.ts';
+import { useServedCatalogue } from './harness.ts';
+import type { Fixture } from './server-fixture.ts';
+
+let fx: Fixture;
+let api: Client;
+let truth: Truth;
+useServedCatalogue({ seed: { videos: 200 } }, (h) => ({ fx, api, truth } = h));
+
+const enc = encodeURIComponent;
+/** The classic script's budget (issue 5): under 12 KB gzipped. */
+const SDK_GZIP_BUDGET = 12 * 1024;
+
+interface PlaybackBody { data: { sources: { url: string; quality: string }[]; captions: { lang: string; url?: string }[] } }
+
+describe('/sdk.js and /sdk.mjs', () => {
+  it('serve JavaScript with CORS, a strong ETag and CDN caching, and answer If-None-Match with 304', async () => {
+    for (const path of ['/sdk.js', '/sdk.mjs']) {
+      const res = await api.send(path);
+      expect(res.status, path).toBe(200);
+      expect(header(res, 'content-type'), path).toBe('text/javascript; charset=utf-8');
+      expect(header(res, 'access-control-allow-origin'), path).toBe('*');
+      expect(header(res, 'cache-control'), path).toMatch(/public.*s-maxage=\d+/);
+      const etag = header(res, 'etag')!;
+      expect(etag, path).toMatch(/^"[^"]+"$/);
+      const again = await api.send(path, { headers: { 'if-none-match': etag } });
+      expect(again.status, path).toBe(304);
+      expect(again.body.length).toBe(0);
+      const head = await api.send(path, { method: 'HEAD' });
+      expect([head.status, head.body.length, header(head, 'content-length')], path).toEqual([200, 0, String(res.body.length)]);
+    }
+  });
+
+  it('defines the one global VideoPlatform in the classic script, and exports the same names from the module', async () => {
+    const classic = (await api.send('/sdk.js')).body.toString('utf8');
+    expect(classic).toMatch(/^"use strict";var VideoPlatform=/);
+    const module = (await api.send('/sdk.mjs')).body.toString('utf8');
+    const exported = /export\{([^}]*)\};?\s*$/.exec(module)?.[1]?.split(',').map((e) => e.split(' as ').pop()!.trim()).sort();
+    expect(exported).toEqual(['ApiError', 'PlayerError', 'TimeoutError', 'createClient', 'embed', 'embedQuery', 'oembed', 'version']);
+  });
+
+  it(`compresses the classic script to under ${SDK_GZIP_BUDGET / 1024} KB`, async () => {
+    const res = await api.send('/sdk.js', { headers: { 'accept-encoding': 'gzip' } });
+    expect(header(res, 'content-encoding')).toBe('gzip');
+    expect(header(res, 'vary')).toBe('Accept-Encoding');
+    expect(gunzipSync(res.body).toString('utf8')).toBe((await api.send('/sdk.js')).body.toString('utf8'));
+    expect(res.body.length).toBeLessThan(SDK_GZIP_BUDGET);
+  });
+});
+
+describe('sample media and captions', () => {
+  const playableId = () => truth.publicVideos.find((v) => v.sources.length > 1 && v.captions.length > 0)!.id;
+
+  it('are where the playback answer says, as WebM and WebVTT', async () => {
+    const { body } = await api.json<PlaybackBody>(`/v1/videos/${enc(playableId())}/playback`);
+    expect(body.data.sources.length).toBeGreaterThan(1);
+    for (const source of body.data.sources) {
+      expect(source.url.startsWith(`${fx.base}/media/`), source.url).toBe(true);
+      const res = await api.send(new URL(source.url).pathname);
+      expect([res.status, header(res, 'content-type')], source.url).toEqual([200, 'video/webm']);
+      expect(res.body.subarray(0, 4).toString('hex'), 'EBML magic').toBe('1a45dfa3');
+    }
+    const track = body.data.captions.find((c) => c.url !== undefined)!;
+    const vtt = await api.send(new URL(track.url!).pathname);
+    expect([vtt.status, header(vtt, 'content-type')]).toEqual([200, 'text/vtt; charset=utf-8']);
+    expect(decoded(vtt).toString('utf8')).toMatch(/^WEBVTT\n/);
+  });
+
+  it('answer byte ranges with 206 (as media elements seek), and unsatisfiable ones with 416', async () => {
+    const { body } = await api.json<PlaybackBody>(`/v1/videos/${enc(playableId())}/playback`);
+    const path = new URL(body.data.sources[0]!.url).pathname;
+    const whole = await api.send(path);
+    const size = whole.body.length;
+    expect(header(whole, 'accept-ranges')).toBe('bytes');
+    const cases: [string, number, number][] = [['bytes=0-99', 0, 99], ['bytes=1000-', 1000, size - 1], ['bytes=-500', size - 500, size - 1], [`bytes=10-${size + 50}`, 10, size - 1]];
+    for (const [range, start, end] of cases) {
+      const res = await api.send(path, { headers: { range } });
+      expect(res.status, range).toBe(206);
+      expect(header(res, 'content-range'), range).toBe(`bytes ${start}-${end}/${size}`);
+      expect(res.body.equals(whole.body.subarray(start, end + 1)), range).toBe(true);
+    }
+    const beyond = await api.send(path, { headers: { range: `bytes=${size}-` } });
+    expect([beyond.status, header(beyond, 'content-range')]).toEqual([416, `bytes */${size}`]);
+    // a range of an older representation is not served: the whole current one is
+    const stale = await api.send(path, { headers: { range: 'bytes=0-9', 'if-range': '"stale"' } });
+    expect([stale.status, stale.body.length]).toEqual([200, size]);
+    const current = await api.send(path, { headers: { range: 'bytes=0-9', 'if-range': header(whole, 'etag')! } });
+    expect([current.status, current.body.length]).toEqual([206, 10]);
+  });
+});
+
+describe('the hosted player page /embed/{id}', () => {
+  const page = async (target: string) => {
+    const res = await api.send(target);
+    return { res, html: decoded(res).toString('utf8') };
+  };
+  const configOf = (html: string) => JSON.parse(/<script type="application\/json" id="player-config">(.*?)<\/script>/s.exec(html)![1]!) as {
+    videoId: string; quality: string | undefined; options: Record<string, unknown>; unavailable?: { code: string };
+  };
+
+  it('is embeddable from any site, and plays the video\'s media with its captions', async () => {
+    const video = truth.publicVideos.find((v) => v.sources.length > 1 && v.captions.length > 0)!;
+    const { res, html } = await page(`/embed/${enc(video.id)}`);
+    expect(res.status).toBe(200);
+    expect(header(res, 'content-type')).toBe('text/html; charset=utf-8');
+    expect(header(res, 'content-security-policy')).toBe('frame-ancestors *');
+    expect(header(res, 'x-frame-options')).toBeUndefined();
+    expect(header(res, 'etag')).toMatch(/^"/);
+    expect(html).toMatch(/<video [^>]*src="[^"]*\/media\/sample-\d+\.webm"/);
+    for (const track of video.captions) expect(html).toContain(`srclang="${track.lang}"`);
+    const config = configOf(html);
+    expect(config.videoId).toBe(video.id);
+    expect(config.unavailable).toBeUndefined();
+    expect(html).toMatch(/<script type="module" src="\/_astro\/[^"]+\.js"><\/script>/);
+  });
+
+  it('reads its options from the query, and refuses invalid ones with a 400 naming each', async () => {
+    const video = truth.publicVideos.find((v) => v.sources.length > 1)!;
+    const { res, html } = await page(`/embed/${enc(video.id)}?autoplay=1&start=3&loop=1&controls=0&muted=1&quality=240p&origin=${enc('https://blog.example')}`);
+    expect(res.status).toBe(200);
+    expect(configOf(html).options).toMatchObject({ autoplay: true, start: 3, loop: true, controls: false, muted: true, quality: '240p', origin: 'https://blog.example' });
+    expect(configOf(html).quality).toBe('240p');
+    expect(html).toMatch(/src="[^"]*sample-240\.webm#t=3"/);
+    const bad = await api.send(`/embed/${enc(video.id)}?autoplay=yes&start=-1&quality=hd&origin=https%3A%2F%2Fblog.example%2Fpath`);
+    expect(bad.status).toBe(400);
+    const problem = JSON.parse(decoded(bad).toString('utf8')) as Problem;
+    expect(problemShapeProblems(problem, fx.base, 400)).toEqual([]);
+    expect((problem.errors ?? []).map((e) => e.parameter).sort()).toEqual(['autoplay', 'origin', 'quality', 'start']);
+  });
+
+  it('shows an "unavailable" page with status 404 for unknown and private ids', async () => {
+    for (const id of [truth.privateIds[0]!, 'no-such-video']) {
+      const { res, html } = await page(`/embed/${enc(id)}`);
+      expect(res.status, id).toBe(404);
+      expect(header(res, 'content-type'), id).toMatch(/^text\/html/);
+      expect(header(res, 'content-security-policy'), id).toBe('frame-ancestors *');
+      expect(html, id).toContain('Video unavailable');
+      expect(configOf(html).unavailable?.code, id).toBe('unavailable');
+      expect(html, id).not.toContain('<video');
+    }
+  });
+
+  it('says so when there is nothing to play: no media, or not available in restricted mode', async () => {
+    const silent = truth.publicVideos.find((v) => v.sources.length === 0)!;
+    const { res, html } = await page(`/embed/${enc(silent.id)}`);
+    expect(res.status).toBe(200);
+    expect(configOf(html).unavailable?.code).toBe('no-media');
+    expect(html).toContain('no playable media');
+    const unrestricted = truth.publicVideos.find((v) => v.sources.length > 0 && !v.features.restricted)!;
+    expect(configOf((await page(`/embed/${enc(unrestricted.id)}?restricted=1`)).html).unavailable?.code).toBe('restricted');
+    const restricted = truth.publicVideos.find((v) => v.sources.length > 0 && v.features.restricted)!;
+    const allowed = await page(`/embed/${enc(restricted.id)}?restricted=1`);
+    expect(configOf(allowed.html).unavailable).toBeUndefined();
+    expect(allowed.html).toContain('Restricted mode');
+  });
+
+  it('serves unlisted videos with noindex', async () => {
+    const unlisted = truth.unlistedIds[0]!;
+    const { res, html } = await page(`/embed/${enc(unlisted)}`);
+    expect(res.status).toBe(200);
+    expect(header(res, 'x-robots-tag')).toBe('noindex');
+    expect(html).toContain('<meta name="robots" content="noindex"');
+  });
+});
