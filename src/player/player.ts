@@ -254,8 +254,11 @@ function wireControls(v: HTMLVideoElement): void {
 
   document.addEventListener('keydown', (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
-    const tag = (e.target as HTMLElement).tagName;
+    const target = e.target as HTMLElement;
+    const tag = target.tagName;
     const inField = tag === 'INPUT' || tag === 'SELECT';
+    // on the seek bar, arrows seek by 5 s as everywhere else, not by the slider's own step
+    const onSeekBar = target.dataset['control'] === 'seek';
     switch (e.key) {
       case ' ':
         if (inField || tag === 'BUTTON') return;
@@ -266,7 +269,7 @@ function wireControls(v: HTMLVideoElement): void {
       case 'f': case 'F': toggleFullscreen(); break;
       case 'c': case 'C': setCaptions(captions === null ? config.captions[0]?.lang ?? null : null); break;
       case 'ArrowLeft': case 'ArrowRight':
-        if (inField) return;
+        if (inField && !onSeekBar) return;
         seek(Math.max(0, v.currentTime + (e.key === 'ArrowLeft' ? -5 : 5)));
         break;
       case 'ArrowUp': case 'ArrowDown':

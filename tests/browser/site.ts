@@ -3,6 +3,7 @@
 import { test as base } from '@playwright/test';
 import { readTruth, type Truth } from '../http/catalogue-truth.ts';
 import { startFixture } from '../http/server-fixture.ts';
+import { startThirdParty, type ThirdParty } from './third-party.ts';
 
 export interface Site {
   readonly base: string;
@@ -11,7 +12,7 @@ export interface Site {
   json<T>(path: string): Promise<T>;
 }
 
-export const test = base.extend<object, { site: Site }>({
+export const test = base.extend<object, { site: Site; thirdParty: ThirdParty }>({
   site: [async ({}, use) => {
     const fx = await startFixture({ seed: { videos: 300 } });
     const json = async <T>(path: string): Promise<T> => {
@@ -21,6 +22,11 @@ export const test = base.extend<object, { site: Site }>({
     };
     await use({ base: fx.base, truth: readTruth(fx.catalogue), json });
     await fx.close();
+  }, { scope: 'worker' }],
+  thirdParty: [async ({}, use) => {
+    const blog = await startThirdParty();
+    await use(blog);
+    await blog.close();
   }, { scope: 'worker' }],
 });
 

@@ -25,7 +25,8 @@ export interface TruthVideo {
   readonly thumbnailUrl: string | null;
   readonly tags: readonly string[];
   readonly sources: readonly { url: string; type: string; height: number }[];
-  readonly captions: readonly { lang: string; label: string }[];
+  /** `url` (the WebVTT file) as the catalogue has it: absolute, or a path on the deployment */
+  readonly captions: readonly { lang: string; label: string; url: string | null }[];
 }
 
 export interface TruthComment {
@@ -121,8 +122,8 @@ export function readTruth(path: string): Truth {
     const tags = grouped(db.prepare('SELECT video_id, tag FROM video_tags ORDER BY video_id, position').all() as { video_id: string; tag: string }[], (r) => r.video_id);
     const sources = grouped(db.prepare('SELECT video_id, url, type, height FROM video_sources ORDER BY video_id, position').all() as
       { video_id: string; url: string; type: string; height: number }[], (r) => r.video_id);
-    const captions = grouped(db.prepare('SELECT video_id, lang, label FROM video_captions ORDER BY video_id, position').all() as
-      { video_id: string; lang: string; label: string }[], (r) => r.video_id);
+    const captions = grouped(db.prepare('SELECT video_id, lang, label, url FROM video_captions ORDER BY video_id, position').all() as
+      { video_id: string; lang: string; label: string; url: string | null }[], (r) => r.video_id);
     const videos = new Map<string, TruthVideo>();
     for (const row of db.prepare('SELECT * FROM videos').all() as VideoRow[]) {
       videos.set(row.id, {
@@ -133,7 +134,7 @@ export function readTruth(path: string): Truth {
         thumbnailUrl: row.thumbnail_url,
         tags: (tags.get(row.id) ?? []).map((t) => t.tag),
         sources: (sources.get(row.id) ?? []).map(({ url, type, height }) => ({ url, type, height })),
-        captions: (captions.get(row.id) ?? []).map(({ lang, label }) => ({ lang, label })),
+        captions: (captions.get(row.id) ?? []).map(({ lang, label, url }) => ({ lang, label, url })),
       });
     }
     const channels = new Map((db.prepare('SELECT * FROM channels').all() as {

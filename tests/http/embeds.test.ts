@@ -161,6 +161,18 @@ describe('the hosted player page /embed/{id}', () => {
     expect(allowed.html).toContain('Restricted mode');
   });
 
+  it('is light: its page and script together stay under 16 KB compressed, with nothing else to load but media', async () => {
+    const video = truth.publicVideos.find((v) => v.sources.length > 1 && v.captions.length > 0)!;
+    const res = await api.send(`/embed/${enc(video.id)}`, { headers: { 'accept-encoding': 'gzip' } });
+    const html = decoded(res).toString('utf8');
+    const scripts = [...html.matchAll(/<script[^>]* src="([^"]+)"/g)].map((m) => m[1]!);
+    expect(scripts.length).toBe(1);
+    expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/);
+    const script = await api.send(scripts[0]!, { headers: { 'accept-encoding': 'gzip' } });
+    expect(header(script, 'cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.body.length + script.body.length).toBeLessThan(16 * 1024);
+  });
+
   it('serves unlisted videos with noindex', async () => {
     const unlisted = truth.unlistedIds[0]!;
     const { res, html } = await page(`/embed/${enc(unlisted)}`);

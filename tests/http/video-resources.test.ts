@@ -147,6 +147,9 @@ describe('GET /v1/videos/{id}/playback', () => {
   const PLAYBACK_KEYS = ['videoId', 'modes', 'qualities', 'defaultQuality', 'sources', 'captions', '3d', 'calmAudio', 'restrictedMode'];
   const MODES = ['inline', 'theater', 'fullscreen', 'pip'];
 
+  /** a media URL as answers carry it: a path on the deployment under the base, others as given */
+  const served = (url: string) => (url.startsWith('/') ? fx.base + url : url);
+
   it('answers {data: playback} for every public and unlisted video, agreeing with its media, captions and features', async () => {
     const ids = [...truth.publicVideos.map((v) => v.id), ...truth.unlistedIds];
     const failures = (await mapConcurrent(ids, 8, async (id) => {
@@ -170,14 +173,14 @@ describe('GET /v1/videos/{id}/playback', () => {
         out.push(`${id}: defaultQuality ${JSON.stringify(p.defaultQuality)} with qualities ${JSON.stringify(p.qualities)}`);
       }
       const urls = (p.sources ?? []).map((s) => s.url).sort(byCodeUnits);
-      if (JSON.stringify(urls) !== JSON.stringify(t.sources.map((s) => s.url).sort(byCodeUnits))) out.push(`${id}: sources are not the catalogue's media`);
+      if (JSON.stringify(urls) !== JSON.stringify(t.sources.map((s) => served(s.url)).sort(byCodeUnits))) out.push(`${id}: sources are not the catalogue's media`);
       for (const s of p.sources ?? []) {
-        const media = t.sources.find((m) => m.url === s.url);
+        const media = t.sources.find((m) => served(m.url) === s.url);
         if (!isAbsoluteUrl(s.url) || s.type !== media?.type) out.push(`${id}: source ${JSON.stringify(s)}`);
         if (s.quality !== undefined && !p.qualities.some((q) => q.label === s.quality)) out.push(`${id}: source quality ${s.quality} is not among qualities`);
       }
-      const caps = (c: { lang: string; label: string }[]) => c.map((x) => `${x.lang}:${x.label}`).sort(byCodeUnits).join('|');
-      if (!Array.isArray(p.captions) || caps(p.captions) !== caps([...t.captions])) out.push(`${id}: captions ${JSON.stringify(p.captions)}`);
+      const caps = (c: readonly { lang: string; label: string; url?: string | null }[]) => c.map((x) => `${x.lang}:${x.label}:${x.url ?? ''}`).sort(byCodeUnits).join('|');
+      if (!Array.isArray(p.captions) || caps(p.captions) !== caps(t.captions.map((c) => ({ ...c, url: c.url === null ? null : served(c.url) })))) out.push(`${id}: captions ${JSON.stringify(p.captions)}`);
       if (p['3d']?.available !== t.features['3d']) out.push(`${id}: 3d.available ${String(p['3d']?.available)}`);
       if (p.calmAudio?.available !== t.features.calm) out.push(`${id}: calmAudio.available`);
       if (p.restrictedMode?.available !== t.features.restricted) out.push(`${id}: restrictedMode.available`);

@@ -1,0 +1,316 @@
+// Embeds in real Chromium, from a third-party page on another origin: the SDK loaded from /sdk.js
+// embeds a video and drives it over postMessage (play, pause, seek, quality, volume, events), its
+// client lists videos; the oEmbed html pasted into a page renders a player that plays; the
+// player's controls work from the keyboard; and forged messages are not taken for the player's.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test, type Site } from './site.ts';
+import type { ThirdParty } from './third-party.ts';
+
+const enc = encodeURIComponent;
+
+interface SeenEvent { name: string; time: number; quality: string | null; mode: string; paused: boolean; error?: string }
+declare global {
+  /** what the blog pages below put on their window */
+  interface Window {
+    VideoPlatform: typeof import('../../src/sdk/index.ts');
+    player: import('../../src/sdk/embed.ts').Player;
+    events: SeenEvent[];
+  }
+}
+
+/** A public video with both sample renditions and caption files. */
+const playable = (site: Site) => site.truth.publicVideos.find((v) => v.sources.length > 1 && v.captions.length > 0)!;
+
+/** A blog page on the third party's origin that loads /sdk.js and embeds `videoId`, recording every event. */
+function blogWithSdk(blog: ThirdParty, site: Site, path: string, options: Record<string, unknown>): string {
+  return blog.page(path, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A blog</title>
+<script src="${site.base}/sdk.js"></script></head>
+<body><main><h1>A blog post</h1><div id="player"></div></main>
+<script>
+  window.events = [];
+  window.player = VideoPlatform.embed('#player', ${JSON.stringify({ width: 640, height: 360, ...options })});
+  for (const name of ['ready', 'play', 'pause', 'ended', 'timeupdate', 'seeked', 'error', 'qualitychange', 'volumechange', 'captionschange', 'modechange']) {
+    player.on(name, (state, error) => events.push({ name, time: state.currentTime, quality: state.quality, mode: state.mode, paused: state.paused, error: error && error.code }));
+  }
+</script></body></html>`);
+}
+
+const eventNames = (page: Page) => page.evaluate(() => window.events.map((e) => e.name));
+
+/** Collects console errors and failed requests of a page. */
+function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => { if (!r.url().includes('/hang')) problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`); });
+  return problems;
+}
+
+test.describe('the SDK on a third-party page', () => {
+  test('embeds a video that plays, pauses, seeks, changes quality and volume, and reports its events', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    const problems = watchProblems(page);
+    await page.goto(blogWithSdk(thirdParty, site, '/sdk-embed.html', { videoId: video.id, muted: true }));
+    expect(new URL(page.url()).origin).not.toBe(new URL(site.base).origin);
+
+    const ready = await page.evaluate(() => window.player.ready());
+    expect(ready).toMatchObject({ videoId: video.id, paused: true, muted: true, qualities: ['480p', '240p'], quality: '480p' });
+    expect(await page.locator('#player iframe').getAttribute('src')).toBe(`${site.base}/embed/${enc(video.id)}?muted=1&origin=${enc(thirdParty.origin)}`);
+
+    const playing = await page.evaluate(() => window.player.play());
+    expect(playing.paused).toBe(false);
+    await expect.poll(() => page.evaluate(() => window.events.filter((e) => e.name === 'timeupdate' && e.time > 0.5).length), { timeout: 10_000 }).toBeGreaterThan(0);
+    const paused = await page.evaluate(() => window.player.pause());
+    expect(paused.paused).toBe(true);
+
+    await page.evaluate(() => window.player.seek(5));
+    expect(await page.evaluate(() => window.player.getCurrentTime())).toBeCloseTo(5, 0);
+    await expect.poll(() => eventNames(page)).toContain('seeked');
+
+    const changed = await page.evaluate(() => window.player.setQuality('240p'));
+    expect(changed.quality).toBe('240p');
+    await expect.poll(() => page.evaluate(() => window.events.find((e) => e.name === 'qualitychange')?.quality)).toBe('240p');
+    // the new rendition continues from where the old one was
+    await expect.poll(() => page.evaluate(() => window.player.getCurrentTime()), { timeout: 10_000 }).toBeGreaterThan(4.5);
+
+    expect((await page.evaluate(() => window.player.setVolume(0.5))).volume).toBe(0.5);
+    expect(await page.evaluate(() => window.player.getVolume())).toBe(0.5);
+    expect((await page.evaluate(() => window.player.unmute())).muted).toBe(false);
+    expect(await page.evaluate(() => window.player.isMuted())).toBe(false);
+    expect((await page.evaluate(() => window.player.mute())).muted).toBe(true);
+    await expect.poll(() => eventNames(page)).toContain('volumechange');
+
+    // to the end: `ended` arrives
+    await page.evaluate(async () => { await window.player.seek(7); await window.player.play(); });
+    await expect.poll(() => eventNames(page), { timeout: 10_000 }).toContain('ended');
+
+    const names = await eventNames(page);
+    for (const name of ['ready', 'play', 'pause', 'timeupdate', 'seeked', 'qualitychange', 'volumechange', 'ended']) expect(names, name).toContain(name);
+    expect(names[0]).toBe('ready');
+    expect(problems).toEqual([]);
+  });
+
+  test('rejects bad commands with a PlayerError, and a video that cannot play rejects ready()', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    await page.goto(blogWithSdk(thirdParty, site, '/sdk-errors.html', { videoId: video.id, muted: true }));
+    const refused = await page.evaluate(async () => {
+      await window.player.ready();
+      const codes: string[] = [];
+      for (const attempt of [() => window.player.setQuality('4320p'), () => window.player.setVolume(2), () => window.player.seek(-1), () => window.player.setCaptions('xx')]) {
+        try {
+          await attempt();
+          codes.push('accepted');
+        } catch (error) {
+          codes.push(`${(error as Error).name}:${(error as { code: string }).code}`);
+        }
+      }
+      return codes;
+    });
+    expect(refused).toEqual(Array(4).fill('PlayerError:bad-command'));
+
+    await page.goto(blogWithSdk(thirdParty, site, '/sdk-unavailable.html', { videoId: 'no-such-video', muted: true }));
+    const outcome = await page.evaluate(() => window.player.ready().then(() => 'ready', (e: { name: string; code: string }) => `${e.name}:${e.code}`));
+    expect(outcome).toBe('PlayerError:unavailable');
+    await expect.poll(() => page.evaluate(() => window.events.map((e) => `${e.name}:${e.error}`))).toEqual(['error:unavailable']);
+    const play = await page.evaluate(() => window.player.play().then(() => 'played', (e: { code: string }) => e.code));
+    expect(play).toBe('unavailable');
+  });
+
+  test('hears only its own player: messages forged by the page, or from another frame, are ignored', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    await page.goto(blogWithSdk(thirdParty, site, '/sdk-forged.html', { videoId: video.id, muted: true }));
+    const state = await page.evaluate(() => window.player.ready());
+    await page.evaluate((s) => {
+      const forged = { protocol: 'video-platform', version: 1, kind: 'event', event: 'pause', state: { ...s, paused: true } };
+      window.postMessage(forged, '*');
+      const other = document.createElement('iframe');
+      other.srcdoc = `<script>parent.postMessage(${JSON.stringify(forged)}, '*')<\/script>`;
+      document.body.append(other);
+    }, state);
+    await page.waitForTimeout(500);
+    expect(await eventNames(page)).toEqual(['ready']);
+    // while the real player's events still arrive
+    await page.evaluate(() => window.player.setVolume(0.5));
+    await expect.poll(() => eventNames(page)).toEqual(['ready', 'volumechange']);
+  });
+
+  test('sends events only to the origin the embed names', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    const url = thirdParty.page('/raw-iframes.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Raw</title></head><body>
+<iframe id="mine" title="mine" src="${site.base}/embed/${enc(video.id)}?origin=${enc(thirdParty.origin)}"></iframe>
+<iframe id="theirs" title="theirs" src="${site.base}/embed/${enc(video.id)}?origin=${enc('https://elsewhere.example')}"></iframe>
+<script>
+  window.heard = [];
+  addEventListener('message', (e) => heard.push(e.source === document.getElementById('mine').contentWindow ? 'mine' : 'theirs'));
+</script></body></html>`);
+    await page.goto(url);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { heard: string[] }).heard)).toContain('mine');
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { heard: string[] }).heard)).not.toContain('theirs');
+  });
+
+  test('lists videos through the client, page by page, with problems and timeouts as errors', async ({ page, site, thirdParty }) => {
+    const channel = [...site.truth.channels.keys()].find((username) => site.truth.publicVideos.filter((v) => v.channel === username).length > 7)!;
+    const expectedCount = site.truth.publicVideos.filter((v) => v.channel === channel).length;
+    const firstPage = await site.json<{ data: { id: string }[] }>('/v1/videos?limit=5&sort=views');
+    await page.goto(thirdParty.page('/client.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Client</title><script src="${site.base}/sdk.js"></script></head><body></body></html>`));
+    const result = await page.evaluate(async ({ channel }) => {
+      const client = window.VideoPlatform.createClient();
+      const first = await client.listVideos({ sort: 'views', limit: 5 });
+      let pages = 0;
+      for await (const p of client.listChannelVideos(channel, { limit: 3 })) pages += p.data.length > 0 ? 1 : 0;
+      const ids: string[] = [];
+      for await (const v of client.listChannelVideos(channel, { limit: 3 }).items()) ids.push(v.id);
+      const video = await client.getVideo(first.data[0]!.id);
+      let notFound: unknown;
+      try {
+        await client.getVideo('no-such-video');
+      } catch (error) {
+        const e = error as InstanceType<Window['VideoPlatform']['ApiError']>;
+        notFound = { name: e.name, status: e.status, type: e.problem?.type, isApiError: e instanceof window.VideoPlatform.ApiError };
+      }
+      let invalid: unknown;
+      try {
+        await client.listVideos({ limit: 500 });
+      } catch (error) {
+        invalid = (error as InstanceType<Window['VideoPlatform']['ApiError']>).problem?.errors;
+      }
+      let timedOut = '';
+      try {
+        await window.VideoPlatform.createClient({ baseUrl: `${location.origin}/hang`, timeout: 300 }).getHealth();
+      } catch (error) {
+        timedOut = (error as Error).name;
+      }
+      const oembed = await window.VideoPlatform.oembed(video.watchUrl, { maxwidth: 400 });
+      return { base: client.baseUrl, first: first.data.map((v) => v.id), pages, ids, title: video.title, notFound, invalid, timedOut, oembed: { width: oembed.width, type: oembed.type } };
+    }, { channel });
+    expect(result.base).toBe(site.base);
+    expect(result.first).toEqual(firstPage.data.map((v) => v.id));
+    expect(result.pages).toBe(Math.ceil(expectedCount / 3));
+    expect(result.ids.length).toBe(expectedCount);
+    expect(new Set(result.ids).size).toBe(expectedCount);
+    expect(result.notFound).toEqual({ name: 'ApiError', status: 404, type: `${site.base}/problems/not-found`, isApiError: true });
+    expect(result.invalid).toEqual([{ parameter: 'limit', detail: 'must be an integer from 1 to 50' }]);
+    expect(result.timedOut).toBe('TimeoutError');
+    expect(result.oembed).toEqual({ width: 400, type: 'video' });
+  });
+
+  test('works as an ES module from /sdk.mjs too', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    await page.goto(thirdParty.page('/module.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Module</title></head><body><div id="p"></div>
+<script type="module">
+  import { createClient, embed, version } from '${site.base}/sdk.mjs';
+  const client = createClient();
+  const player = embed('#p', { videoId: ${JSON.stringify(video.id)}, muted: true });
+  window.result = Promise.all([client.getVideo(${JSON.stringify(video.id)}), player.ready()]).then(([v, s]) => ({ title: v.title, ready: s.videoId, version }));
+</script></body></html>`));
+    const result = await page.evaluate(() => (window as unknown as { result: Promise<unknown> }).result);
+    expect(result).toEqual({ title: video.title, ready: video.id, version: '1.5.2' });
+  });
+});
+
+test.describe('the oEmbed html on a third-party page', () => {
+  test('renders the player, which plays', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    const problems = watchProblems(page);
+    const oembed = await site.json<{ html: string; width: number; height: number }>(`/oembed?url=${enc(`${site.base}/watch/${enc(video.id)}`)}&maxwidth=480`);
+    await page.goto(thirdParty.page('/oembed-post.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Post</title></head><body><main><h1>Watch this</h1>${oembed.html}</main></body></html>`));
+    const iframe = page.locator('iframe');
+    await expect(iframe).toHaveAttribute('width', '480');
+    expect(await iframe.evaluate((f) => [(f as HTMLIFrameElement).offsetWidth, (f as HTMLIFrameElement).offsetHeight])).toEqual([480, 270]);
+    const frame = page.frameLocator('iframe');
+    await expect(frame.locator('video')).toBeVisible();
+    await frame.getByRole('button', { name: 'Mute' }).click();
+    await frame.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(() => frame.locator('video').evaluate((v) => (v as HTMLVideoElement).currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3);
+    await expect(frame.getByRole('button', { name: 'Pause' })).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+});
+
+test.describe('the player page itself', () => {
+  test('works from the keyboard: play, pause, seek, mute, volume, captions, quality', async ({ page, site }) => {
+    const video = playable(site);
+    await page.goto(`${site.base}/embed/${enc(video.id)}?muted=1`);
+    const media = page.locator('video');
+    const time = () => media.evaluate((v) => (v as HTMLVideoElement).currentTime);
+
+    await page.keyboard.press('Tab'); // the video itself
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Play' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect.poll(time, { timeout: 10_000 }).toBeGreaterThan(0.3);
+    await expect(page.getByRole('button', { name: 'Pause' })).toBeFocused();
+    await page.keyboard.press('k');
+    await expect.poll(() => media.evaluate((v) => (v as HTMLVideoElement).paused)).toBe(true);
+
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('slider', { name: 'Seek' })).toBeFocused();
+    const before = await time();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(time).toBeGreaterThan(before + 0.5);
+
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Unmute' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => media.evaluate((v) => (v as HTMLVideoElement).muted)).toBe(false);
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('slider', { name: 'Volume' })).toBeFocused();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => media.evaluate((v) => (v as HTMLVideoElement).volume)).toBeLessThan(1);
+
+    await page.keyboard.press('Tab');
+    const captions = page.getByRole('combobox', { name: 'Captions' });
+    await expect(captions).toBeFocused();
+    await captions.selectOption(video.captions[0]!.lang);
+    await expect.poll(() => media.evaluate((v) => Array.from((v as HTMLVideoElement).textTracks).filter((t) => t.mode === 'showing').map((t) => t.language))).toEqual([video.captions[0]!.lang]);
+    await page.keyboard.press('c');
+    await expect.poll(() => media.evaluate((v) => Array.from((v as HTMLVideoElement).textTracks).filter((t) => t.mode === 'showing').length)).toBe(0);
+
+    await page.keyboard.press('Tab');
+    const quality = page.getByRole('combobox', { name: 'Quality' });
+    await expect(quality).toBeFocused();
+    await quality.selectOption('240p');
+    await expect.poll(() => media.evaluate((v) => (v as HTMLVideoElement).currentSrc)).toMatch(/sample-240\.webm$/);
+
+    await page.locator('body').press('m');
+    await expect.poll(() => media.evaluate((v) => (v as HTMLVideoElement).muted)).toBe(true);
+  });
+
+  test('switches calm audio, 3D and theater mode, and has no accessibility violations', async ({ page, site, thirdParty }) => {
+    const calm = site.truth.publicVideos.find((v) => v.sources.length > 0 && v.features.calm)!;
+    const stereo = site.truth.publicVideos.find((v) => v.sources.length > 0 && v.features['3d'])!;
+    await page.goto(`${site.base}/embed/${enc(calm.id)}?muted=1`);
+    expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+    const calmButton = page.getByRole('button', { name: 'Calm audio' });
+    await calmButton.click();
+    await expect(calmButton).toHaveAttribute('aria-pressed', 'true');
+    await page.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(() => page.locator('video').evaluate((v) => (v as HTMLVideoElement).currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3);
+
+    await page.goto(`${site.base}/embed/${enc(stereo.id)}`);
+    const stereoButton = page.getByRole('button', { name: '3D' });
+    const viewBox = () => page.locator('video').evaluate((v) => getComputedStyle(v).getPropertyValue('object-view-box'));
+    expect(await viewBox()).toMatch(/inset\(0(px)? 50%/);
+    await stereoButton.click();
+    await expect(stereoButton).toHaveAttribute('aria-pressed', 'true');
+    expect(await viewBox()).toBe('none');
+
+    await page.goto(blogWithSdk(thirdParty, site, '/theater.html', { videoId: calm.id, muted: true }));
+    await page.evaluate(() => window.player.ready());
+    await page.frameLocator('iframe').getByRole('button', { name: 'Theater mode' }).click();
+    await expect.poll(() => page.evaluate(() => window.events.filter((e) => e.name === 'modechange').map((e) => e.mode))).toEqual(['theater']);
+    await expect(page.locator('#player iframe')).toHaveAttribute('data-mode', 'theater');
+  });
+
+  test('says a video is unavailable with a 404 page, and one without media says so', async ({ page, site }) => {
+    const res = await page.goto(`${site.base}/embed/no-such-video`);
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole('status')).toContainText('unavailable');
+    const silent = site.truth.publicVideos.find((v) => v.sources.length === 0)!;
+    await page.goto(`${site.base}/embed/${enc(silent.id)}`);
+    await expect(page.getByRole('status')).toContainText('no playable media');
+  });
+});
