@@ -47,10 +47,9 @@ await runCli('start', async () => {
     const s = await buildSnapshot({ catalogue: config.catalogueDb, distDir: config.distDir, baseUrl: config.publicBaseUrl, onProgress: (m) => console.log(`build: ${m}`) });
     console.log(`build: snapshot ${s.id}: ${s.pages} pages in ${s.seconds.toFixed(1)} s`);
   }
-  const sdk = join(CLIENT_DIR, 'sdk.js');
   const madeAt = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0);
-  if (Math.min(madeAt(ASTRO_ENTRY), madeAt(sdk)) < Math.max(newestSource('src'), newestSource('public'), statSync('astro.config.mjs').mtimeMs)) {
-    console.log('start: building the pages, the player and the SDK (npm run build:app)');
+  if (Math.min(madeAt(ASTRO_ENTRY), madeAt(join(CLIENT_DIR, 'sdk.js')), madeAt(join(CLIENT_DIR, 'openapi.json'))) < Math.max(newestSource('src'), newestSource('public'), statSync('astro.config.mjs').mtimeMs)) {
+    console.log('start: building the pages, the player, the SDK and the API description (npm run build:app)');
     execFileSync('npm', ['run', '--silent', 'build:app'], { stdio: 'inherit' });
   }
   const running = await startServer(config);

@@ -2,6 +2,7 @@
 // pure handler (params, context) → answer. The snapshot build and the server both call these, so
 // prerendered and dynamic answers are byte-identical by construction.
 import type { z } from 'zod';
+import type { ProblemSlug } from './problems.ts';
 import type { Model } from '../model/build-model.ts';
 import type { UsageRow } from '../catalogue/api-keys.ts';
 import type { StoredAlert } from '../catalogue/read-alerts.ts';
@@ -78,11 +79,23 @@ export interface Answer {
  */
 export type CachePolicy = 'snapshot' | 'live' | 'none' | 'private';
 
+/** What the published API description (/openapi.json) says of an endpoint beyond its schemas. */
+export interface EndpointDocs {
+  readonly summary: string;
+  readonly description: string;
+  readonly tag: 'Videos' | 'Channels' | 'Playlists' | 'Discovery' | 'Search' | 'Live' | 'Service' | 'Partner' | 'Embeds';
+  /** problems it may answer beyond those its shape implies (400 with a query, 404 with a path key, 429, 503) */
+  readonly problems?: readonly ProblemSlug[];
+}
+
 export interface Endpoint<P = unknown> {
   readonly name: string;
   /** `/v1/videos/:id/comments`: `:name` matches one path segment */
   readonly path: string;
+  /** the query parameters it reads (and parse validates with): the description's parameters */
+  readonly query: z.ZodObject;
   readonly response: z.ZodType;
+  readonly docs: EndpointDocs;
   readonly cache: CachePolicy;
   parse(path: Readonly<Record<string, string>>, search: URLSearchParams): P;
   canonical(params: P): string;

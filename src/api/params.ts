@@ -8,17 +8,29 @@ export const MAX_LIMIT = 50;
 export const DEFAULT_LIMIT = 20;
 export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
+/** An integer parameter: a string of digits on the wire, described as an integer from min to max. */
 const integer = (min: number, max: number, message: string) =>
   z.string()
     .refine((s) => /^\d{1,16}$/.test(s) && Number(s) >= min && Number(s) <= max, { message })
-    .transform(Number);
+    .transform(Number)
+    .meta({ type: 'integer', minimum: min, maximum: max });
+
+/**
+ * What the API description says of a parameter: its description and, when absence means a value,
+ * that default (`default` in zod's own metadata is not carried through transforms).
+ */
+const about = (description: string, defaultValue?: string | number) =>
+  ({ description, ...(defaultValue !== undefined && { 'x-default': defaultValue }) });
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
-export const Limit = integer(1, MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`).optional();
-export const Offset = integer(0, MAX_OFFSET, `must be an integer from 0 to ${MAX_OFFSET}`).optional();
-export const Cursor = z.string().min(1, 'must not be empty').optional();
+export const Limit = integer(1, MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`).optional()
+  .meta(about('Items per page.', DEFAULT_LIMIT));
+export const Offset = integer(0, MAX_OFFSET, `must be an integer from 0 to ${MAX_OFFSET}`).optional()
+  .meta(about('Items to skip before the page (instead of `cursor`).', 0));
+export const Cursor = z.string().min(1, 'must not be empty').optional()
+  .meta(about('Where the page starts: `paging.nextCursor` of the page before. Not with `offset`.'));
 
 /** Free text: trimmed, then 1–200 characters. */
 export const Text = z.string()
@@ -50,12 +62,12 @@ export const DurationFilter = oneOf(['short', 'medium', 'long'] as const);
 export const FeatureFilter = oneOf(['3d', 'calm', 'restricted', 'captions'] as const);
 
 export const ListVideosQuery = z.object({
-  sort: VideoSort.optional(),
-  category: Name.optional(),
-  creator: Name.optional(),
-  duration: DurationFilter.optional(),
-  feature: FeatureFilter.optional(),
-  q: Text.optional(),
+  sort: VideoSort.optional().meta(about('Order: newest first, trending score, most viewed or most liked.', 'latest')),
+  category: Name.optional().meta(about('Only videos of this category id (an unknown id matches nothing).')),
+  creator: Name.optional().meta(about('Only videos of this channel username (an unknown one matches nothing).')),
+  duration: DurationFilter.optional().meta(about('Only videos of this length: short is under 4 minutes, medium 4 to 20, long over 20.')),
+  feature: FeatureFilter.optional().meta(about('Only videos with this feature.')),
+  q: Text.optional().meta(about('Only videos matching this search text (1 to 200 characters once trimmed), best matches first.')),
   ...paging,
 }).superRefine(oneWayToPage);
 export type ListVideosQuery = z.infer<typeof ListVideosQuery>;
@@ -63,8 +75,8 @@ export type ListVideosQuery = z.infer<typeof ListVideosQuery>;
 export const ChannelSort = oneOf(CHANNEL_SORTS);
 
 export const ListChannelsQuery = z.object({
-  sort: ChannelSort.optional(),
-  q: Text.optional(),
+  sort: ChannelSort.optional().meta(about('Order: most subscribers, most views or most videos first.', 'subscribers')),
+  q: Text.optional().meta(about('Only channels matching this search text (1 to 200 characters once trimmed), best matches first.')),
   ...paging,
 }).superRefine(oneWayToPage);
 export type ListChannelsQuery = z.infer<typeof ListChannelsQuery>;
@@ -72,20 +84,21 @@ export type ListChannelsQuery = z.infer<typeof ListChannelsQuery>;
 export const LiveStateFilter = oneOf(['live', 'all'] as const);
 
 export const ListLiveQuery = z.object({
-  state: LiveStateFilter.optional(),
+  state: LiveStateFilter.optional().meta(about('`live`: channels live now; `all`: every channel with a live stream record, live first.', 'live')),
   ...paging,
 }).superRefine(oneWayToPage);
 
 export const SearchType = oneOf(['videos', 'channels', 'playlists', 'all'] as const);
 
 export const SearchQuery = z.object({
-  q: RequiredText,
-  type: SearchType.optional(),
+  q: RequiredText.meta(about('What to search for: 1 to 200 characters once trimmed; the last word also matches as a prefix, and words of 4 letters or more with a typo.')),
+  type: SearchType.optional().meta(about('Which resources to search.', 'videos')),
   ...paging,
 }).superRefine(oneWayToPage);
 
 export const BatchQuery = z.object({
-  ids: z.string({ error: 'is required: give 1 to 50 comma-separated video ids' }),
+  ids: z.string({ error: 'is required: give 1 to 50 comma-separated video ids' })
+    .meta(about('Video ids separated by commas: 1 to 50 once duplicates and blanks are removed.')),
 });
 
 export const NoQuery = z.object({});
@@ -119,11 +132,15 @@ export const OEMBED_WIDTH = { min: 200, max: 1920, default: 640 } as const;
 export const OEMBED_MIN_HEIGHT = 113;
 
 export const OEmbedQuery = z.object({
-  url: z.string().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters').optional(),
-  id: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
-  maxwidth: integer(OEMBED_WIDTH.min, OEMBED_WIDTH.max, `must be an integer from ${OEMBED_WIDTH.min} to ${OEMBED_WIDTH.max}`).optional(),
-  maxheight: integer(OEMBED_MIN_HEIGHT, 100_000, `must be an integer from ${OEMBED_MIN_HEIGHT} to 100000`).optional(),
-  format: oneOf(['json', 'xml'] as const).optional(),
+  url: z.string().min(1, 'must not be empty').max(2000, 'must be at most 2000 characters').optional()
+    .meta({ ...about('The watch or embed URL of a video of this service. Required unless `id` is given.'), format: 'uri' }),
+  id: z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional()
+    .meta(about('A video id. Required unless `url` is given; with both, they must name the same video.')),
+  maxwidth: integer(OEMBED_WIDTH.min, OEMBED_WIDTH.max, `must be an integer from ${OEMBED_WIDTH.min} to ${OEMBED_WIDTH.max}`).optional()
+    .meta(about('Width of the iframe, in CSS pixels.', OEMBED_WIDTH.default)),
+  maxheight: integer(OEMBED_MIN_HEIGHT, 100_000, `must be an integer from ${OEMBED_MIN_HEIGHT} to 100000`).optional()
+    .meta(about('Largest height of the iframe: a frame too tall at `maxwidth` narrows to fit, keeping 16:9.')),
+  format: oneOf(['json', 'xml'] as const).optional().meta(about('`json`; `xml` is not provided (501).', 'json')),
 }).superRefine((value, ctx) => {
   if (value.url === undefined && value.id === undefined) {
     ctx.addIssue({ code: 'custom', path: ['url'], message: 'is required: give the watch or embed URL of a video, or its id' });

@@ -1,6 +1,6 @@
 // The built app's static files (dist/app/client: `public/` as copied by astro build, Astro's
-// hashed bundles under /_astro, and the SDK that scripts/build-sdk.ts writes): the browser SDK,
-// the player's script, the sample media and caption files. Read into memory once at start, each
+// hashed bundles under /_astro, and what scripts/build-sdk.ts and build-openapi.ts write): the
+// browser SDK, the API description, the player's script, the sample media and caption files. Read into memory once at start, each
 // with a strong ETag and, for text, gzip and brotli made once. Range requests get 206 answers, as
 // media elements need for seeking.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -15,6 +15,7 @@ const TYPES: Readonly<Record<string, string>> = {
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
+  '.yaml': 'application/yaml; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
   '.vtt': 'text/vtt; charset=utf-8',
   '.svg': 'image/svg+xml',
@@ -25,7 +26,7 @@ const TYPES: Readonly<Record<string, string>> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
 };
-const COMPRESSIBLE = new Set(['.js', '.mjs', '.css', '.json', '.map', '.vtt', '.svg', '.txt']);
+const COMPRESSIBLE = new Set(['.js', '.mjs', '.css', '.json', '.yaml', '.map', '.vtt', '.svg', '.txt']);
 /** Astro's bundles carry a content hash in their names: they never change. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 

@@ -2,10 +2,11 @@
 // and shuts down cleanly on SIGINT/SIGTERM (finishing requests in flight).
 import type { Server } from 'node:http';
 import type { AddressInfo, Server as NetServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../config.ts';
 import { layoutOf } from '../snapshot/layout.ts';
+import { ASTRO_ENTRY, CLIENT_DIR } from './app-files.ts';
 import { createFrontServer } from './fast-path.ts';
 import { createApiServer, type AstroHandler } from './http-server.ts';
 import { loadClientAssets } from './client-assets.ts';
@@ -17,9 +18,7 @@ import { createHealthMonitor } from './service-health.ts';
 import { createStatusChecks } from './status-checks.ts';
 import { holdSnapshots, type SnapshotHolder } from './snapshot-holder.ts';
 
-export const ASTRO_ENTRY = join('dist', 'app', 'server', 'entry.mjs');
-/** the built app's static files, next to its server entry */
-export const CLIENT_DIR = join('dist', 'app', 'client');
+export { ASTRO_ENTRY, CLIENT_DIR };
 
 export interface RunningServer {
   /** the node:http pipeline, fed connections by `front` */

@@ -45,7 +45,7 @@ test.describe('pages open cleanly in Chromium', () => {
     const targets = [
       '/', `/watch/${enc(video.id)}`, `/embed/${enc(video.id)}`, `/channels/${enc(channels[0]!.username)}`,
       `/channels/${enc(channels[0]!.username)}?page=2`, `/playlists/${enc(playlist.id)}`,
-      `/channels/${enc(live.channel)}/live`, `/embed/live/${enc(live.channel)}`, '/problems/not-found', '/problems',
+      `/channels/${enc(live.channel)}/live`, `/embed/live/${enc(live.channel)}`, '/problems/not-found', '/problems', '/docs',
     ];
     for (const target of targets) {
       const { status, problems } = await open(page, site.base + target);

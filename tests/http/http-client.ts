@@ -2,6 +2,7 @@
 // server sent (no automatic decompression), any method and any request target can be sent.
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { createDocumentChecker, type DocumentChecker } from './openapi-check.ts';
 
 export interface RawResponse {
   readonly status: number;
@@ -27,9 +28,16 @@ export interface Client {
   json<T>(target: string, headers?: Readonly<Record<string, string>>): Promise<{ body: T; res: RawResponse }>;
 }
 
+/** The description each server publishes, fetched once per server. */
+const checkers = new Map<string, Promise<DocumentChecker>>();
+
+/**
+ * A client for one server. Every response is checked against the server's own /openapi.json
+ * (openapi-check.ts): one that breaks it rejects with the reasons, failing the test that sent it.
+ */
 export function createClient(base: string): Client {
   const { hostname, port } = new URL(base);
-  const send = (target: string, options: SendOptions = {}): Promise<RawResponse> =>
+  const raw = (target: string, options: SendOptions = {}): Promise<RawResponse> =>
     new Promise((resolve, reject) => {
       const req = request({ host: hostname, port, path: target, method: options.method ?? 'GET', headers: options.headers ?? {}, agent }, (res) => {
         const chunks: Buffer[] = [];
@@ -40,6 +48,23 @@ export function createClient(base: string): Client {
       req.on('error', reject);
       req.end();
     });
+  const checker = () => {
+    let found = checkers.get(base);
+    if (!found) {
+      found = raw('/openapi.json').then((res) => {
+        if (res.status !== 200) throw new Error(`${base}/openapi.json answered ${res.status}: build the app first (npm run build:app)`);
+        return createDocumentChecker(JSON.parse(res.body.toString('utf8')) as Record<string, unknown>);
+      });
+      checkers.set(base, found);
+    }
+    return found;
+  };
+  const send = async (target: string, options: SendOptions = {}): Promise<RawResponse> => {
+    const [res, documented] = await Promise.all([raw(target, options), checker()]);
+    const violations = documented.check({ method: options.method ?? 'GET', target, status: res.status, headers: res.headers, body: res.body });
+    if (violations.length > 0) throw new Error(`The response breaks the API description:\n${violations.join('\n')}`);
+    return res;
+  };
   return {
     base,
     send,

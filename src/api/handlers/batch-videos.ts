@@ -11,7 +11,13 @@ export const MAX_BATCH = 50;
 export const batchVideos = defineEndpoint<{ ids: string[] }>({
   name: 'batch-videos',
   path: '/v1/videos/batch',
+  query: BatchQuery,
   response: VideoBatch,
+  docs: {
+    summary: 'Videos by id',
+    description: 'Up to 50 videos by id (comma-separated, duplicates and blanks ignored), in the order asked; ids that are unknown or private come back in `missing`.',
+    tag: 'Videos',
+  },
   cache: 'snapshot',
   parse(_path, search) {
     const { ids: raw } = parseQuery(BatchQuery, search);

@@ -8,6 +8,11 @@ export const channelPlaylists = defineNestedList({
   path: '/v1/channels/:username/playlists',
   kind: 'channel',
   response: PlaylistPage,
+  docs: {
+    summary: "A channel's playlists",
+    description: "The channel's public playlists, most recently updated first. Unlisted and private playlists are never listed.",
+    tag: 'Channels',
+  },
   items: (model, username) => findChannel(model, username).playlists,
   toItem: (entry) => entry.resource,
 });

@@ -8,6 +8,11 @@ export const channelVideos = defineNestedList({
   path: '/v1/channels/:username/videos',
   kind: 'channel',
   response: VideoPage,
+  docs: {
+    summary: "A channel's videos",
+    description: "The channel's public videos, newest first.",
+    tag: 'Channels',
+  },
   items: (model, username) => findChannel(model, username).videos,
   toItem: (entry) => entry.resource,
 });

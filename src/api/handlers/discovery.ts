@@ -23,7 +23,13 @@ const hasFeature = (e: VideoEntry) => Object.values(e.video.features).some(Boole
 export const discovery = defineEndpoint<Record<string, never>>({
   name: 'discovery',
   path: '/v1/discovery',
+  query: NoQuery,
   response: DiscoveryResponse,
+  docs: {
+    summary: 'Discovery shelves',
+    description: "The home page's shelves, in order: latest, trending, feature-ready (videos with at least one feature), categories, and live (as of the request).",
+    tag: 'Discovery',
+  },
   cache: 'live',
   parse(_path, search) {
     parseQuery(NoQuery, search);

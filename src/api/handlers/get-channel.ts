@@ -10,6 +10,11 @@ export const getChannel = defineSingleResource({
   path: '/v1/channels/:username',
   kind: 'channel',
   response: ChannelResponse,
+  docs: {
+    summary: 'One channel',
+    description: 'A public channel, with its counts and whether it is live now.',
+    tag: 'Channels',
+  },
   cache: 'live',
   find: ({ model, liveStreams }, username) => ({ data: channelAsOf(findChannel(model, username), liveNow(liveStreams())), unlisted: false }),
 });

@@ -8,6 +8,11 @@ export const getPlaylist = defineSingleResource({
   path: '/v1/playlists/:id',
   kind: 'playlist',
   response: PlaylistResponse,
+  docs: {
+    summary: 'One playlist',
+    description: 'A public or unlisted playlist. Unlisted playlists answer with `X-Robots-Tag: noindex`.',
+    tag: 'Playlists',
+  },
   find({ model }, id) {
     const entry = findPlaylist(model, id);
     return { data: entry.resource, unlisted: entry.playlist.privacy === 'unlisted' };

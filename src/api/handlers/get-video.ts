@@ -8,6 +8,11 @@ export const getVideo = defineSingleResource({
   path: '/v1/videos/:id',
   kind: 'video',
   response: VideoResponse,
+  docs: {
+    summary: 'One video',
+    description: 'A public or unlisted video. Unlisted videos answer with `X-Robots-Tag: noindex`; private and unknown ids are 404.',
+    tag: 'Videos',
+  },
   find({ model }, id) {
     const entry = findVideo(model, id);
     return { data: entry.resource, unlisted: entry.video.privacy === 'unlisted' };

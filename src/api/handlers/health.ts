@@ -8,7 +8,13 @@ import { API_VERSION } from '../version.ts';
 export const health = defineEndpoint<Record<string, never>>({
   name: 'health',
   path: '/v1/health',
+  query: NoQuery,
   response: HealthResponse,
+  docs: {
+    summary: 'Health check',
+    description: '200 while a catalogue snapshot is loaded, with the API version and the snapshot; 503 with the same shape while none is.',
+    tag: 'Service',
+  },
   cache: 'none',
   parse(_path, search) {
     parseQuery(NoQuery, search);

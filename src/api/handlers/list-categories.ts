@@ -7,7 +7,13 @@ import { CategoryList } from '../schemas.ts';
 export const listCategories = defineEndpoint<Record<string, never>>({
   name: 'list-categories',
   path: '/v1/categories',
+  query: NoQuery,
   response: CategoryList,
+  docs: {
+    summary: 'Categories',
+    description: 'Every category with its count of public videos.',
+    tag: 'Discovery',
+  },
   cache: 'snapshot',
   parse(_path, search) {
     parseQuery(NoQuery, search);

@@ -30,7 +30,13 @@ export function selectChannels(context: Pick<Context, 'model' | 'search'>, f: Fi
 export const listChannels = defineEndpoint<{ filters: Filters; page: PageSpec }>({
   name: 'list-channels',
   path: PATH,
+  query: ListChannelsQuery,
   response: ChannelPage,
+  docs: {
+    summary: 'List channels',
+    description: 'Public channels, most subscribed first unless `sort` says otherwise; `q` filters by search.',
+    tag: 'Channels',
+  },
   cache: 'live',
   parse(_path, search) {
     const q = parseQuery(ListChannelsQuery, search);

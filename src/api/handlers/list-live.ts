@@ -12,7 +12,13 @@ const PATH = '/v1/live';
 export const listLive = defineEndpoint<{ state: 'live' | 'all'; page: PageSpec }>({
   name: 'list-live',
   path: PATH,
+  query: ListLiveQuery,
   response: LivePage,
+  docs: {
+    summary: 'Live channels',
+    description: 'Channels live now, most viewers first (`state=live`, the default), or every channel with a live stream record, live first (`state=all`). Read at request time.',
+    tag: 'Live',
+  },
   cache: 'live',
   parse(_path, search) {
     const q = parseQuery(ListLiveQuery, search);

@@ -73,7 +73,13 @@ export function selectVideos(context: Pick<Context, 'model' | 'search'>, f: Filt
 export const listVideos = defineEndpoint<{ filters: Filters; page: PageSpec }>({
   name: 'list-videos',
   path: PATH,
+  query: ListVideosQuery,
   response: VideoPage,
+  docs: {
+    summary: 'List videos',
+    description: 'Public videos, newest first unless `sort` says otherwise, filtered by category, creator, duration class (short under 4 min, medium 4–20 min, long over 20 min), feature, or search text `q`. Page with `cursor` (from `paging.nextCursor` and the `Link` header) or `offset`.',
+    tag: 'Videos',
+  },
   cache: 'snapshot',
   parse(_path, search) {
     const q = parseQuery(ListVideosQuery, search);

@@ -3,7 +3,7 @@
 // of its lists with cursor or offset. A key that cannot name anything is a 404 at once; a
 // well-formed key is looked up once the query is valid (a bad query is a 400 either way).
 import type { Model } from '../../model/build-model.ts';
-import { defineEndpoint, type Endpoint } from '../endpoint.ts';
+import { defineEndpoint, type Endpoint, type EndpointDocs } from '../endpoint.ts';
 import { canonicalPage, paginate, readPageSpec, type PageSpec } from '../paging.ts';
 import { PagingQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
@@ -16,6 +16,7 @@ interface NestedList<S, T> {
   readonly path: string;
   readonly kind: Parameters<typeof readKey>[1];
   readonly response: z.ZodType;
+  readonly docs: EndpointDocs;
   /** the items to page over, or a 404 problem when `key` names nothing visible */
   items(model: Model, key: string): readonly S[];
   toItem(item: S, model: Model): T;
@@ -26,7 +27,9 @@ export function defineNestedList<S, T>(list: NestedList<S, T>): Endpoint<{ key: 
   return defineEndpoint({
     name: list.name,
     path: list.path,
+    query: PagingQuery,
     response: list.response,
+    docs: list.docs,
     cache: 'snapshot',
     parse(path, search) {
       const key = readKey(path, list.kind);

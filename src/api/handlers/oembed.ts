@@ -59,7 +59,14 @@ export function videoIdOfUrl(model: Model, url: string): string {
 export const oembed = defineEndpoint<OEmbedParams>({
   name: 'oembed',
   path: '/oembed',
+  query: OEmbedQuery,
   response: OEmbed,
+  docs: {
+    summary: 'oEmbed',
+    description: "oEmbed 1.0 (`type: video`) for a video named by its watch or embed URL on this service (`url`) or its id (`id`): the player's iframe, 16:9 inside `maxwidth` and `maxheight` (640 wide by default). Both `url` and `id` must name the same video; one is required. `format=xml` is not provided (501).",
+    tag: 'Embeds',
+    problems: ['not-implemented'],
+  },
   cache: 'snapshot',
   parse(_path, search) {
     const query = parseQuery(OEmbedQuery, search);

@@ -21,7 +21,14 @@ function totals(rows: readonly UsageRow[], key: (r: UsageRow) => string): Map<st
 export const partner = defineEndpoint<Record<string, never>>({
   name: 'partner',
   path: '/v1/partner',
+  query: NoQuery,
   response: PartnerResponse,
+  docs: {
+    summary: 'Partner statistics',
+    description: "The calling developer app's statistics: requests per day and per endpoint, its rate-limit lane and remaining quota. Needs a developer key as `Authorization: Bearer <key>`.",
+    tag: 'Partner',
+    problems: ['api-key-required', 'invalid-api-key'],
+  },
   cache: 'private',
   parse(_path, search) {
     parseQuery(NoQuery, search);

@@ -8,6 +8,11 @@ export const playlistVideos = defineNestedList({
   path: '/v1/playlists/:id/videos',
   kind: 'playlist',
   response: VideoPage,
+  docs: {
+    summary: "A playlist's videos",
+    description: 'The public and unlisted videos of a public or unlisted playlist, in playlist order; private entries are skipped.',
+    tag: 'Playlists',
+  },
   items: (model, id) => findPlaylist(model, id).videos,
   toItem: (entry) => entry.resource,
 });

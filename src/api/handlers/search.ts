@@ -28,7 +28,13 @@ function resultOf(index: SearchIndex, kind: SearchKind, id: number, score: numbe
 export const search = defineEndpoint<{ q: string; type: SearchType; page: PageSpec }>({
   name: 'search',
   path: PATH,
+  query: SearchQuery,
   response: SearchPage,
+  docs: {
+    summary: 'Search',
+    description: 'Videos (default), channels, playlists or all of them matching `q`: typo-tolerant and prefix-aware, title over tags over creator over description, best first, as `{type, score, item}`. Public records only.',
+    tag: 'Search',
+  },
   cache: 'live',
   parse(_path, params) {
     const query = parseQuery(SearchQuery, params);

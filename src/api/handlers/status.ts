@@ -26,7 +26,13 @@ export function assembleStatus(report: StatusReport): Status {
 export const status = defineEndpoint<Record<string, never>>({
   name: 'status',
   path: '/v1/status',
+  query: NoQuery,
   response: StatusResponse,
+  docs: {
+    summary: 'Service status',
+    description: "The service's components, checked at request time (snapshot loaded and its age, catalogue readable, search index loaded, recent 5xx rate, event-loop delay), with operator alerts in force and one automatic alert per component that is not operational.",
+    tag: 'Service',
+  },
   cache: 'live',
   parse(_path, search) {
     parseQuery(NoQuery, search);

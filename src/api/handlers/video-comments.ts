@@ -8,6 +8,11 @@ export const videoComments = defineNestedList({
   path: '/v1/videos/:id/comments',
   kind: 'video',
   response: CommentPage,
+  docs: {
+    summary: "A video's comments",
+    description: 'Published top-level comments on a public or unlisted video, newest first, each with its published replies.',
+    tag: 'Videos',
+  },
   items: (model, id) => findVideo(model, id).threads,
   toItem: (thread) => thread,
 });

@@ -9,6 +9,11 @@ export const videoPlayback = defineSingleResource({
   path: '/v1/videos/:id/playback',
   kind: 'video',
   response: PlaybackResponse,
+  docs: {
+    summary: 'Playback capabilities',
+    description: 'Player modes, qualities (best first) with their media sources, caption tracks, and the availability of 3D, calm audio and restricted mode.',
+    tag: 'Videos',
+  },
   find({ model }, id) {
     const entry = findVideo(model, id);
     return { data: toPlayback(entry.video, model.urls), unlisted: entry.video.privacy === 'unlisted' };

@@ -8,6 +8,11 @@ export const videoRelated = defineNestedList({
   path: '/v1/videos/:id/related',
   kind: 'video',
   response: VideoPage,
+  docs: {
+    summary: 'Related videos',
+    description: 'Up to 100 public videos related to this one (same category, shared tags, same creator), best first, computed at build time.',
+    tag: 'Videos',
+  },
   items: (model, id) => Array.from(findVideo(model, id).related),
   toItem: (index: number, model) => model.entries[index]!.resource,
 });

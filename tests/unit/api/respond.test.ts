@@ -91,7 +91,7 @@ describe('problems', () => {
 
 describe('runEndpoint', () => {
   const failing = (error: unknown) => defineEndpoint<Record<string, never>>({
-    name: 'failing', path: '/v1/failing', response: z.unknown(), cache: 'none',
+    name: 'failing', path: '/v1/failing', query: z.object({}), response: z.unknown(), docs: { summary: 'Test', description: 'Test endpoint.', tag: 'Videos' }, cache: 'none',
     parse: () => ({}), canonical: () => '/v1/failing',
     handle: () => { throw error; },
   });
@@ -115,7 +115,7 @@ describe('runEndpoint', () => {
 
   it('renders a successful answer with the same bytes serialise gives', () => {
     const ok = defineEndpoint<Record<string, never>>({
-      name: 'ok', path: '/v1/ok', response: z.unknown(), cache: 'snapshot',
+      name: 'ok', path: '/v1/ok', query: z.object({}), response: z.unknown(), docs: { summary: 'Test', description: 'Test endpoint.', tag: 'Videos' }, cache: 'snapshot',
       parse: () => ({}), canonical: () => '/v1/ok', handle: () => ({ body: { data: [1, undefined, { a: undefined }] } }),
     });
     const rendered = runEndpoint(ok, {}, new URL('http://x.invalid/v1/ok'), context);

@@ -16,6 +16,7 @@ const lists: Record<string, string[]> = {
 const models: Model[] = [];
 const things = defineNestedList({
   name: 'things',
+  docs: { summary: 'Test', description: 'Test endpoint.', tag: 'Videos' },
   path: '/v1/things/:id/items',
   kind: 'playlist',
   response: z.strictObject({

@@ -12,6 +12,7 @@ const things: Record<string, { name: string; unlisted: boolean }> = {
 };
 const thing = defineSingleResource({
   name: 'thing',
+  docs: { summary: 'Test', description: 'Test endpoint.', tag: 'Videos' },
   path: '/v1/things/:username',
   kind: 'channel',
   response: z.strictObject({ data: z.strictObject({ name: z.string() }) }),
