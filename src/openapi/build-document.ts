@@ -74,13 +74,27 @@ const RESPONSE_FOR: Partial<Record<ProblemSlug, string>> = {
   'rate-limited': 'TooManyRequests', 'not-implemented': 'NotImplemented', 'service-unavailable': 'ServiceUnavailable',
 };
 
+/**
+ * Tuples (`prefixItems` with `items: false`, as z.tuple gives) with `items` as any of the tuple's
+ * schemas instead: the same meaning under JSON Schema 2020-12 (`maxItems` forbids extra items),
+ * and still right for validators that predate `prefixItems` and would read `items: false` as
+ * "no item at all" (Prism's does).
+ */
+function portableTuples(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portableTuples);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Json = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, portableTuples(value)]));
+  if (Array.isArray(out['prefixItems']) && out['items'] === false) out['items'] = { anyOf: out['prefixItems'] };
+  return out;
+}
+
 /** The component schemas: every response schema with a `meta({ id })`, referring to each other. */
 function componentSchemas(): Record<string, Json> {
   const { schemas } = z.toJSONSchema(z.globalRegistry, { target: 'draft-2020-12', io: 'output', unrepresentable: 'throw', uri: (id) => `#/components/schemas/${id}` });
   const out: Record<string, Json> = {};
   for (const [id, schema] of Object.entries(schemas)) {
     const { $schema: _dialect, $id: _id, ...rest } = schema as Json;
-    out[id] = rest;
+    out[id] = portableTuples(rest) as Json;
   }
   return out;
 }
