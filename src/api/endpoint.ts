@@ -86,6 +86,8 @@ export interface EndpointDocs {
   readonly tag: 'Videos' | 'Channels' | 'Playlists' | 'Discovery' | 'Search' | 'Live' | 'Service' | 'Partner' | 'Embeds';
   /** problems it may answer beyond those its shape implies (400 with a query, 404 with a path key, 429, 503) */
   readonly problems?: readonly ProblemSlug[];
+  /** with no snapshot loaded, it answers 503 in its own shape rather than as a problem (health) */
+  readonly ownShapeWhenUnavailable?: true;
 }
 
 export interface Endpoint<P = unknown> {

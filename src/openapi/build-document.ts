@@ -63,7 +63,8 @@ const PROBLEM_RESPONSES: Readonly<Record<string, { slug: ProblemSlug; headers: s
   NotFound: { slug: 'not-found', headers: ['AccessControlAllowOrigin', 'RateLimitPolicy', 'RateLimit'], detail: 'No public video has the id "no-such-video".' },
   TooManyRequests: { slug: 'rate-limited', headers: ['AccessControlAllowOrigin', 'RetryAfter', 'RateLimitPolicy', 'RateLimit'], detail: 'The public lane allows 600 requests per 60 s and this client has used them; retry in 42 s.' },
   NotImplemented: { slug: 'not-implemented', headers: ['AccessControlAllowOrigin', 'RateLimitPolicy', 'RateLimit'], detail: 'format=xml is not provided: ask for format=json, or leave format out.' },
-  ServiceUnavailable: { slug: 'service-unavailable', headers: ['AccessControlAllowOrigin', 'RetryAfter'], detail: 'No catalogue snapshot is loaded yet: build one with npm run build.' },
+  ServiceUnavailable: { slug: 'service-unavailable', headers: ['AccessControlAllowOrigin', 'RetryAfter', 'RateLimitPolicy', 'RateLimit'], detail: 'No catalogue snapshot is loaded yet: build one with npm run build.' },
+  InternalError: { slug: 'internal-error', headers: ['AccessControlAllowOrigin'], detail: 'The service failed to answer this request.' },
 };
 const EXAMPLE_INSTANCES: Partial<Record<ProblemSlug, string>> = {
   'invalid-parameter': '/v1/videos?limit=500', 'api-key-required': '/v1/partner', 'not-found': '/v1/videos/no-such-video',
@@ -164,6 +165,14 @@ function operations(endpoint: Endpoint<any>, example: { request: string; body: u
       const name = RESPONSE_FOR[slug]!;
       out[PROBLEMS[slug].status] = withBody ? ref('responses', name) : { ...problemResponse(name, false) };
     }
+    if (endpoint.docs.ownShapeWhenUnavailable) {
+      out[503] = {
+        description: 'No catalogue snapshot is loaded: the same shape, saying so. Retry after `Retry-After` seconds.',
+        headers: headerRefs('AccessControlAllowOrigin', 'RetryAfter', 'RateLimitPolicy', 'RateLimit'),
+        ...(withBody && { content: { [JSON_TYPE]: { schema: ref('schemas', schemaName) } } }),
+      };
+    }
+    out['default'] = withBody ? ref('responses', 'InternalError') : problemResponse('InternalError', false);
     return out;
   };
   const security = endpoint.name === 'partner' ? [{ bearerAuth: [] }] : [{}];
@@ -260,7 +269,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
         'Lists are `{ data, paging: { limit, offset, total, nextCursor } }` pages: follow `nextCursor` (also sent as a `Link: rel="next"` header), or use `offset`. `limit` is 1 to 50, default 20.',
         'Errors are RFC 9457 problem details (`application/problem+json`) whose `type` URI documents the problem; 400s list every invalid parameter in `errors`. Unknown query parameters are ignored.',
         'Every 200 has a strong `ETag`; `If-None-Match` gives 304. `Accept-Encoding` br and gzip are honoured.',
-        'Rate limits: a public lane per client address, a site lane for the service\'s own web pages, and a lane per developer key; every answer carries `RateLimit-Policy` and `RateLimit`, and a 429 carries `Retry-After`.',
+        'Rate limits: a public lane per client address, a site lane for the service\'s own web pages, and a lane per developer key; every API answer of the origin carries `RateLimit-Policy` and `RateLimit`, and a 429 carries `Retry-After`.',
         'Only `/v1/partner` needs a developer key, sent as `Authorization: Bearer <key>`.',
       ].join('\n\n'),
     },

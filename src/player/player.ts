@@ -55,7 +55,7 @@ function state(): PlayerState {
     muted: video?.muted ?? false,
     volume: video?.volume ?? 1,
     quality,
-    qualities: config.sources.map((s) => s.quality),
+    qualities: [...new Set(config.sources.map((s) => s.quality))],
     captions,
     mode: mode(),
   };
@@ -92,8 +92,9 @@ function setVolume(volume: number): void {
 }
 
 function setQuality(label: string): void {
-  const source = config.sources.find((s) => s.quality === label);
-  if (!source) throw badCommand(`quality must be one of ${config.sources.map((s) => s.quality).join(', ')}`);
+  const candidates = config.sources.filter((s) => s.quality === label);
+  if (candidates.length === 0) throw badCommand(`quality must be one of ${state().qualities.join(', ')}`);
+  const source = candidates.find((s) => video!.canPlayType(s.type) !== '') ?? candidates[0]!;
   if (label === quality) return;
   const v = video!;
   const at = v.currentTime;
@@ -143,6 +144,8 @@ async function run(message: CommandMessage): Promise<void> {
 window.addEventListener('message', (event) => {
   const data: unknown = event.data;
   if (!isProtocolMessage(data) || typeof (data as Partial<CommandMessage>).command !== 'string' || !event.source) return;
+  // With an `origin` option, only that page may steer the player or read its state.
+  if (config.options.origin !== undefined && event.origin !== config.options.origin) return;
   const message = data as CommandMessage;
   const reply = (error?: PlayerErrorInfo) => {
     const response: ResponseMessage = { protocol: PROTOCOL, version: PROTOCOL_VERSION, kind: 'response', id: message.id, ok: !error, state: state(), ...(error && { error }) };

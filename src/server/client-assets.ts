@@ -72,7 +72,11 @@ export function loadClientAssets(dir: string): ClientAssets {
   return assets;
 }
 
-/** The one byte range of a `Range` header, `'unsatisfiable'`, or undefined to send the whole body. */
+/**
+ * The one byte range of a `Range` header, `'unsatisfiable'` when it starts past the end, or
+ * undefined to send the whole body (no header, several ranges, another unit, or an invalid one,
+ * which RFC 9110 §14.2 says to ignore).
+ */
 export function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
   if (header === undefined) return undefined;
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
@@ -83,9 +87,9 @@ export function byteRange(header: string | undefined, size: number): { start: nu
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(match[1]);
-  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
-  if (start >= size || end < start) return 'unsatisfiable';
-  return { start, end };
+  if (match[2] !== '' && Number(match[2]) < start) return undefined;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1) };
 }
 
 export function serveClientAsset(req: IncomingMessage, res: ServerResponse, asset: ClientAsset): void {
@@ -101,7 +105,7 @@ export function serveClientAsset(req: IncomingMessage, res: ServerResponse, asse
   const ifRange = req.headers['if-range'];
   const range = ifRange === undefined || ifRange === asset.etag ? byteRange(req.headers['range'], asset.body.length) : undefined;
   if (range === 'unsatisfiable') {
-    res.writeHead(416, { ...common, 'content-range': `bytes */${asset.body.length}`, 'content-length': 0 }).end();
+    res.writeHead(416, { ...common, 'cache-control': 'no-store', 'content-range': `bytes */${asset.body.length}`, 'content-length': 0 }).end();
     return;
   }
   if (range !== undefined) {

@@ -135,7 +135,7 @@ test.describe('the SDK on a third-party page', () => {
     await expect.poll(() => eventNames(page)).toEqual(['ready', 'volumechange']);
   });
 
-  test('sends events only to the origin the embed names', async ({ page, site, thirdParty }) => {
+  test('sends events only to the origin the embed names, and takes commands only from it', async ({ page, site, thirdParty }) => {
     const video = playable(site);
     const url = thirdParty.page('/raw-iframes.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Raw</title></head><body>
 <iframe id="mine" title="mine" src="${site.base}/embed/${enc(video.id)}?origin=${enc(thirdParty.origin)}"></iframe>
@@ -148,6 +148,25 @@ test.describe('the SDK on a third-party page', () => {
     await expect.poll(() => page.evaluate(() => (window as unknown as { heard: string[] }).heard)).toContain('mine');
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => (window as unknown as { heard: string[] }).heard)).not.toContain('theirs');
+
+    // a frame of another origin (a sandboxed ad, say) asks for the state: no answer; the page itself gets one
+    const answers = await page.evaluate(async () => {
+      const mine = (document.getElementById('mine') as HTMLIFrameElement).contentWindow!;
+      const got: string[] = [];
+      addEventListener('message', (e) => { if ((e.data as { from?: string }).from) got.push((e.data as { from: string }).from); });
+      const ad = document.createElement('iframe');
+      ad.sandbox.add('allow-scripts');
+      ad.srcdoc = `<script>
+        addEventListener('message', () => parent.postMessage({ from: 'ad' }, '*'));
+        parent.frames[0].postMessage({ protocol: 'video-platform', version: 1, id: 1, command: 'state' }, '*');
+      <\/script>`;
+      document.body.append(ad);
+      addEventListener('message', (e) => { if (e.source === mine && (e.data as { kind?: string }).kind === 'response') got.push('page'); });
+      mine.postMessage({ protocol: 'video-platform', version: 1, id: 2, command: 'state' }, '*');
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      return got;
+    });
+    expect(answers).toEqual(['page']);
   });
 
   test('lists videos through the client, page by page, with problems and timeouts as errors', async ({ page, site, thirdParty }) => {

@@ -113,7 +113,7 @@ describe('the hosted player page /embed/{id}', () => {
     expect(header(res, 'content-security-policy')).toBe('frame-ancestors *');
     expect(header(res, 'x-frame-options')).toBeUndefined();
     expect(header(res, 'etag')).toMatch(/^"/);
-    expect(html).toMatch(/<video [^>]*src="[^"]*\/media\/sample-\d+\.webm"/);
+    expect(html).toMatch(/<video [^>]*>\s*<source src="[^"]*\/media\/sample-\d+\.webm" type="video\/webm">/);
     for (const track of video.captions) expect(html).toContain(`srclang="${track.lang}"`);
     const config = configOf(html);
     expect(config.videoId).toBe(video.id);

@@ -14,6 +14,7 @@ export const health = defineEndpoint<Record<string, never>>({
     summary: 'Health check',
     description: '200 while a catalogue snapshot is loaded, with the API version and the snapshot; 503 with the same shape while none is.',
     tag: 'Service',
+    ownShapeWhenUnavailable: true,
   },
   cache: 'none',
   parse(_path, search) {
