@@ -51,6 +51,7 @@ export const Env = z.object({
   RATE_LIMIT_KEY: int('RATE_LIMIT_KEY', 1, 10_000_000, 1200),
   TRUST_PROXY: flag('TRUST_PROXY'),
   SNAPSHOT_CACHE_MB: int('SNAPSHOT_CACHE_MB', 0, 1_000_000, 256),
+  STATIC_FILES: flag('STATIC_FILES'),
 });
 
 export interface Config {
@@ -64,6 +65,8 @@ export interface Config {
   readonly rateLimits: { readonly public: number; readonly site: number; readonly key: number };
   readonly trustProxy: boolean;
   readonly snapshotCacheBytes: number;
+  /** whether builds also write the pages as plain files, for nginx or a static host (docs/cdn.md) */
+  readonly staticFiles: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -84,5 +87,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: { public: e.RATE_LIMIT_PUBLIC, site: e.RATE_LIMIT_SITE, key: e.RATE_LIMIT_KEY },
     trustProxy: e.TRUST_PROXY,
     snapshotCacheBytes: e.SNAPSHOT_CACHE_MB * 1024 * 1024,
+    staticFiles: e.STATIC_FILES,
   };
 }

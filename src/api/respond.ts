@@ -25,8 +25,21 @@ export interface Rendered {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** A strong validator from the body's bytes (identity representation). */
-export const etagOf = (body: Buffer): string => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+/** A stamp of a body's content: the first 32 bits of its SHA-256, never 0. */
+export function contentStamp(body: Buffer): number {
+  const stamp = createHash('sha256').update(body).digest().readUInt32BE(0);
+  return stamp === 0 ? 1 : stamp;
+}
+
+/**
+ * The strong ETag of a representation: `"<stamp>-<length>"` in hex. It is the ETag nginx writes
+ * for a static file whose mtime is the stamp, so a snapshot's files served by nginx carry the same
+ * validators as the origin (docs/cdn.md). Every representation of the same content shares the stamp.
+ */
+export const etagFrom = (stamp: number, length: number): string => `"${stamp.toString(16)}-${length.toString(16)}"`;
+
+/** The strong ETag of a body (identity representation). */
+export const etagOf = (body: Buffer): string => etagFrom(contentStamp(body), body.length);
 
 export function renderAnswer(answer: Answer, cache: CachePolicy, urls: Urls): Rendered {
   const body = Buffer.from(serialise(answer.body));

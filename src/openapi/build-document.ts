@@ -39,8 +39,8 @@ const HEADERS: Readonly<Record<string, Json>> = {
   Link: { description: 'RFC 8288 link to the next page: `<url>; rel="next"`, when there is one.', schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' } },
   XRobotsTag: { description: '`noindex` on unlisted resources.', schema: { type: 'string', enum: ['noindex'] } },
   AccessControlAllowOrigin: { description: 'CORS: every origin may read every answer.', required: true, schema: { type: 'string', enum: ['*'] } },
-  RateLimitPolicy: { description: 'The rate-limit lane of the request and its budget, in the IETF httpapi syntax: `"public";q=600;w=60` (lanes `public`, `site`, `key`; `q` requests per `w` seconds).', required: true, schema: { type: 'string', pattern: '^"(public|site|key)";q=\\d+;w=\\d+$' } },
-  RateLimit: { description: 'What is left of the lane\'s budget: `"public";r=598;t=42` (`r` requests remaining, `t` seconds until the window resets).', required: true, schema: { type: 'string', pattern: '^"(public|site|key)";r=\\d+;t=\\d+$' } },
+  RateLimitPolicy: { description: 'The rate-limit lane of the request and its budget, in the IETF httpapi syntax: `"public";q=600;w=60` (lanes `public`, `site`, `key`; `q` requests per `w` seconds). On every API answer of the origin; an answer a CDN or nginx serves from its copy of the snapshot has none, as it counts against no lane.', schema: { type: 'string', pattern: '^"(public|site|key)";q=\\d+;w=\\d+$' } },
+  RateLimit: { description: 'What is left of the lane\'s budget: `"public";r=598;t=42` (`r` requests remaining, `t` seconds until the window resets). On every API answer of the origin, as `RateLimit-Policy`.', schema: { type: 'string', pattern: '^"(public|site|key)";r=\\d+;t=\\d+$' } },
   RetryAfter: { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 0 } },
   WWWAuthenticate: { description: 'The bearer challenge (RFC 6750): `Bearer realm="api"`, with `error="invalid_token"` for an unknown or revoked key.', required: true, schema: { type: 'string', pattern: '^Bearer realm="api"' } },
 };

@@ -17,19 +17,22 @@ export interface Chosen {
   readonly vary: boolean;
 }
 
-const SUFFIX: Record<Encoding, string> = { br: '-br', gzip: '-gz' };
+/**
+ * The ETag of another representation of the same content (br, gzip) of `length` bytes: the
+ * identity ETag's stamp with its own length. Distinct bytes, distinct validators.
+ */
+export const etagFor = (etag: string, length: number): string => `${stampOf(etag)}-${length.toString(16)}"`;
 
-/** Each encoding has its own strong ETag (`"x"`, `"x-br"`, `"x-gz"`): distinct bytes, distinct validators. */
-export const etagFor = (etag: string, encoding: Encoding | undefined): string =>
-  encoding === undefined ? etag : `${etag.slice(0, -1)}${SUFFIX[encoding]}"`;
+/** `"<stamp>` of `"<stamp>-<length>"`: what every representation of one content shares. */
+const stampOf = (tag: string): string => tag.slice(0, tag.lastIndexOf('-'));
 
 /** If-None-Match matches when it names any representation of the same content, or `*`. */
 export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
-  const ours = [etag, etagFor(etag, 'br'), etagFor(etag, 'gzip')];
+  const stamp = stampOf(etag);
   for (const raw of header.split(',')) {
     const tag = raw.trim().replace(/^W\//, '');
-    if (tag === '*' || ours.includes(tag)) return true;
+    if (tag === '*' || (tag.startsWith('"') && tag.endsWith('"') && stampOf(tag) === stamp)) return true;
   }
   return false;
 }
@@ -47,7 +50,7 @@ export function negotiate(variants: Variants, etag: string, acceptEncoding: stri
       body = compress(variants.identity, encoding, 'request');
     }
   }
-  const chosenTag = etagFor(etag, encoding);
+  const chosenTag = encoding === undefined ? etag : etagFor(etag, body.length);
   return { notModified: matchesIfNoneMatch(ifNoneMatch, etag), body, encoding, etag: chosenTag, vary };
 }
 

@@ -28,11 +28,11 @@ export function findPage(snapshot: Snapshot, rawUrl: string, url: URL): PageEntr
 }
 
 type Flat = string[];
-const headerCache = new WeakMap<PageEntry, Partial<Record<Encoding | 'identity' | 'notModified', Flat>>>();
+const headerCache = new WeakMap<PageEntry, Partial<Record<`${'200' | '304'}:${Encoding | 'identity'}`, Flat>>>();
 const CORS_FLAT = Object.entries(CORS_HEADERS).flat();
 
 function headersFor(page: PageEntry, encoding: Encoding | undefined, length: number, notModified: boolean): Flat {
-  const slot = notModified ? 'notModified' : encoding ?? 'identity';
+  const slot = `${notModified ? '304' : '200'}:${encoding ?? 'identity'}` as const;
   let cached = headerCache.get(page);
   if (!cached) headerCache.set(page, (cached = {}));
   const hit = cached[slot];
@@ -45,7 +45,7 @@ function headersFor(page: PageEntry, encoding: Encoding | undefined, length: num
  * for a 200 (`length` given) its type, length and encoding. The fast path writes the same list.
  */
 export function pageHeaders(page: PageEntry, encoding: Encoding | undefined, length: number | undefined): Flat {
-  const flat: Flat = [...CORS_FLAT, 'etag', etagFor(page.etag, encoding), 'cache-control', CACHE_CONTROL.snapshot];
+  const flat: Flat = [...CORS_FLAT, 'etag', encoding ? etagFor(page.etag, page[encoding]![1]) : page.etag, 'cache-control', CACHE_CONTROL.snapshot];
   if (page.br || page.gzip) flat.push('vary', 'Accept-Encoding');
   if (page.link) flat.push('link', page.link);
   if (page.noindex) flat.push('x-robots-tag', 'noindex');

@@ -6,6 +6,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, 
 import { join } from 'node:path';
 import type { Context } from '../api/endpoint.ts';
 import { API_VERSION } from '../api/version.ts';
+import { STATIC_DIR, writeStaticFiles } from './static-files.ts';
 import { openCatalogue } from '../catalogue/open-catalogue.ts';
 import { readCatalogue } from '../catalogue/read-catalogue.ts';
 import { readRevision } from '../catalogue/revision.ts';
@@ -27,6 +28,8 @@ export interface BuildOptions {
   readonly onProgress?: (message: string) => void;
   /** snapshots kept besides the current one, for rollback */
   readonly keep?: number;
+  /** also write the pages as plain files under `static/` (static-files.ts) */
+  readonly staticFiles?: boolean;
 }
 
 export interface BuildSummary {
@@ -156,6 +159,11 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
       const unchanged = existsSync(target);
       if (unchanged) rmSync(tmp, { recursive: true, force: true });
       else renameSync(tmp, target);
+      if (options.staticFiles && !existsSync(join(target, STATIC_DIR))) {
+        progress(`writing the pages as static files (${lap()})`);
+        const files = writeStaticFiles(target, manifest, progress);
+        progress(`${files} static files written (${lap()})`);
+      }
       swapCurrent(layout.root, id);
       recordBuiltFrom(layout.root, { snapshot: id, catalogueRevision: revision });
 

@@ -32,6 +32,8 @@ export interface Fixture {
 /** Where the catalogue comes from, and environment variables for loadConfig beyond the fixture's own. */
 export type CatalogueSource = ({ seed: { videos: number; seed?: number } } | { ndjson: string }) & {
   readonly env?: Readonly<Record<string, string>>;
+  /** builds also write the pages as static files (for nginx) */
+  readonly staticFiles?: boolean;
 };
 
 /**
@@ -68,7 +70,7 @@ export async function startFixture(source: CatalogueSource): Promise<Fixture> {
   }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const rebuild = () => buildSnapshot({ catalogue, distDir, baseUrl: base });
+  const rebuild = () => buildSnapshot({ catalogue, distDir, baseUrl: base, staticFiles: source.staticFiles ?? false });
   await rebuild();
   const config = loadConfig({ ...AMPLE_RATE_LIMITS, ...source.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, CATALOGUE_DB: catalogue, DIST_DIR: distDir });
   let running = await startServer(config, { log: () => {} });

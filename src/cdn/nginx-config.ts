@@ -1,0 +1,185 @@
+// The nginx front (docs/cdn.md): a complete configuration that serves a snapshot's prerendered
+// pages straight from its static files and sends everything else to the origin servers.
+//
+// A request is served from disk only when nginx can name its canonical page file, with the same
+// rules as the origin's canonical URLs (src/api/query.ts canonicalUrl, paging.ts canonicalPage):
+// known parameters in name order, defaults filled (limit, sort), unknown ones dropped. Anything it
+// cannot vouch for goes to the origin, which answers with the same bytes: a value it does not
+// recognise, a parameter given twice or empty, a percent-encoded or upper-case parameter name,
+// cursor with offset, any method but GET and HEAD. Files carry the origin's headers: the same
+// ETags (their mtimes are the content stamps), Cache-Control, CORS, Link and X-Robots-Tag maps.
+import { ENDPOINTS } from '../api/routes.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../api/params.ts';
+import { VIDEO_SORTS } from '../model/build-model.ts';
+import { FILE_HEADERS, NGINX_MAPS, STATIC_DIR } from '../snapshot/static-files.ts';
+
+export interface NginxOptions {
+  readonly listen: number;
+  /** origin servers, `http://host:port` */
+  readonly origins: readonly string[];
+  /** the snapshot to serve (its real path, holding `static/`) */
+  readonly snapshotDir: string;
+  /** where pid, logs and temporary files go (nginx -p) */
+  readonly prefix: string;
+  /** the brotli_static module to load, when installed */
+  readonly brotliModule?: string | undefined;
+  readonly workers?: number;
+}
+
+/** How nginx turns one query parameter into its part of the canonical query (`name=value&`). */
+interface ParameterRule {
+  /** the map's entries after `""`: value pattern → part; anything else is `!` (not servable) */
+  readonly absent: string;
+  readonly valid?: string;
+}
+
+const enumPattern = (values: readonly string[]) => `~^(${values.join('|')})$`;
+/** 1–MAX_LIMIT without leading zeros, as the origin's canonical URLs write it */
+const LIMIT_PATTERN = `~^([1-9]|[1-4][0-9]|${MAX_LIMIT})$`;
+
+const RULES: Readonly<Record<string, ParameterRule>> = {
+  limit: { absent: `limit=${DEFAULT_LIMIT}&`, valid: LIMIT_PATTERN },
+  sort: { absent: 'sort=latest&', valid: enumPattern(VIDEO_SORTS) },
+  cursor: { absent: '', valid: '~^[A-Za-z0-9_-]+$' },
+  // a page at an offset is canonical only as offset 0 (left out); others are answered by the origin
+  offset: { absent: '' },
+  category: { absent: '', valid: '~^[A-Za-z0-9_][A-Za-z0-9._-]*$' },
+  duration: { absent: '', valid: enumPattern(['short', 'medium', 'long']) },
+  feature: { absent: '', valid: enumPattern(['3d', 'calm', 'restricted', 'captions']) },
+  // never prerendered: their presence sends the request to the origin
+  creator: { absent: '' },
+  q: { absent: '' },
+};
+
+/** The routes nginx may serve from files: snapshot answers under /v1, in route-table order. */
+function servableRoutes() {
+  return ENDPOINTS.map((endpoint) => ({
+    endpoint,
+    regex: `~^${endpoint.path.replace(/\./g, '\\.').replace(/:\w+/g, '[^/]+')}$`,
+    servable: endpoint.cache === 'snapshot' && endpoint.path.startsWith('/v1/') && endpoint.name !== 'batch-videos',
+    parameters: Object.keys(endpoint.query.shape).sort(),
+  }));
+}
+
+export function nginxConfig(options: NginxOptions): string {
+  const routes = servableRoutes();
+  const known = [...new Set(routes.filter((r) => r.servable).flatMap((r) => r.parameters))].sort();
+  for (const name of known) {
+    if (!RULES[name]) throw new Error(`nginx-config: no canonical rule for the query parameter ${name}; add one to src/cdn/nginx-config.ts`);
+  }
+  const names = known.join('|');
+  const root = `${options.snapshotDir}/${STATIC_DIR}`;
+  const lines: string[] = [];
+  const add = (...more: string[]) => lines.push(...more);
+
+  if (options.brotliModule) add(`load_module ${options.brotliModule};`);
+  add(
+    `worker_processes ${options.workers ?? 1};`,
+    'daemon on;',
+    `pid ${options.prefix}/nginx.pid;`,
+    `error_log ${options.prefix}/error.log warn;`,
+    'events { worker_connections 4096; }',
+    'http {',
+    '  access_log off;',
+    '  server_tokens off;',
+    '  sendfile on; tcp_nopush on; tcp_nodelay on;',
+    '  keepalive_timeout 65; keepalive_requests 100000;',
+    '  merge_slashes off;',
+    '  map_hash_bucket_size 256; map_hash_max_size 1048576;',
+    `  client_body_temp_path ${options.prefix}/tmp/body; proxy_temp_path ${options.prefix}/tmp/proxy;`,
+    `  fastcgi_temp_path ${options.prefix}/tmp/fastcgi; uwsgi_temp_path ${options.prefix}/tmp/uwsgi; scgi_temp_path ${options.prefix}/tmp/scgi;`,
+    '  types { application/json json; }',
+    '  default_type application/octet-stream;',
+    '  charset utf-8; charset_types application/json;',
+    '',
+    '  upstream vp_origins {',
+    ...options.origins.map((origin) => `    server ${new URL(origin).host};`),
+    '    keepalive 64;',
+    '  }',
+    '',
+    '  # which route a path is, in the route table\'s order (the first match wins)',
+    '  map $uri $vp_route {',
+    ...routes.map((r) => `    "${r.regex}" ${r.servable ? r.endpoint.name : '""'};`),
+    '    default "";',
+    '  }',
+    '',
+    '  # each known parameter\'s part of the canonical query; "!" when only the origin can answer',
+    ...known.flatMap((name) => {
+      const rule = RULES[name]!;
+      return [
+        `  map $arg_${name} $vp_${name} {`,
+        `    "" "${rule.absent}";`,
+        ...(rule.valid ? [`    "${rule.valid}" "${name}=$arg_${name}&";`] : []),
+        ...(name === 'offset' ? ['    "0" "";'] : []),
+        '    default "!";',
+        '  }',
+      ];
+    }),
+    '',
+    '  # queries only the origin can judge: a name percent-encoded or not in lower case, a known',
+    '  # parameter empty or given twice, cursor with offset',
+    '  map $args $vp_guard {',
+    '    default 0;',
+    '    "~(^|&)[^=&]*[%A-Z+][^=&]*(=|&|$)" 1;',
+    `    "~(^|&)(${names})=?(&|$)" 1;`,
+    `    "~(^|&)(${names})(=[^&]*)?&(.*&)?\\2(=|&|$)" 1;`,
+    '    "~(^|&)offset(=|&|$).*(^|&)cursor(=|&|$)" 1;',
+    '    "~(^|&)cursor(=|&|$).*(^|&)offset(=|&|$)" 1;',
+    '  }',
+    '',
+    '  # the page file of the request, in its canonical form',
+    '  map $vp_route $vp_file {',
+    ...routes.filter((r) => r.servable).map((r) => `    ${r.endpoint.name} "${r.parameters.length === 0 ? '/pages$uri.json' : `/pages$uri@${r.parameters.map((p) => `$vp_${p}`).join('')}`}";`),
+    '    default "";',
+    '  }',
+    '  map $vp_file $vp_page {',
+    '    "~!" "";',
+    '    "~^(?<vp_stem>.*)&$" "$vp_stem.json";',
+    '    "~\\.json$" $vp_file;',
+    '    default "";',
+    '  }',
+    '  map "$request_method:$vp_guard:$vp_page" $vp_bypass {',
+    '    "~^(GET|HEAD):0:/" 0;',
+    '    default 1;',
+    '  }',
+    '',
+    '  # headers that vary per page, from the snapshot',
+    `  map $vp_page $vp_link { default ""; include ${root}/${NGINX_MAPS.link}; }`,
+    `  map $vp_page $vp_noindex { default ""; include ${root}/${NGINX_MAPS.noindex}; }`,
+    '',
+    '  server {',
+    `    listen ${options.listen};`,
+    '',
+    '    location / {',
+    '      error_page 418 = @origin;',
+    '      if ($vp_bypass) { return 418; }',
+    `      root ${root};`,
+    '      try_files $vp_page @origin;',
+    '      etag on;',
+    '      if_modified_since off;',
+    '      gzip_static on;',
+    '      gzip_vary on;',
+    ...(options.brotliModule ? ['      brotli_static on;'] : []),
+    ...Object.entries(FILE_HEADERS).filter(([name]) => name !== 'Content-Type').map(([name, value]) => `      add_header ${name} "${value}" always;`),
+    '      add_header Link $vp_link;',
+    '      add_header X-Robots-Tag $vp_noindex;',
+    '      add_header Last-Modified "";',
+    '    }',
+    '',
+    '    location @origin {',
+    '      proxy_pass http://vp_origins;',
+    '      proxy_http_version 1.1;',
+    '      proxy_set_header Connection "";',
+    '      proxy_set_header Host $http_host;',
+    '      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+    '      proxy_set_header X-Forwarded-Proto $scheme;',
+    '      proxy_pass_request_headers on;',
+    '      proxy_buffering on;',
+    '      proxy_next_upstream error timeout http_502 http_503 non_idempotent;',
+    '    }',
+    '  }',
+    '}',
+    '',
+  );
+  return lines.join('\n');
+}
