@@ -3,13 +3,14 @@
 // snapshot's static files from disk and sends everything else to the origins. Runnable by an
 // ordinary user: `nginx -p DIR -c FILE`, where DIR is the folder of FILE (pid, logs, temp files).
 // After a rebuild, run it again and reload nginx (`nginx -p DIR -c FILE -s reload`).
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { nginxConfig } from '../src/cdn/nginx-config.ts';
 import { loadConfig } from '../src/config.ts';
-import { layoutOf } from '../src/snapshot/layout.ts';
-import { STATIC_DIR } from '../src/snapshot/static-files.ts';
-import { runCli, UsageError } from './cli.ts';
+import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
+import type { Manifest } from '../src/snapshot/manifest.ts';
+import { STATIC_DIR, writeStaticFiles } from '../src/snapshot/static-files.ts';
+import { elapsed, runCli, UsageError } from './cli.ts';
 
 const USAGE = 'usage: npm run nginx-config -- --listen PORT --origin URL [--origin URL ...] --out FILE [--snapshot DIR] [--workers N]';
 const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
@@ -55,18 +56,25 @@ await runCli('nginx-config', () => {
     }
   }
   const out = resolve(one('--out', true)!);
-  const workers = one('--workers', false);
+  const workersArg = one('--workers', false);
+  if (workersArg !== undefined && !/^([1-9]|[1-5][0-9]|6[0-4])$/.test(workersArg)) throw new UsageError(`--workers must be a number from 1 to 64, not ${workersArg}`);
+  const workers = workersArg === undefined ? 1 : Number(workersArg);
   const snapshotArg = one('--snapshot', false);
   const snapshot = snapshotArg ?? layoutOf(loadConfig().distDir).current;
-  if (!existsSync(snapshot)) throw new UsageError(`no snapshot at ${snapshot}: run npm run build -- --static-files first`);
+  if (!existsSync(snapshot)) throw new UsageError(`no snapshot at ${snapshot}: run npm run build first`);
   const snapshotDir = realpathSync(snapshot);
   if (!existsSync(join(snapshotDir, STATIC_DIR))) {
-    throw new UsageError(`the snapshot ${snapshotDir} has no static files: build with npm run build -- --static-files (or STATIC_FILES=true)`);
+    // built without --static-files: write them now, from the snapshot's own page files
+    console.log(`nginx-config: the snapshot has no static files yet; writing them into ${join(snapshotDir, STATIC_DIR)}`);
+    const started = performance.now();
+    const manifest = JSON.parse(readFileSync(join(snapshotDir, MANIFEST_FILE), 'utf8')) as Manifest;
+    const files = writeStaticFiles(snapshotDir, manifest, (m) => console.log(`nginx-config: ${m}`));
+    console.log(`nginx-config: ${files} static files written in ${elapsed(started)}`);
   }
   const prefix = dirname(out);
   for (const folder of ['tmp/body', 'tmp/proxy', 'tmp/fastcgi', 'tmp/uwsgi', 'tmp/scgi']) mkdirSync(join(prefix, folder), { recursive: true });
   const brotliModule = existsSync(BROTLI_MODULE) ? BROTLI_MODULE : undefined;
-  writeFileSync(out, nginxConfig({ listen, origins, snapshotDir, prefix, brotliModule, workers: workers === undefined ? 1 : Number(workers) }));
+  writeFileSync(out, nginxConfig({ listen, origins, snapshotDir, prefix, brotliModule, workers }));
   console.log(`nginx-config: wrote ${out}: port ${listen}, ${origins.length} origin(s), snapshot ${snapshotDir}${brotliModule ? ', brotli_static' : ' (no brotli_static module: br requests get gzip or identity from nginx)'}`);
   console.log(`nginx-config: start with  nginx -p ${prefix} -c ${out}   (reload after a rebuild: nginx-config again, then -s reload)`);
 });
