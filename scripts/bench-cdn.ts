@@ -87,7 +87,7 @@ await runCli('bench:cdn', async () => {
 
     for (const folder of ['tmp/body', 'tmp/proxy', 'tmp/fastcgi', 'tmp/uwsgi', 'tmp/scgi']) mkdirSync(join(prefix, folder), { recursive: true });
     const writeConf = () => writeFileSync(conf, nginxConfig({
-      listen: nginxPort, origins: [base], prefix, snapshotDir: realpathSync(current),
+      listen: nginxPort, origins: [base], prefix, snapshotDir: realpathSync(current), publicBaseUrl: base,
       brotliModule: existsSync(BROTLI_MODULE) ? BROTLI_MODULE : undefined,
     }));
     writeConf();

@@ -63,18 +63,18 @@ await runCli('nginx-config', () => {
   const snapshot = snapshotArg ?? layoutOf(loadConfig().distDir).current;
   if (!existsSync(snapshot)) throw new UsageError(`no snapshot at ${snapshot}: run npm run build first`);
   const snapshotDir = realpathSync(snapshot);
+  const manifest = JSON.parse(readFileSync(join(snapshotDir, MANIFEST_FILE), 'utf8')) as Manifest;
   if (!existsSync(join(snapshotDir, STATIC_DIR))) {
     // built without --static-files: write them now, from the snapshot's own page files
     console.log(`nginx-config: the snapshot has no static files yet; writing them into ${join(snapshotDir, STATIC_DIR)}`);
     const started = performance.now();
-    const manifest = JSON.parse(readFileSync(join(snapshotDir, MANIFEST_FILE), 'utf8')) as Manifest;
     const files = writeStaticFiles(snapshotDir, manifest, (m) => console.log(`nginx-config: ${m}`));
     console.log(`nginx-config: ${files} static files written in ${elapsed(started)}`);
   }
   const prefix = dirname(out);
   for (const folder of ['tmp/body', 'tmp/proxy', 'tmp/fastcgi', 'tmp/uwsgi', 'tmp/scgi']) mkdirSync(join(prefix, folder), { recursive: true });
   const brotliModule = existsSync(BROTLI_MODULE) ? BROTLI_MODULE : undefined;
-  writeFileSync(out, nginxConfig({ listen, origins, snapshotDir, prefix, brotliModule, workers }));
+  writeFileSync(out, nginxConfig({ listen, origins, snapshotDir, prefix, brotliModule, workers, publicBaseUrl: manifest.baseUrl }));
   console.log(`nginx-config: wrote ${out}: port ${listen}, ${origins.length} origin(s), snapshot ${snapshotDir}${brotliModule ? ', brotli_static' : ' (no brotli_static module: br requests get gzip or identity from nginx)'}`);
   console.log(`nginx-config: start with  nginx -p ${prefix} -c ${out}   (reload after a rebuild: nginx-config again, then -s reload)`);
 });

@@ -8,6 +8,7 @@
 // recognise, a parameter given twice or empty, a percent-encoded or upper-case parameter name,
 // cursor with offset, any method but GET and HEAD. Files carry the origin's headers: the same
 // ETags (their mtimes are the content stamps), Cache-Control, CORS, Link and X-Robots-Tag maps.
+import { PROBLEMS } from '../api/problems.ts';
 import { ENDPOINTS } from '../api/routes.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../api/params.ts';
 import { VIDEO_SORTS } from '../model/build-model.ts';
@@ -21,6 +22,8 @@ export interface NginxOptions {
   readonly snapshotDir: string;
   /** where pid, logs and temporary files go (nginx -p) */
   readonly prefix: string;
+  /** PUBLIC_BASE_URL, for the problem nginx itself answers to a target it cannot parse */
+  readonly publicBaseUrl: string;
   /** the brotli_static module to load, when installed */
   readonly brotliModule?: string | undefined;
   readonly workers?: number;
@@ -90,7 +93,6 @@ export function nginxConfig(options: NginxOptions): string {
     `  fastcgi_temp_path ${options.prefix}/tmp/fastcgi; uwsgi_temp_path ${options.prefix}/tmp/uwsgi; scgi_temp_path ${options.prefix}/tmp/scgi;`,
     '  types { application/json json; }',
     '  default_type application/octet-stream;',
-    '  charset utf-8; charset_types application/json;',
     '',
     '  upstream vp_origins {',
     ...options.origins.map((origin) => `    server ${new URL(origin).host};`),
@@ -138,8 +140,18 @@ export function nginxConfig(options: NginxOptions): string {
     '    "~\\.json$" $vp_file;',
     '    default "";',
     '  }',
-    '  map "$request_method:$vp_guard:$vp_page" $vp_bypass {',
-    '    "~^(GET|HEAD):0:/" 0;',
+    '  # the request target as the instance of a problem: as it came, unless JSON would need escapes',
+    '  map $request $vp_instance {',
+    '    "~^[A-Z]+ (?<vp_target>[^\\x00-\\x20\\x22\\x5c\\x7f-\\xff]{1,2000})( |$)" $vp_target;',
+    '    default "(a request target that cannot be parsed)";',
+    '  }',
+    '  # an Accept-Encoding with q-values or * : the origin weighs them (nginx would take br if it is there)',
+    '  map $http_accept_encoding $vp_weighed {',
+    '    "~(q=|\\*)" 1;',
+    '    default 0;',
+    '  }',
+    '  map "$request_method:$vp_guard$vp_weighed:$vp_page" $vp_bypass {',
+    '    "~^(GET|HEAD):00:/" 0;',
     '    default 1;',
     '  }',
     '',
@@ -149,6 +161,9 @@ export function nginxConfig(options: NginxOptions): string {
     '',
     '  server {',
     `    listen ${options.listen};`,
+    '    # A target nginx cannot parse (bad percent-encoding, a NUL) never reaches the configuration,',
+    '    # so cannot go to the origin: nginx answers the not-found problem the origin would.',
+    '    error_page 400 =404 /.vp-unparseable;',
     '',
     '    location / {',
     '      error_page 418 = @origin;',
@@ -156,6 +171,7 @@ export function nginxConfig(options: NginxOptions): string {
     `      root ${root};`,
     '      try_files $vp_page @origin;',
     '      etag on;',
+    '      charset utf-8; charset_types application/json;',
     '      if_modified_since off;',
     '      gzip_static on;',
     '      gzip_vary on;',
@@ -164,6 +180,15 @@ export function nginxConfig(options: NginxOptions): string {
     '      add_header Link $vp_link;',
     '      add_header X-Robots-Tag $vp_noindex;',
     '      add_header Last-Modified "";',
+    '    }',
+    '',
+    '    location = /.vp-unparseable {',
+    '      internal;',
+    '      default_type application/problem+json;',
+    ...Object.entries(FILE_HEADERS).filter(([name]) => name.startsWith('Access-Control')).map(([name, value]) => `      add_header ${name} "${value}" always;`),
+    '      add_header Cache-Control "public, max-age=60" always;',
+    '      add_header X-Front-Problem unparseable always;',
+    `      return 404 '${JSON.stringify({ type: `${options.publicBaseUrl.replace(/\/+$/, '')}/problems/not-found`, title: PROBLEMS['not-found'].title, status: 404, detail: 'The request target is not a valid path.', instance: '$vp_instance' })}';`,
     '    }',
     '',
     '    location @origin {',

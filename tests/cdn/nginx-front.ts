@@ -53,7 +53,7 @@ export async function startNginx(distDir: string, origins: readonly string[]): P
   const port = await freePort();
   const conf = join(prefix, 'nginx.conf');
   const write = () => writeFileSync(conf, nginxConfig({
-    listen: port, origins, prefix, snapshotDir: realpathSync(layoutOf(distDir).current),
+    listen: port, origins, prefix, snapshotDir: realpathSync(layoutOf(distDir).current), publicBaseUrl: origins[0]!,
     brotliModule: existsSync(BROTLI_MODULE) ? BROTLI_MODULE : undefined,
   }));
   const run = (...args: string[]) => {

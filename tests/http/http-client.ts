@@ -31,23 +31,55 @@ export interface Client {
 /** The description each server publishes, fetched once per server. */
 const checkers = new Map<string, Promise<DocumentChecker>>();
 
+function rawRequest(base: string, target: string, options: SendOptions = {}): Promise<RawResponse> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, path: target, method: options.method ?? 'GET', headers: options.headers ?? {}, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), target }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Headers a front (nginx, a CDN) must keep as the origin sends them. */
+const KEPT_HEADERS = ['content-type', 'etag', 'cache-control', 'link', 'x-robots-tag', 'content-encoding', 'vary', 'access-control-allow-origin', 'allow', 'content-range'];
+
+/**
+ * How a front's answer differs from the origin's for the same request: status, body bytes, kept
+ * headers. Answers that may change between two requests are not compared: live state (cached 5 s
+ * at most), private or uncached ones, and 429s (each counts against a lane). A target nginx cannot
+ * parse gets nginx's own not-found problem: its status, type and title must be the origin's.
+ */
+export function frontDifferences(front: RawResponse, origin: RawResponse, what: string): string[] {
+  const volatile = (res: RawResponse) => /max-age=5\b|private|no-store|no-cache/.test(header(res, 'cache-control') ?? '') || res.status === 429;
+  if (volatile(front) || volatile(origin)) return [];
+  const out: string[] = [];
+  if (header(front, 'x-front-problem') === 'unparseable') {
+    // a target nginx cannot parse never reaches its configuration: it answers the origin's problem
+    // type itself, without the origin's detail (docs/cdn.md)
+    const kind = (res: RawResponse) => { const p = JSON.parse(decoded(res).toString('utf8')) as Record<string, unknown>; return [res.status, p['type'], p['title']].join(' '); };
+    return kind(front) === kind(origin) ? [] : [`${what}: nginx's own problem ${kind(front)}, the origin's ${kind(origin)}`];
+  }
+  if (front.status !== origin.status) out.push(`${what}: status ${front.status} through the front, ${origin.status} from the origin`);
+  if (!front.body.equals(origin.body)) out.push(`${what}: bodies differ (${front.body.length} and ${origin.body.length} bytes)`);
+  for (const name of KEPT_HEADERS) {
+    if (header(front, name) !== header(origin, name)) out.push(`${what}: ${name} ${JSON.stringify(header(front, name))} through the front, ${JSON.stringify(header(origin, name))} from the origin`);
+  }
+  return out;
+}
+
 /**
  * A client for one server. Every response is checked against the server's own /openapi.json
  * (openapi-check.ts): one that breaks it rejects with the reasons, failing the test that sent it.
+ * With `origin`, `base` is a front (nginx) before it: each request also goes to the origin, and
+ * the two answers must agree (frontDifferences).
  */
-export function createClient(base: string): Client {
-  const { hostname, port } = new URL(base);
-  const raw = (target: string, options: SendOptions = {}): Promise<RawResponse> =>
-    new Promise((resolve, reject) => {
-      const req = request({ host: hostname, port, path: target, method: options.method ?? 'GET', headers: options.headers ?? {}, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), target }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end();
-    });
+export function createClient(base: string, origin?: string): Client {
+  const raw = (target: string, options: SendOptions = {}) => rawRequest(base, target, options);
   const checker = () => {
     let found = checkers.get(base);
     if (!found) {
@@ -60,9 +92,11 @@ export function createClient(base: string): Client {
     return found;
   };
   const send = async (target: string, options: SendOptions = {}): Promise<RawResponse> => {
-    const [res, documented] = await Promise.all([raw(target, options), checker()]);
+    const [res, documented, direct] = await Promise.all([raw(target, options), checker(), origin === undefined ? undefined : rawRequest(origin, target, options)]);
     const violations = documented.check({ method: options.method ?? 'GET', target, status: res.status, headers: res.headers, body: res.body });
     if (violations.length > 0) throw new Error(`The response breaks the API description:\n${violations.join('\n')}`);
+    const differences = direct === undefined ? [] : frontDifferences(res, direct, `${options.method ?? 'GET'} ${target}`);
+    if (differences.length > 0) throw new Error(`The front's answer differs from the origin's:\n${differences.join('\n')}`);
     return res;
   };
   return {
