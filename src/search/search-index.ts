@@ -3,17 +3,21 @@
 // term, its postings with BM25+ scores computed at build time in typed arrays: one score over every
 // field (for the word as typed) and one over the short fields only (for typos and completions).
 // Scoring a query is then a few additions per posting: MiniSearch's own search built a result
-// object per matching document, 100–270 ms for a word found in 35,000 of 100,000 videos.
+// object per matching document, 100–270 ms for a word found in 35,000 of 100,000 videos. The
+// commonest one-word queries (a frequent term, a short prefix) are ranked at build time too: their
+// best matches are stored as top lists, exactly what ranking them at query time gives.
 import SearchableMap from 'minisearch/SearchableMap';
 import type { Model } from '../model/build-model.ts';
 import { KIND_SPECS, SEARCH_KINDS, searchDocuments, type SearchDocument, type SearchKind } from './documents.ts';
+import { COMPLETIONS, KEPT_MATCHES, postingsOf, rankWords, SHORT_PREFIX, variantsOf, type Ranking } from './rank.ts';
 import { termsOf } from './text.ts';
 
-/** Prefixes up to this length stand for their most frequent completions. */
-export const SHORT_PREFIX = 3;
-/** Completions kept per short prefix. */
-export const COMPLETIONS = 8;
 export const SEARCH_FORMAT = 2;
+/**
+ * A one-word query whose variants hold at least this many postings gets a top list: ranking it
+ * takes 0.1–1 ms, and such words ("tutorial", "live", "tu") are among the commonest queries.
+ */
+export const TOP_LIST_POSTINGS = 4000;
 /** BM25+ parameters (as MiniSearch's defaults). */
 const K1 = 1.2;
 const B = 0.7;
@@ -34,6 +38,13 @@ export interface KindIndex {
   readonly scoreLoose: Float32Array;
   /** short prefix → term ids of its most frequent completions */
   readonly completions: ReadonlyMap<string, readonly number[]>;
+  /** a word typed alone (a frequent term or prefix) → its ranking's best KEPT_MATCHES, made at build time */
+  readonly tops: ReadonlyMap<string, Ranking>;
+}
+
+export interface BuildOptions {
+  /** the postings from which a one-word query gets a top list (TOP_LIST_POSTINGS) */
+  readonly topListPostings?: number;
 }
 
 export type SearchIndex = Readonly<Record<SearchKind, KindIndex>>;
@@ -43,7 +54,7 @@ export type SearchIndex = Readonly<Record<SearchKind, KindIndex>>;
  * the terms, their document frequencies and the field lengths; the second tokenises again and
  * writes each posting's scores in place.
  */
-function buildKind(kind: SearchKind, keys: readonly string[], documents: readonly SearchDocument[]): KindIndex {
+function buildKind(kind: SearchKind, keys: readonly string[], documents: readonly SearchDocument[], options: BuildOptions): KindIndex {
   const spec = KIND_SPECS[kind];
   const fields = spec.fields;
   const loose = fields.map((f) => spec.looseFields.includes(f));
@@ -125,15 +136,57 @@ function buildKind(kind: SearchKind, keys: readonly string[], documents: readonl
     ids.sort((a, b) => frequency[b]! - frequency[a]! || (termList[a]! < termList[b]! ? -1 : 1));
     completions.set(prefix, ids.slice(0, COMPLETIONS));
   }
-  return { keys, vocabulary: SearchableMap.from(termList.map((t, id) => [t, id] as [string, number])), frequency, starts, docs, scoreAll, scoreLoose, completions };
+  const tops = new Map<string, Ranking>();
+  const index = { keys, vocabulary: SearchableMap.from(termList.map((t, id) => [t, id] as [string, number])), frequency, starts, docs, scoreAll, scoreLoose, completions, tops };
+  const least = options.topListPostings ?? TOP_LIST_POSTINGS;
+  for (const word of topListWords(termList, frequency, least)) {
+    if (postingsOf(index, variantsOf(index, word, true)) >= least) tops.set(word, rankWords(index, [word], KEPT_MATCHES));
+  }
+  return index;
 }
 
-export function buildSearchIndex(model: Model): SearchIndex {
+/**
+ * The words that may deserve a top list, in code-unit order: every prefix of terms (a term is its
+ * own prefix) whose terms hold at least `least` postings together, a bound on what the word and
+ * its completions hold (its typos are not counted).
+ */
+function topListWords(terms: readonly string[], frequency: Int32Array, least: number): string[] {
+  const words: string[] = [];
+  const order = terms.map((_, id) => id).sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
+  // the postings of the terms in code-unit order, summed: a prefix's terms are a contiguous run
+  const sums = new Float64Array(order.length + 1);
+  order.forEach((id, i) => (sums[i + 1] = sums[i]! + frequency[id]!));
+  const end = (prefix: string, from: number) => {
+    let lo = from;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (terms[order[mid]!]!.startsWith(prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  order.forEach((id, i) => {
+    const term = terms[id]!;
+    // prefixes of this term not seen with the term before it (which shares its run)
+    const before = i > 0 ? terms[order[i - 1]!]! : '';
+    let shared = 0;
+    while (shared < before.length && shared < term.length && before[shared] === term[shared]) shared++;
+    for (let length = shared + 1; length <= term.length; length++) {
+      const prefix = term.slice(0, length);
+      if (sums[end(prefix, i)]! - sums[i]! >= least) words.push(prefix);
+      else break; // longer prefixes hold fewer terms still
+    }
+  });
+  return words.sort();
+}
+
+export function buildSearchIndex(model: Model, options: BuildOptions = {}): SearchIndex {
   const docs = searchDocuments(model);
   return {
-    videos: buildKind('videos', docs.videos.keys, docs.videos.documents),
-    channels: buildKind('channels', docs.channels.keys, docs.channels.documents),
-    playlists: buildKind('playlists', docs.playlists.keys, docs.playlists.documents),
+    videos: buildKind('videos', docs.videos.keys, docs.videos.documents, options),
+    channels: buildKind('channels', docs.channels.keys, docs.channels.documents, options),
+    playlists: buildKind('playlists', docs.playlists.keys, docs.playlists.documents, options),
   };
 }
 
@@ -147,11 +200,27 @@ interface StoredKind {
   scoreAll: string;
   scoreLoose: string;
   completions: Record<string, readonly number[]>;
+  /** absent in snapshots built before top lists: every query is then ranked when asked */
+  tops?: StoredTops;
 }
 
-const toBase64 = (array: Int32Array | Float32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
-function fromBase64<T extends Int32Array | Float32Array>(text: string, Type: new (buffer: ArrayBuffer) => T): T {
+/** Top lists back to back, word by word: the i-th word's matches are at starts[i]..starts[i + 1]. */
+interface StoredTops {
+  words: string[];
+  totals: string;
+  starts: string;
+  ids: string;
+  /** float64: the scores exactly as ranked */
+  scores: string;
+}
+
+type Stored = Int32Array | Float32Array | Float64Array;
+const toBase64 = (array: Stored) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
+/** A typed array over the decoded bytes themselves when they are aligned for it (no copy: 25 MB less to free while a snapshot loads), else over a copy. */
+function fromBase64<T extends Stored>(text: string, Type: { new (buffer: ArrayBuffer, offset?: number, length?: number): T; readonly BYTES_PER_ELEMENT: number }): T {
   const bytes = Buffer.from(text, 'base64');
+  const size = Type.BYTES_PER_ELEMENT;
+  if (bytes.byteOffset % size === 0 && bytes.buffer instanceof ArrayBuffer) return new Type(bytes.buffer, bytes.byteOffset, bytes.length / size);
   const copy = new ArrayBuffer(bytes.length);
   new Uint8Array(copy).set(bytes);
   return new Type(copy);
@@ -169,9 +238,37 @@ export function serialiseSearchIndex(index: SearchIndex): string {
       frequency: toBase64(kind.frequency), starts: toBase64(kind.starts), docs: toBase64(kind.docs),
       scoreAll: toBase64(kind.scoreAll), scoreLoose: toBase64(kind.scoreLoose),
       completions: Object.fromEntries(kind.completions),
+      tops: storeTops(kind.tops),
     } satisfies StoredKind;
   }
   return JSON.stringify(stored);
+}
+
+function storeTops(tops: ReadonlyMap<string, Ranking>): StoredTops {
+  const words = [...tops.keys()];
+  const starts = new Int32Array(words.length + 1);
+  words.forEach((w, i) => (starts[i + 1] = starts[i]! + tops.get(w)!.ids.length));
+  const ids = new Int32Array(starts[words.length]!);
+  const scores = new Float64Array(ids.length);
+  words.forEach((w, i) => {
+    ids.set(tops.get(w)!.ids, starts[i]!);
+    scores.set(tops.get(w)!.scores, starts[i]!);
+  });
+  const totals = Int32Array.from(words, (w) => tops.get(w)!.total);
+  return { words, totals: toBase64(totals), starts: toBase64(starts), ids: toBase64(ids), scores: toBase64(scores) };
+}
+
+function loadTops(stored: StoredTops | undefined): Map<string, Ranking> {
+  const tops = new Map<string, Ranking>();
+  if (!stored) return tops;
+  const totals = fromBase64(stored.totals, Int32Array);
+  const starts = fromBase64(stored.starts, Int32Array);
+  const ids = fromBase64(stored.ids, Int32Array);
+  const scores = fromBase64(stored.scores, Float64Array);
+  stored.words.forEach((w, i) => {
+    tops.set(w, { ids: ids.subarray(starts[i]!, starts[i + 1]!), scores: scores.subarray(starts[i]!, starts[i + 1]!), total: totals[i]! });
+  });
+  return tops;
 }
 
 export function loadSearchIndex(json: string): SearchIndex {
@@ -188,6 +285,7 @@ export function loadSearchIndex(json: string): SearchIndex {
       scoreAll: fromBase64(s.scoreAll, Float32Array),
       scoreLoose: fromBase64(s.scoreLoose, Float32Array),
       completions: new Map(Object.entries(s.completions)),
+      tops: loadTops(s.tops),
     };
   };
   return { videos: kind('videos'), channels: kind('channels'), playlists: kind('playlists') };

@@ -1,0 +1,66 @@
+// npx node scripts/bench/search-engine.ts [DIR] [COUNT] [--handlers]: the search engine alone, in
+// process, on the catalogue and snapshot the search benchmark left in DIR (default /tmp/s100k):
+// times COUNT (default 2,000) distinct cold queries on videos, printing percentiles, the time by
+// number of words and the slowest queries. With --handlers, loads the whole snapshot and times
+// the benchmark's request mix through the handlers and the renderer instead (no HTTP).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context, Endpoint } from '../../src/api/endpoint.ts';
+import { listVideos } from '../../src/api/handlers/list-videos.ts';
+import { search } from '../../src/api/handlers/search.ts';
+import { renderAnswer } from '../../src/api/respond.ts';
+import { searchKind } from '../../src/search/run-search.ts';
+import { loadSearchIndex } from '../../src/search/search-index.ts';
+import { termsOf } from '../../src/search/text.ts';
+import { loadSnapshot } from '../../src/server/snapshot-store.ts';
+import { searchQueries } from './search-queries.ts';
+
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const dir = args[0] ?? '/tmp/s100k';
+const count = Number(args[1] ?? 2000);
+const current = join(dir, 'dist', 'snapshots', 'current');
+const seen = new Set<string>();
+const queries = searchQueries(join(dir, 'catalogue.db'), count * 3, 11).filter((q) => {
+  const key = termsOf(q).join(' ');
+  if (key === '' || seen.has(key)) return false;
+  seen.add(key);
+  return true;
+}).slice(0, count);
+const warmUp = searchQueries(join(dir, 'catalogue.db'), 500, 99).map((q) => `${q} warm`); // the JIT, not the caches
+
+function report(times: [number, string][]) {
+  const sorted = times.map((t) => t[0]).sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!.toFixed(2);
+  const sum = sorted.reduce((s, x) => s + x, 0);
+  console.log(`${times.length} queries: mean ${(sum / sorted.length).toFixed(3)} ms, p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${at(1)} ms`);
+  for (const words of [1, 2, 3]) {
+    const group = times.filter(([, q]) => termsOf(q).length === words);
+    console.log(`  ${words} word(s): ${group.length} queries, mean ${(group.reduce((s, [t]) => s + t, 0) / group.length).toFixed(3)} ms`);
+  }
+  console.log(times.sort((a, b) => b[0] - a[0]).slice(0, 12).map(([t, q]) => `  ${t.toFixed(2)} ms ${JSON.stringify(q)}`).join('\n'));
+}
+
+if (process.argv.includes('--handlers')) {
+  const snapshot = loadSnapshot(current, 'bench', 0);
+  const context: Context = { model: snapshot.model, snapshot: snapshot.info, liveStreams: () => [], search: snapshot.search };
+  // the benchmark's mix: 70% /v1/search, 20% /v1/videos?q=, 10% /v1/search?type=all
+  const request = (q: string, i: number) => {
+    const endpoint: Endpoint<any> = i % 10 >= 7 && i % 10 < 9 ? listVideos : search;
+    const params = new URLSearchParams(i % 10 === 9 ? { q, type: 'all' } : { q });
+    return renderAnswer(endpoint.handle(endpoint.parse({}, params), context), endpoint.cache, context.model.urls);
+  };
+  warmUp.forEach(request);
+  report(queries.map((q, i) => {
+    const start = performance.now();
+    request(q, i);
+    return [performance.now() - start, q];
+  }));
+} else {
+  const index = loadSearchIndex(readFileSync(join(current, 'search.json'), 'utf8'));
+  for (const q of warmUp) searchKind(index, 'videos', q);
+  report(queries.map((q) => {
+    const start = performance.now();
+    searchKind(index, 'videos', q);
+    return [performance.now() - start, q];
+  }));
+}
