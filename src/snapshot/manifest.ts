@@ -22,3 +22,12 @@ export interface Manifest {
   /** sorted by key */
   readonly pages: Readonly<Record<string, PageEntry>>;
 }
+
+/**
+ * The base URL a snapshot was built for, from the head of its manifest (where the build writes
+ * it, before the pages): a server starting up need not parse a manifest of 300,000 pages for it.
+ */
+export function manifestBaseUrl(head: string): string | undefined {
+  const match = /^\{"format":1,"apiVersion":"[^"]*","baseUrl":("(?:[^"\\]|\\.)*")/.exec(head);
+  return match ? (JSON.parse(match[1]!) as string) : undefined;
+}
