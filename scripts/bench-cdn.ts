@@ -6,63 +6,24 @@
 // Needs nginx (libnginx-mod-http-brotli-static for br), wrk and taskset.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { nginxConfig } from '../src/cdn/nginx-config.ts';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import type { Manifest } from '../src/snapshot/manifest.ts';
-import { runCli, UsageError } from './cli.ts';
+import { runCli } from './cli.ts';
+import { freePort, median, need, option, waitFor, wrk } from './bench/serving.ts';
 
 const SAMPLE = 10_000;
 const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
 
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const value = i === -1 ? fallback : Number(process.argv[i + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${name} must be a positive integer`);
-  return value;
-}
-
-const freePort = () => new Promise<number>((done) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => done(port));
-  });
-});
-
-function wrk(port: number, urls: string, seconds: number): number {
-  const out = execFileSync('taskset', ['-c', '1', 'wrk', '-t1', '-c50', `-d${seconds}s`, '-s', resolve('scripts/bench/random-urls.lua'), `http://127.0.0.1:${port}`],
-    { env: { ...process.env, URLS: urls }, encoding: 'utf8' });
-  const match = /Requests\/sec:\s+([\d.]+)/.exec(out);
-  if (!match || /Non-2xx|Socket errors/.test(out)) throw new Error(`wrk run failed or saw errors:\n${out}`);
-  return Number(match[1]);
-}
-
-async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
 const percentile = (values: readonly number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
-const median = (values: readonly number[]) => percentile(values, 0.5);
 
 await runCli('bench:cdn', async () => {
-  for (const command of ['nginx', 'wrk', 'taskset']) {
-    try {
-      execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-    } catch {
-      throw new UsageError(`${command} is needed: apt-get install -y nginx-light libnginx-mod-http-brotli-static wrk util-linux`);
-    }
-  }
+  need(['nginx', 'wrk', 'taskset'], 'nginx-light libnginx-mod-http-brotli-static wrk util-linux');
   const videos = option('--videos', 20_000);
   const seconds = option('--seconds', 10);
   const rounds = option('--rounds', 2);

@@ -4,59 +4,19 @@
 // pair and their median. Needs nginx and wrk (apt-get install -y nginx-light wrk).
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE, PAGE_FILES, pageFile } from '../src/snapshot/layout.ts';
 import type { Manifest } from '../src/snapshot/manifest.ts';
-import { runCli, UsageError } from './cli.ts';
+import { runCli } from './cli.ts';
+import { freePort, median, need, option, waitFor, wrk } from './bench/serving.ts';
 
 const SAMPLE = 10_000;
 
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const value = i === -1 ? fallback : Number(process.argv[i + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${name} must be a positive integer`);
-  return value;
-}
-
-function need(command: string): void {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-  } catch {
-    throw new UsageError(`${command} is needed: apt-get install -y nginx-light wrk util-linux`);
-  }
-}
-
-const freePort = () => new Promise<number>((done) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => done(port));
-  });
-});
-
-function wrk(port: number, urls: string, seconds: number): number {
-  const out = execFileSync('taskset', ['-c', '1', 'wrk', '-t1', '-c50', `-d${seconds}s`, '-s', resolve('scripts/bench/random-urls.lua'), `http://127.0.0.1:${port}`],
-    { env: { ...process.env, URLS: urls }, encoding: 'utf8' });
-  const match = /Requests\/sec:\s+([\d.]+)/.exec(out);
-  if (!match || /Non-2xx/.test(out)) throw new Error(`wrk run failed or saw errors:\n${out}`);
-  return Number(match[1]);
-}
-
-async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
 await runCli('bench:static', async () => {
-  for (const command of ['nginx', 'wrk', 'taskset']) need(command);
+  need(['nginx', 'wrk', 'taskset'], 'nginx-light wrk util-linux');
   const videos = option('--videos', 20_000);
   const seconds = option('--seconds', 10);
   const rounds = option('--rounds', 2);
@@ -99,7 +59,8 @@ http { access_log off; sendfile on; tcp_nopush on; tcp_nodelay on; keepalive_tim
 `);
     execFileSync('taskset', ['-c', '0', 'nginx', '-p', prefix, '-c', join(prefix, 'nginx.conf')]);
     server = spawn('taskset', ['-c', '0', process.execPath, 'scripts/start.ts'], {
-      env: { ...process.env, PORT: String(ourPort), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, CATALOGUE_DB: catalogue, DIST_DIR: distDir },
+      // one load generator from one address: a lane budget would answer 429 after 600 requests
+      env: { ...process.env, PORT: String(ourPort), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, CATALOGUE_DB: catalogue, DIST_DIR: distDir, RATE_LIMIT_PUBLIC: '10000000' },
       stdio: 'ignore',
     });
     await waitFor(`${base}/v1/health`);
@@ -115,9 +76,7 @@ http { access_log off; sendfile on; tcp_nopush on; tcp_nodelay on; keepalive_tim
       ratios.push(ours / nginx);
       console.log(`round ${r}: ours ${ours.toFixed(0)} req/s, nginx ${nginx.toFixed(0)} req/s, ratio ${(ours / nginx).toFixed(2)}`);
     }
-    const sorted = [...ratios].sort((a, b) => a - b);
-    const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-    console.log(`median ratio ours/nginx: ${median.toFixed(2)} (target: at least 0.75)`);
+    console.log(`median ratio ours/nginx: ${median(ratios).toFixed(2)} (target: at least 0.75)`);
   } finally {
     server?.kill('SIGTERM');
     try {

@@ -1,0 +1,57 @@
+// Shared by the side-by-side serving benchmarks (bench:static, bench:cdn): options, the tools they
+// need, free ports, waiting for a server, and wrk runs over a URL list (servers on core 0, wrk on
+// core 1, as in ../shared/bench's method).
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { UsageError } from '../cli.ts';
+
+/** A positive integer option (`--name N`) of the command line, or `fallback`. */
+export function option(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  const value = i === -1 ? fallback : Number(process.argv[i + 1]);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${name} must be a positive integer`);
+  return value;
+}
+
+/** Fails with what to install when a command is missing. */
+export function need(commands: readonly string[], install: string): void {
+  for (const command of commands) {
+    try {
+      execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+    } catch {
+      throw new UsageError(`${command} is needed: apt-get install -y ${install}`);
+    }
+  }
+}
+
+export const freePort = (): Promise<number> => new Promise((done) => {
+  const probe = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = probe.address() as { port: number };
+    probe.close(() => done(port));
+  });
+});
+
+/** Requests/s of wrk (-t1 -c50, on core 1) over the paths listed in `urls`; throws on any error. */
+export function wrk(port: number, urls: string, seconds: number): number {
+  const out = execFileSync('taskset', ['-c', '1', 'wrk', '-t1', '-c50', `-d${seconds}s`, '-s', resolve('scripts/bench/random-urls.lua'), `http://127.0.0.1:${port}`],
+    { env: { ...process.env, URLS: urls }, encoding: 'utf8' });
+  const match = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  if (!match || /Non-2xx|Socket errors/.test(out)) throw new Error(`wrk run failed or saw errors:\n${out}`);
+  return Number(match[1]);
+}
+
+export async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+};
