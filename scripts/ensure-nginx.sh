@@ -16,8 +16,13 @@ if ! command -v apt-get >/dev/null; then
   exit 1
 fi
 echo "ensure-nginx: installing $PACKAGES (apt-get)"
+HAD_NGINX=no
+[ -x /usr/sbin/nginx ] && HAD_NGINX=yes
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get install -y -q $PACKAGES >/dev/null 2>&1 || { $SUDO apt-get update -q >/dev/null && $SUDO apt-get install -y -q $PACKAGES >/dev/null; }
-# the package starts a system nginx on port 80; the tests run their own
-$SUDO systemctl disable --now nginx >/dev/null 2>&1 || $SUDO service nginx stop >/dev/null 2>&1 || true
+# a newly installed package starts a system nginx on port 80; the tests run their own. An nginx
+# that was here before is left as it was.
+if [ "$HAD_NGINX" = no ]; then
+  $SUDO systemctl disable --now nginx >/dev/null 2>&1 || $SUDO service nginx stop >/dev/null 2>&1 || true
+fi
 echo "ensure-nginx: $(/usr/sbin/nginx -v 2>&1)"

@@ -12,7 +12,7 @@ import type { Encoding } from '../api/encoding.ts';
 import { acceptedEncodings } from '../api/encoding.ts';
 import type { Rendered } from '../api/respond.ts';
 import type { PageEntry } from '../snapshot/manifest.ts';
-import { matchesIfNoneMatch } from './negotiate.ts';
+import { etagFor, matchesIfNoneMatch } from './negotiate.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import type { Snapshot } from './snapshot-store.ts';
 import { CORS_HEADERS } from './cors.ts';
@@ -170,7 +170,7 @@ function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: Si
   const encoding = accepted.find((e) => page[e] !== undefined);
   const variant: Variant = encoding ?? 'identity';
   socket.cork();
-  if (matchesIfNoneMatch(request.ifNoneMatch, page.etag)) {
+  if (request.ifNoneMatch !== undefined && matchesIfNoneMatch(request.ifNoneMatch, encoding ? etagFor(page.etag, page[encoding]![1]) : page.etag)) {
     socket.write(statusAndDate('304'));
     if (extra) socket.write(extra, 'latin1');
     socket.write(entry.notModified[variant] ??= headerBlock(page, encoding, undefined));

@@ -26,15 +26,15 @@ export const etagFor = (etag: string, length: number): string => `${stampOf(etag
 /** `"<stamp>` of `"<stamp>-<length>"`: what every representation of one content shares. */
 const stampOf = (tag: string): string => tag.slice(0, tag.lastIndexOf('-'));
 
-/** If-None-Match matches when it names any representation of the same content, or `*`. */
+/**
+ * If-None-Match (RFC 9110 §13.1.2): `*` alone, or a list naming the ETag of the representation
+ * that would be sent, compared weakly. The same rule as nginx's, so a page answers 304 alike from
+ * the origin and from nginx's copy of the snapshot.
+ */
 export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
-  const stamp = stampOf(etag);
-  for (const raw of header.split(',')) {
-    const tag = raw.trim().replace(/^W\//, '');
-    if (tag === '*' || (tag.startsWith('"') && tag.endsWith('"') && stampOf(tag) === stamp)) return true;
-  }
-  return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((raw) => raw.trim().replace(/^W\//, '') === etag);
 }
 
 export function negotiate(variants: Variants, etag: string, acceptEncoding: string | undefined, ifNoneMatch: string | undefined, compressOnDemand: boolean): Chosen {
@@ -51,7 +51,7 @@ export function negotiate(variants: Variants, etag: string, acceptEncoding: stri
     }
   }
   const chosenTag = encoding === undefined ? etag : etagFor(etag, body.length);
-  return { notModified: matchesIfNoneMatch(ifNoneMatch, etag), body, encoding, etag: chosenTag, vary };
+  return { notModified: matchesIfNoneMatch(ifNoneMatch, chosenTag), body, encoding, etag: chosenTag, vary };
 }
 
 /** What to send for a rendered answer: conditional GET and on-demand compression applied. */

@@ -31,7 +31,7 @@ afterAll(async () => {
   await fx?.close();
 });
 
-const COMPARED = ['content-type', 'etag', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'link', 'x-robots-tag', 'content-encoding', 'vary', 'allow', 'retry-after', 'content-range'];
+const COMPARED = ['content-type', 'etag', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'link', 'x-robots-tag', 'content-encoding', 'vary', 'allow', 'retry-after', 'content-range', 'accept-ranges', 'last-modified'];
 
 /** The same request to nginx and to the origin; every difference, as text. */
 async function differences(target: string, options: SendOptions = {}): Promise<string[]> {
@@ -121,6 +121,27 @@ describe('nginx in front of the origin', () => {
       expect(notModified.status, key).toBe(304);
     }
     for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) failures.push(...await differences(keys[0]!, { method }));
+    expect(failures).toEqual([]);
+  });
+
+  it('reads paths as sent, leaves conditions and ranges it would judge otherwise to the origin, and encodes as it does', async () => {
+    const video = Object.keys(manifest.pages).find((k) => /^\/v1\/videos\/[^/?]+$/.test(k))!;
+    const id = video.split('/').pop()!;
+    const list = Object.keys(manifest.pages).find((k) => k.startsWith('/v1/videos?') && manifest.pages[k]!.gzip !== undefined)!;
+    const failures: string[] = [];
+    for (const target of [`/v1/videos/${id}%2Fplayback`, `/v1/v%69deos/${id}`, '/v1/categorie%73', `/v1/videos/x%2F..%2F..%2Fcategories`, `/v1/videos/${id}/./playback`, `/v1/videos/../categories`]) {
+      failures.push(...await differences(target));
+    }
+    const identityTag = header(await direct.send(list), 'etag')!;
+    const gzipTag = header(await direct.send(list, { headers: { 'accept-encoding': 'gzip' } }), 'etag')!;
+    const conditions: Record<string, string>[] = [
+      { range: 'bytes=0-9' }, { 'if-match': '"nope"' }, { 'if-unmodified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' },
+      { 'if-none-match': identityTag, 'if-modified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' },
+      { 'if-none-match': identityTag, 'accept-encoding': 'gzip' }, { 'if-none-match': gzipTag, 'accept-encoding': 'br' },
+      { 'if-none-match': `"x", W/${gzipTag}`, 'accept-encoding': 'gzip' }, { 'if-none-match': '"x", *' }, { 'if-range': identityTag, range: 'bytes=0-9' },
+      { 'accept-encoding': 'x-gzip' }, { 'accept-encoding': 'gzip', via: '1.1 cdn.example' }, { 'accept-encoding': 'br;q=0.5, gzip' }, { 'accept-encoding': '*' },
+    ];
+    for (const headers of conditions) failures.push(...await differences(list, { headers }));
     expect(failures).toEqual([]);
   });
 

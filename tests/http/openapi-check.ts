@@ -109,7 +109,8 @@ export function createDocumentChecker(document: Json): DocumentChecker {
   return {
     check(response) {
       const method = response.method.toUpperCase();
-      const path = response.target.split('?')[0]!;
+      // the path as the server reads it: dot segments resolved (WHATWG URL), percent-encoding kept
+      const path = new URL(`http://server.invalid${response.target.startsWith('/') ? response.target : `/${response.target}`}`).pathname;
       const where = `${method} ${response.target.slice(0, 200)} → ${response.status}`;
       if (method !== 'GET' && method !== 'HEAD') return [];
       const operation = operations.find((o) => o.pattern.test(path));

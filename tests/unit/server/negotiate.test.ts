@@ -126,9 +126,14 @@ describe('matchesIfNoneMatch', () => {
     expect(matchesIfNoneMatch('*', ETAG)).toBe(true);
   });
 
-  it('matches the ETag of an encoded representation of the same content', () => {
-    expect(matchesIfNoneMatch(etagFor(ETAG, 0x2a1), ETAG)).toBe(true);
-    expect(matchesIfNoneMatch(`W/${etagFor(ETAG, 0x2f3)}`, ETAG)).toBe(true);
+  it('does not match the ETag of another representation of the same content (as nginx, which serves the same files)', () => {
+    expect(matchesIfNoneMatch(etagFor(ETAG, 0x2a1), ETAG)).toBe(false);
+    expect(matchesIfNoneMatch(`W/${etagFor(ETAG, 0x2f3)}`, ETAG)).toBe(false);
+  });
+
+  it('takes * only as the whole field', () => {
+    expect(matchesIfNoneMatch(' * ', ETAG)).toBe(true);
+    expect(matchesIfNoneMatch('"x", *', ETAG)).toBe(false);
   });
 
   it('matches when any member of a list matches', () => {
@@ -198,10 +203,14 @@ describe('negotiate', () => {
     expect(chosen.body).toBe(small);
   });
 
-  it('answers 304 when If-None-Match names the content, in any encoding', () => {
-    expect(negotiate(variants, ETAG, 'br', ETAG, false).notModified).toBe(true);
-    expect(negotiate(variants, ETAG, 'gzip', etagFor(ETAG, variants.br.length), false).notModified).toBe(true);
+  it('answers 304 when If-None-Match names the representation it would send', () => {
+    expect(negotiate(variants, ETAG, 'br', etagFor(ETAG, variants.br.length), false).notModified).toBe(true);
+    expect(negotiate(variants, ETAG, 'gzip', etagFor(ETAG, variants.gzip.length), false).notModified).toBe(true);
+    expect(negotiate(variants, ETAG, undefined, ETAG, false).notModified).toBe(true);
     expect(negotiate(variants, ETAG, undefined, '*', false).notModified).toBe(true);
+    // another representation's tag: the client has other bytes
+    expect(negotiate(variants, ETAG, 'gzip', etagFor(ETAG, variants.br.length), false).notModified).toBe(false);
+    expect(negotiate(variants, ETAG, 'br', ETAG, false).notModified).toBe(false);
   });
 
   it('answers 200 when If-None-Match names other content', () => {
