@@ -82,7 +82,7 @@ export function nginxConfig(options: NginxOptions): string {
     `pid ${options.prefix}/nginx.pid;`,
     `error_log ${options.prefix}/error.log warn;`,
     // an ordinary user's open-file limit is often 1,024: ask for more, and keep the caches below it
-    'worker_rlimit_nofile 16384;',
+    'worker_rlimit_nofile 65536;',
     'events { worker_connections 2048; }',
     'http {',
     '  access_log off;',
@@ -92,7 +92,7 @@ export function nginxConfig(options: NginxOptions): string {
     '  merge_slashes off;',
     '  # the snapshot directory never changes (a rebuild writes another one): open files, and the',
     '  # variants that do not exist, can be cached for as long as nginx runs on it',
-    '  open_file_cache max=4000 inactive=600s; open_file_cache_valid 600s; open_file_cache_errors on;',
+    '  open_file_cache max=40000 inactive=600s; open_file_cache_valid 600s; open_file_cache_errors on;',
     '  # heads as long as the origin takes (node:http: 16 KB)',
     '  large_client_header_buffers 4 16k;',
     '  # compressed files for every client that accepts them, as the origin does: behind a CDN (Via), over HTTP/1.0',
