@@ -5,10 +5,10 @@
 //    rebuilt and nginx reloaded onto it; prints failures, retries and p99 during the swap.
 // Needs nginx (libnginx-mod-http-brotli-static for br), wrk and taskset.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nginxConfig } from '../src/cdn/nginx-config.ts';
+import { installedBrotliModule, nginxConfig, preparePrefix } from '../src/cdn/nginx-config.ts';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
@@ -18,7 +18,6 @@ import { runCli } from './cli.ts';
 import { freePort, median, need, option, waitFor, wrk } from './bench/serving.ts';
 
 const SAMPLE = 10_000;
-const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
 
 const percentile = (values: readonly number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
 
@@ -46,10 +45,10 @@ await runCli('bench:cdn', async () => {
     const sample = keys.filter((_, i) => i % step === 0).slice(0, SAMPLE);
     writeFileSync(join(dir, 'urls.txt'), `${sample.join('\n')}\n`);
 
-    for (const folder of ['tmp/body', 'tmp/proxy', 'tmp/fastcgi', 'tmp/uwsgi', 'tmp/scgi']) mkdirSync(join(prefix, folder), { recursive: true });
+    preparePrefix(prefix);
     const writeConf = () => writeFileSync(conf, nginxConfig({
       listen: nginxPort, origins: [base], prefix, snapshotDir: realpathSync(current), publicBaseUrl: base,
-      brotliModule: existsSync(BROTLI_MODULE) ? BROTLI_MODULE : undefined,
+      brotliModule: installedBrotliModule(),
     }));
     writeConf();
     origin = spawn('taskset', ['-c', '0', process.execPath, 'scripts/start.ts'], {

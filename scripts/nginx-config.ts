@@ -3,9 +3,9 @@
 // snapshot's static files from disk and sends everything else to the origins. Runnable by an
 // ordinary user: `nginx -p DIR -c FILE`, where DIR is the folder of FILE (pid, logs, temp files).
 // After a rebuild, run it again and reload nginx (`nginx -p DIR -c FILE -s reload`).
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { nginxConfig } from '../src/cdn/nginx-config.ts';
+import { installedBrotliModule, nginxConfig, preparePrefix } from '../src/cdn/nginx-config.ts';
 import { loadConfig } from '../src/config.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import type { Manifest } from '../src/snapshot/manifest.ts';
@@ -13,7 +13,6 @@ import { STATIC_DIR, writeStaticFiles } from '../src/snapshot/static-files.ts';
 import { elapsed, runCli, UsageError } from './cli.ts';
 
 const USAGE = 'usage: npm run nginx-config -- --listen PORT --origin URL [--origin URL ...] --out FILE [--snapshot DIR] [--workers N]';
-const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
 
 function values(name: string): string[] {
   const found: string[] = [];
@@ -72,8 +71,8 @@ await runCli('nginx-config', () => {
     console.log(`nginx-config: ${files} static files written in ${elapsed(started)}`);
   }
   const prefix = dirname(out);
-  for (const folder of ['tmp/body', 'tmp/proxy', 'tmp/fastcgi', 'tmp/uwsgi', 'tmp/scgi']) mkdirSync(join(prefix, folder), { recursive: true });
-  const brotliModule = existsSync(BROTLI_MODULE) ? BROTLI_MODULE : undefined;
+  preparePrefix(prefix);
+  const brotliModule = installedBrotliModule();
   writeFileSync(out, nginxConfig({ listen, origins, snapshotDir, prefix, brotliModule, workers, publicBaseUrl: manifest.baseUrl }));
   console.log(`nginx-config: wrote ${out}: port ${listen}, ${origins.length} origin(s), snapshot ${snapshotDir}${brotliModule ? ', brotli_static' : ' (no brotli_static module: br requests get gzip or identity from nginx)'}`);
   console.log(`nginx-config: start with  nginx -p ${prefix} -c ${out}   (reload after a rebuild: nginx-config again, then -s reload)`);

@@ -8,11 +8,24 @@
 // recognise, a parameter given twice or empty, a percent-encoded or upper-case parameter name,
 // cursor with offset, any method but GET and HEAD. Files carry the origin's headers: the same
 // ETags (their mtimes are the content stamps), Cache-Control, CORS, Link and X-Robots-Tag maps.
-import { PROBLEMS } from '../api/problems.ts';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROBLEMS, type ProblemSlug } from '../api/problems.ts';
 import { ENDPOINTS } from '../api/routes.ts';
 import { DEFAULT_LIMIT, DurationFilter, FeatureFilter, MAX_LIMIT } from '../api/params.ts';
 import { VIDEO_SORTS } from '../model/build-model.ts';
 import { FILE_HEADERS, NGINX_MAPS, STATIC_DIR } from '../snapshot/static-files.ts';
+
+/** Debian's brotli_static module (libnginx-mod-http-brotli-static), loaded when installed. */
+export const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+
+/** The brotli_static module's path when it is installed here. */
+export const installedBrotliModule = (): string | undefined => (existsSync(BROTLI_MODULE) ? BROTLI_MODULE : undefined);
+
+/** Makes the folders nginx writes under its prefix (temporary files); pid and logs go beside them. */
+export function preparePrefix(prefix: string): void {
+  for (const folder of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(prefix, 'tmp', folder), { recursive: true });
+}
 
 export interface NginxOptions {
   readonly listen: number;
@@ -62,6 +75,22 @@ function servableRoutes() {
     servable: endpoint.cache === 'snapshot' && endpoint.path.startsWith('/v1/') && endpoint.name !== 'batch-videos',
     parameters: Object.keys(endpoint.query.shape).sort(),
   }));
+}
+
+/** An internal location answering a problem document nginx writes itself, with CORS and `headers`. */
+function problemLocation(path: string, slug: ProblemSlug, detail: string, baseUrl: string, headers: readonly string[]): string[] {
+  const { status, title } = PROBLEMS[slug];
+  const body = JSON.stringify({ type: `${baseUrl.replace(/\/+$/, '')}/problems/${slug}`, title, status, detail, instance: '$vp_instance' });
+  return [
+    `    location = ${path} {`,
+    '      internal;',
+    '      default_type "application/problem+json; charset=utf-8";',
+    ...Object.entries(FILE_HEADERS).filter(([name]) => name.startsWith('Access-Control')).map(([name, value]) => `      add_header ${name} "${value}" always;`),
+    ...headers.map((header) => `      add_header ${header} always;`),
+    `      return ${status} '${body}';`,
+    '    }',
+    '',
+  ];
 }
 
 export function nginxConfig(options: NginxOptions): string {
@@ -205,23 +234,9 @@ export function nginxConfig(options: NginxOptions): string {
     '      add_header Last-Modified "";',
     '    }',
     '',
-    '    location = /.vp-unparseable {',
-    '      internal;',
-    '      default_type "application/problem+json; charset=utf-8";',
-    ...Object.entries(FILE_HEADERS).filter(([name]) => name.startsWith('Access-Control')).map(([name, value]) => `      add_header ${name} "${value}" always;`),
-    '      add_header Cache-Control "public, max-age=60" always;',
-    '      add_header X-Front-Problem unparseable always;',
-    `      return 404 '${JSON.stringify({ type: `${options.publicBaseUrl.replace(/\/+$/, '')}/problems/not-found`, title: PROBLEMS['not-found'].title, status: 404, detail: 'The request target is not a valid path.', instance: '$vp_instance' })}';`,
-    '    }',
-    '',
-    '    location = /.vp-unavailable {',
-    '      internal;',
-    '      default_type "application/problem+json; charset=utf-8";',
-    ...Object.entries(FILE_HEADERS).filter(([name]) => name.startsWith('Access-Control')).map(([name, value]) => `      add_header ${name} "${value}" always;`),
-    '      add_header Retry-After 5 always;',
-    `      return 503 '${JSON.stringify({ type: `${options.publicBaseUrl.replace(/\/+$/, '')}/problems/service-unavailable`, title: PROBLEMS['service-unavailable'].title, status: 503, detail: 'No origin server answered: retry shortly.', instance: '$vp_instance' })}';`,
-    '    }',
-    '',
+    ...problemLocation('/.vp-unparseable', 'not-found', 'The request target is not a valid path.', options.publicBaseUrl,
+      ['Cache-Control "public, max-age=60"', 'X-Front-Problem unparseable']),
+    ...problemLocation('/.vp-unavailable', 'service-unavailable', 'No origin server answered: retry shortly.', options.publicBaseUrl, ['Retry-After 5']),
     '    location @origin {',
     '      proxy_pass http://vp_origins;',
     '      proxy_http_version 1.1;',

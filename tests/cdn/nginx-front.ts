@@ -1,14 +1,13 @@
 // A real nginx (Debian's) in front of a test server: the configuration `npm run nginx-config`
 // writes, over the fixture's current snapshot, started as an ordinary process with its own prefix.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { nginxConfig } from '../../src/cdn/nginx-config.ts';
+import { installedBrotliModule, nginxConfig, preparePrefix } from '../../src/cdn/nginx-config.ts';
 import { layoutOf } from '../../src/snapshot/layout.ts';
 
-const BROTLI_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
 
 export function nginxBinary(): string {
   for (const candidate of ['/usr/sbin/nginx', '/usr/bin/nginx']) if (existsSync(candidate)) return candidate;
@@ -49,12 +48,12 @@ export async function startNginx(distDir: string, origins: readonly string[]): P
   // folder must be readable to them, as a deployment's snapshot folder would be.
   chmodSync(dirname(distDir), 0o755);
   const prefix = mkdtempSync(join(tmpdir(), 'vpa-nginx-'));
-  for (const folder of ['tmp/body', 'tmp/proxy', 'tmp/fastcgi', 'tmp/uwsgi', 'tmp/scgi']) mkdirSync(join(prefix, folder), { recursive: true });
+  preparePrefix(prefix);
   const port = await freePort();
   const conf = join(prefix, 'nginx.conf');
   const write = () => writeFileSync(conf, nginxConfig({
     listen: port, origins, prefix, snapshotDir: realpathSync(layoutOf(distDir).current), publicBaseUrl: origins[0]!,
-    brotliModule: existsSync(BROTLI_MODULE) ? BROTLI_MODULE : undefined,
+    brotliModule: installedBrotliModule(),
   }));
   const run = (...args: string[]) => {
     const result = spawnSync(nginx, ['-p', prefix, '-c', conf, ...args], { encoding: 'utf8' });
