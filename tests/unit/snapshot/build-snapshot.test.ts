@@ -142,7 +142,7 @@ describe('buildSnapshot', () => {
     for (const name of ['a', 'b']) {
       const db = openCatalogue(join(dir, `${name}.db`));
       try {
-        importCatalogue(db, source);
+        await importCatalogue(db, source);
       } finally {
         db.close();
       }
