@@ -44,7 +44,8 @@ await runCli('import', async () => {
     });
     if (summary.unchanged) { console.log(`import: ${file} holds no record; ${catalogueDb} is unchanged`); return; }
     const counts = Object.entries(summary.counts).map(([kind, n]) => `${n.toLocaleString('en-US')} ${kind}`).join(', ');
-    console.log(`import: loaded ${summary.lines.toLocaleString('en-US')} records into ${catalogueDb} in ${elapsed(started)}: ${counts}`);
+    const peak = Math.round(process.resourceUsage().maxRSS / 1024);
+    console.log(`import: loaded ${summary.lines.toLocaleString('en-US')} records into ${catalogueDb} in ${elapsed(started)}, peak RSS ${peak} MB: ${counts}`);
   } catch (error) {
     if (error instanceof NdjsonFileError) throw new Error(`${error.message}; nothing was imported`);
     if (!(error instanceof ImportError)) throw error;

@@ -1,0 +1,62 @@
+// npm run bench:import -- [FILE] [--videos N]: times `npm run import` of FILE (default: the real
+// pyvideo-100k catalogue if present) into a fresh catalogue, in its own process, and reports wall
+// time and peak RSS (main thread and workers together) against the targets. With --videos N, the
+// file is made first: a seeded catalogue of N videos, exported (npm run export). Figures and the
+// conditions they were measured under: docs/performance.md.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
+import { runCli, UsageError } from './cli.ts';
+
+/** The shared data folder sits beside the repository (or beside the folder of worktrees). */
+const DEFAULT_FILE = ['../shared', '../../shared'].map((d) => `${d}/data/real-catalogue/pyvideo-100k.ndjson.gz`).find(existsSync)
+  ?? '../shared/data/real-catalogue/pyvideo-100k.ndjson.gz';
+const USAGE = 'usage: npm run bench:import -- [FILE | --videos N]';
+/** Targets: 100,000 real videos in 15 s, 1,000,000 seeded videos in 3 min; 300 MB peak either way. */
+const TARGET = { seconds100k: 15, seconds1m: 180, rssMb: 300 };
+
+await runCli('bench:import', () => {
+  let parsed;
+  try {
+    parsed = parseArgs({ options: { videos: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split(/\.\s/)[0]}; ${USAGE}`);
+  }
+  if (parsed.values.help) {
+    console.log(`${USAGE}\n\nImports FILE (default ${DEFAULT_FILE}), or a seeded catalogue of N videos written out by the export, into a\nfresh catalogue in a temporary folder, and prints the time and peak RSS.`);
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'vpa-bench-import-'));
+  try {
+    let file = parsed.positionals[0] ?? DEFAULT_FILE;
+    let target = TARGET.seconds100k;
+    if (parsed.values.videos !== undefined) {
+      const videos = Number(parsed.values.videos);
+      if (!Number.isInteger(videos) || videos < 1) throw new UsageError(`--videos must be a positive integer; ${USAGE}`);
+      const source = join(dir, 'source.db');
+      file = join(dir, `seed-${videos}.ndjson.gz`);
+      console.log(`bench:import: seeding ${videos.toLocaleString('en-US')} videos and exporting them to ${file}`);
+      seedCatalogue(source, { videos, seed: 42 });
+      execFileSync(process.execPath, ['scripts/export.ts', file, '--db', source], { stdio: ['ignore', 'ignore', 'inherit'] });
+      rmSync(source, { force: true });
+      target = (TARGET.seconds1m * videos) / 1_000_000;
+    }
+    if (!existsSync(file)) throw new UsageError(`no such file: ${file}; ${USAGE}`);
+    console.log(`bench:import: importing ${file} (${(statSync(file).size / 1e6).toFixed(1)} MB)`);
+    const started = performance.now();
+    const run = spawnSync(process.execPath, ['scripts/import.ts', file, '--db', join(dir, 'catalogue.db')], { encoding: 'utf8' });
+    const seconds = (performance.now() - started) / 1000;
+    if (run.status !== 0) throw new Error(`import failed:\n${run.stderr}`);
+    const summary = run.stdout.trim().split('\n').at(-1)!;
+    const peak = /peak RSS (\d+) MB/.exec(summary);
+    const rssMb = peak ? Number(peak[1]) : NaN;
+    console.log(summary);
+    console.log(`bench:import: ${seconds.toFixed(1)} s wall (process start included), peak RSS ${rssMb} MB`);
+    console.log(`targets: ${target.toFixed(0)} s and ${TARGET.rssMb} MB — this run: ${seconds <= target ? 'time met' : 'time missed'}, ${rssMb <= TARGET.rssMb ? 'memory met' : 'memory missed'}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
