@@ -4,6 +4,7 @@
 // what the transaction holds is in SQLite's pages (spilled to the WAL file), and the keys seen
 // (for duplicates and error lines) are in a temporary table on disk. Rules: docs/catalogue.md.
 import { existsSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { findBrokenReferences, STAGED_TABLE } from './check-references.ts';
 import { openCatalogue, type Catalogue } from './open-catalogue.ts';
 import { readNdjsonBlocks, type ReadPosition } from './read-ndjson.ts';
@@ -19,7 +20,10 @@ export interface ImportOptions {
   /** Empty the catalogue's content first (apps, keys and usage are kept). */
   readonly replace?: boolean;
   readonly onProgress?: (message: string) => void;
-  /** Validate on worker threads (default: when the file is 2 MB or more as stored). */
+  /**
+   * Validate on a worker thread (default: IMPORT_WORKERS=1 or 0 if set, else when the file is 2 MB
+   * or more as stored and the machine has more than one core).
+   */
   readonly workers?: boolean;
   /** How often progress is reported, in milliseconds (default 1000). */
   readonly progressEvery?: number;
@@ -33,8 +37,8 @@ export interface ImportSummary {
   readonly unchanged: boolean;
 }
 
-/** SQLite page cache during an import, in KiB (main and temporary databases each). */
-const IMPORT_CACHE_KIB = Number(process.env['IMPORT_CACHE_KIB'] ?? 65536);
+/** SQLite page cache during an import, in KiB. */
+const IMPORT_CACHE_KIB = 16384;
 
 /** Files smaller than this (as stored) are validated on the main thread: a worker's start costs more. */
 const WORKER_MIN_BYTES = 2_000_000;
@@ -54,6 +58,12 @@ export class ImportError extends Error {
     this.errors = errors;
     this.total = total;
   }
+}
+
+function defaultWorkers(file: string): boolean {
+  const setting = process.env['IMPORT_WORKERS'];
+  if (setting === '0' || setting === '1') return setting === '1';
+  return availableParallelism() > 1 && statSync(file).size >= WORKER_MIN_BYTES;
 }
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -80,7 +90,7 @@ export async function importCatalogue(db: Catalogue, file: string, options: Impo
   // A page cache big enough that the b-trees written in random key order are not re-read from the
   // WAL for every record; bounded, so memory stays flat whatever the file's size.
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
-  db.pragma(`cache_size = ${IMPORT_CACHE_KIB === 0 ? cacheSize : -IMPORT_CACHE_KIB}`);
+  db.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS import_lines (kind TEXT NOT NULL, key TEXT NOT NULL, line INTEGER NOT NULL, PRIMARY KEY (kind, key)) WITHOUT ROWID`);
   db.exec('DELETE FROM temp.import_lines');
   const stage = db.prepare(`INSERT OR IGNORE INTO ${STAGED_TABLE} (kind, key, line) VALUES (?, ?, ?)`);
@@ -105,7 +115,7 @@ export async function importCatalogue(db: Catalogue, file: string, options: Impo
   };
 
   progress(`reading ${file}`);
-  const pool = (options.workers ?? statSync(file).size >= WORKER_MIN_BYTES) ? createValidatePool() : createInlineValidator();
+  const pool = (options.workers ?? defaultWorkers(file)) ? createValidatePool() : createInlineValidator();
   // Blocks validated on the workers, awaited in file order; a few in flight keep every worker busy.
   const inFlight: Promise<ValidatedBlock>[] = [];
   const settle = async () => {

@@ -13,7 +13,10 @@ export interface ValidatePool {
 }
 
 export function createValidatePool(size = Math.max(1, Math.min(3, availableParallelism() - 1))): ValidatePool {
-  const workers = Array.from({ length: size }, () => new Worker(new URL('./validate-worker.ts', import.meta.url)));
+  // A small heap: a worker holds one block (about a megabyte of text) and its records at a time.
+  const workers = Array.from({ length: size }, () => new Worker(new URL('./validate-worker.ts', import.meta.url), {
+    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
+  }));
   const waiting = new Map<number, { resolve: (r: ValidatedBlock) => void; reject: (e: Error) => void }>();
   let next = 0;
   let failure: Error | undefined;
