@@ -1,32 +1,21 @@
 // `npm run export -- FILE [--db PATH]`: writes the catalogue back as NDJSON import records, gzipped
 // when FILE ends in .gz. Importing the file gives the same catalogue (docs/catalogue.md, "Export").
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { exportCatalogue } from '../src/catalogue/write-ndjson.ts';
 import { loadConfig } from '../src/config.ts';
-import { elapsed, megabytes, runCli, UsageError } from './cli.ts';
+import { elapsed, megabytes, runCommand, UsageError } from './cli.ts';
 
-const USAGE = 'usage: npm run export -- FILE [--db PATH]';
-const HELP = `${USAGE}
+const EXPORT_COMMAND = {
+  run: 'npm run export',
+  about: 'Writes every record of the catalogue (private ones and unpublished comments included) to FILE as NDJSON, one record a line, in the import format of docs/catalogue.md; FILE ending in .gz is gzipped. npm run import -- FILE --replace gives the same catalogue back. Developer apps, keys and usage are not catalogue content and are not written. FILE is replaced only once it is whole.',
+  options: {
+    db: { type: 'string', value: 'PATH', help: 'the catalogue file (default CATALOGUE_DB, or data/catalogue.db)' },
+  },
+  positionals: { usage: 'FILE', min: 1, max: 1 },
+} as const;
 
-Writes every record of the catalogue (private ones and unpublished comments included) to FILE as
-NDJSON, one record a line, in the import format of docs/catalogue.md; FILE ending in .gz is
-gzipped. \`npm run import -- FILE --replace\` gives the same catalogue back. Developer apps, keys
-and usage are not catalogue content and are not written. FILE is replaced only once it is whole.
-
-  --db PATH   the catalogue file (default: CATALOGUE_DB, or data/catalogue.db)
-  -h, --help  this help`;
-
-await runCli('export', async () => {
-  let parsed;
-  try {
-    parsed = parseArgs({ options: { db: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split(/\.\s/)[0]}; ${USAGE}`);
-  }
-  if (parsed.values.help) { console.log(HELP); return; }
-  if (parsed.positionals.length !== 1) throw new UsageError(`give exactly one file; ${USAGE}`);
+await runCommand('export', EXPORT_COMMAND, async (parsed) => {
   const file = parsed.positionals[0]!;
   const catalogueDb = parsed.values.db || loadConfig().catalogueDb;
   if (!existsSync(catalogueDb)) throw new UsageError(`no catalogue at ${catalogueDb}`);

@@ -22,7 +22,7 @@ export interface ImportOptions {
   readonly onProgress?: (message: string) => void;
   /**
    * Validate on a worker thread (default: IMPORT_WORKERS=1 or 0 if set, else when the file is 2 MB
-   * or more as stored and the machine has more than one core).
+   * or more as stored and the machine has three cores or more).
    */
   readonly workers?: boolean;
   /** How often progress is reported, in milliseconds (default 1000). */
@@ -63,7 +63,9 @@ export class ImportError extends Error {
 function defaultWorkers(file: string): boolean {
   const setting = process.env['IMPORT_WORKERS'];
   if (setting === '0' || setting === '1') return setting === '1';
-  return availableParallelism() > 1 && statSync(file).size >= WORKER_MIN_BYTES;
+  // The worker costs CPU (text and records cross threads) and memory (its own heap): it pays off
+  // only with a core of its own beside the main thread and SQLite (docs/performance.md, "Import").
+  return availableParallelism() > 2 && statSync(file).size >= WORKER_MIN_BYTES;
 }
 
 const n = (x: number) => x.toLocaleString('en-US');
