@@ -3,7 +3,7 @@
 // Memory stays flat whatever the file's size: one chunk and one record at a time in JavaScript;
 // what the transaction holds is in SQLite's pages (spilled to the WAL file), and the keys seen
 // (for duplicates and error lines) are in a temporary table on disk. Rules: docs/catalogue.md.
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { findBrokenReferences, STAGED_TABLE } from './check-references.ts';
 import { openCatalogue, type Catalogue } from './open-catalogue.ts';
@@ -172,20 +172,25 @@ export async function importCatalogue(db: Catalogue, file: string, options: Impo
 }
 
 /**
- * Imports into the catalogue file at `path`, creating it if there is none. A catalogue this call
- * created is removed again when the import fails or has nothing to import, so a failed import never
- * leaves an empty catalogue behind.
+ * Imports into the catalogue file at `path`. When there is none yet, the import fills a new file
+ * beside it and renames it into place only once committed: a failed, empty or killed import never
+ * leaves a catalogue file behind at `path`.
  */
 export async function importCatalogueFile(path: string, file: string, options: ImportOptions = {}): Promise<ImportSummary> {
   const existed = existsSync(path);
-  const db = openCatalogue(path);
-  let keep = false;
+  const target = existed ? path : `${path}.importing-${process.pid}`;
+  const removeTarget = () => { for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${target}${suffix}`, { force: true }); };
+  if (!existed) removeTarget();
+  const db = openCatalogue(target);
+  let summary: ImportSummary | undefined;
   try {
-    const summary = await importCatalogue(db, file, options);
-    keep = existed || !summary.unchanged;
+    summary = await importCatalogue(db, file, options);
     return summary;
   } finally {
-    db.close();
-    if (!existed && !keep) for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
+    db.close(); // checkpoints the WAL into the file: a new catalogue is then one whole file
+    if (!existed) {
+      if (summary && !summary.unchanged) renameSync(target, path);
+      removeTarget();
+    }
   }
 }
