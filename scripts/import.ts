@@ -32,7 +32,7 @@ await runCommand('import', IMPORT_COMMAND, async (parsed) => {
     const counts = Object.entries(summary.counts).map(([kind, n]) => `${n.toLocaleString('en-US')} ${kind}`).join(', ');
     const usage = process.resourceUsage();
     const cpu = ((usage.userCPUTime + usage.systemCPUTime) / 1e6).toFixed(1);
-    console.log(`import: loaded ${summary.lines.toLocaleString('en-US')} records into ${catalogueDb} in ${elapsed(started)} (${cpu} s of CPU, all threads), peak RSS ${Math.round(usage.maxRSS / 1024)} MB: ${counts}`);
+    console.log(`import: loaded ${summary.lines.toLocaleString('en-US')} record${summary.lines === 1 ? '' : 's'} into ${catalogueDb} in ${elapsed(started)} (${cpu} s of CPU, all threads), peak RSS ${Math.round(usage.maxRSS / 1024)} MB: ${counts}`);
   } catch (error) {
     if (error instanceof NdjsonFileError) throw new Error(`${error.message}; nothing was imported`);
     if (!(error instanceof ImportError)) throw error;
