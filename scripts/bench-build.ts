@@ -17,7 +17,7 @@ function option(name: string): string | undefined {
   return i === -1 ? undefined : process.argv[i + 1];
 }
 
-await runCli('bench:build', () => {
+await runCli('bench:build', async () => {
   const videos = Number(option('--videos') ?? 100_000);
   const file = option('--import');
   if (!Number.isInteger(videos) || videos < 1) throw new UsageError('--videos must be a positive integer');
@@ -26,7 +26,7 @@ await runCli('bench:build', () => {
     const catalogue = join(dir, 'catalogue.db');
     if (file) {
       const db = openCatalogue(catalogue);
-      importCatalogue(db, file);
+      await importCatalogue(db, file);
       db.close();
     } else {
       seedCatalogue(catalogue, { videos, seed: 42 });

@@ -1,33 +1,43 @@
-// npm run import -- FILE [--replace]: load an NDJSON catalogue (plain or gzipped), all or nothing.
-import { existsSync } from 'node:fs';
-import { ImportError, importCatalogue } from '../src/catalogue/import-catalogue.ts';
-import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
+// `npm run import -- FILE [--replace] [--db PATH]`: streams an NDJSON catalogue (plain or gzipped)
+// into the catalogue database, all or nothing. The format and its rules: docs/catalogue.md.
+import { existsSync, statSync } from 'node:fs';
+import { ImportError, importCatalogueFile } from '../src/catalogue/import-catalogue.ts';
+import { NdjsonFileError } from '../src/catalogue/read-ndjson.ts';
 import { loadConfig } from '../src/config.ts';
-import { elapsed, runCli, UsageError } from './cli.ts';
+import { elapsed, runCommand, UsageError } from './cli.ts';
 
+const IMPORT_COMMAND = {
+  run: 'npm run import',
+  about: 'Loads FILE, NDJSON (one record a line, plain or gzipped), into the catalogue: every line is validated and every reference checked before anything is committed; one bad line and nothing is written. A record whose key exists replaces it. The format: docs/catalogue.md, and the JSON Schema at /schemas/catalogue-record.json.',
+  options: {
+    replace: { type: 'boolean', help: "empty the catalogue's content first (developer apps, keys and usage are kept)" },
+    db: { type: 'string', value: 'PATH', help: 'the catalogue file (default CATALOGUE_DB, or data/catalogue.db)' },
+  },
+  positionals: { usage: 'FILE', min: 1, max: 1 },
+  notes: ['IMPORT_WORKERS=0 or 1 forces validation on the main thread or on a worker (default: a worker for files of 2 MB or more on a machine of three cores or more).'],
+} as const;
 const SHOWN_ERRORS = 50;
 
-await runCli('import', () => {
-  const args = process.argv.slice(2);
-  const unknown = args.filter((a) => a.startsWith('-') && a !== '--replace');
-  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown[0]}; usage: npm run import -- FILE [--replace]`);
-  const files = args.filter((a) => !a.startsWith('-'));
-  if (files.length !== 1) throw new UsageError('give exactly one file; usage: npm run import -- FILE [--replace]');
-  const file = files[0]!;
-  if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
-  const { catalogueDb } = loadConfig();
+await runCommand('import', IMPORT_COMMAND, async (parsed) => {
+  const file = parsed.positionals[0]!;
+  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no such file: ${file}`);
+  const catalogueDb = parsed.values.db || loadConfig().catalogueDb;
   const started = performance.now();
-  const db = openCatalogue(catalogueDb);
   try {
-    const summary = importCatalogue(db, file, { replace: args.includes('--replace'), onProgress: (m) => console.log(`import: ${m}`) });
-    const counts = Object.entries(summary.counts).map(([kind, n]) => `${n} ${kind}`).join(', ');
-    console.log(`import: loaded ${summary.lines} lines into ${catalogueDb} in ${elapsed(started)}: ${counts}`);
+    const summary = await importCatalogueFile(catalogueDb, file, {
+      replace: parsed.values.replace ?? false,
+      onProgress: (m) => console.log(`import: ${m}`),
+    });
+    if (summary.unchanged) { console.log(`import: ${file} holds no record; ${catalogueDb} is unchanged`); return; }
+    const counts = Object.entries(summary.counts).map(([kind, n]) => `${n.toLocaleString('en-US')} ${kind}`).join(', ');
+    const usage = process.resourceUsage();
+    const cpu = ((usage.userCPUTime + usage.systemCPUTime) / 1e6).toFixed(1);
+    console.log(`import: loaded ${summary.lines.toLocaleString('en-US')} record${summary.lines === 1 ? '' : 's'} into ${catalogueDb} in ${elapsed(started)} (${cpu} s of CPU, all threads), peak RSS ${Math.round(usage.maxRSS / 1024)} MB: ${counts}`);
   } catch (error) {
+    if (error instanceof NdjsonFileError) throw new Error(`${error.message}; nothing was imported`);
     if (!(error instanceof ImportError)) throw error;
     for (const e of error.errors.slice(0, SHOWN_ERRORS)) console.error(`${file}:${e.line}: ${e.field}: ${e.message}`);
-    if (error.errors.length > SHOWN_ERRORS) console.error(`... and ${error.errors.length - SHOWN_ERRORS} more`);
+    if (error.total > SHOWN_ERRORS) console.error(`... and ${error.total - SHOWN_ERRORS} more`);
     throw error;
-  } finally {
-    db.close();
   }
 });

@@ -1,4 +1,4 @@
-// Operator alerts (CONTRACT §9 `alert` records), read at request time for /v1/status.
+// Operator alerts (`alert` records, docs/catalogue.md), read at request time for /v1/status.
 import type { Catalogue } from './open-catalogue.ts';
 
 export interface StoredAlert {

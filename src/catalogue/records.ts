@@ -1,5 +1,8 @@
-// The catalogue interchange format (CONTRACT §9): one zod schema per record kind. Import and seed
-// both write through these, so every row in the catalogue has passed the same checks.
+// The catalogue interchange format (docs/catalogue.md): one zod schema per record kind. Import,
+// export, seed and the build's catalogue check all go through these, so every row in the catalogue
+// has passed the same checks. Every object is strict: a key the format does not define is an error
+// (validate-records.ts names the closest known key), never dropped. The published JSON Schema
+// (/schemas/catalogue-record.json) is generated from these definitions.
 import { z } from 'zod';
 import { normaliseInstant } from '../lib/time.ts';
 
@@ -10,12 +13,25 @@ export const Key = z
   .string()
   .regex(/^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ -, not starting with . or -');
 
+const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** Already in the stored form, on a real calendar day: kept as it is (the common case, and 10x cheaper). */
+function isCanonicalInstant(text: string): boolean {
+  const m = CANONICAL.exec(text);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month >= 1 && month <= 12 && day >= 1 && day <= DAYS_IN_MONTH[month - 1]! + (month === 2 && leap ? 1 : 0);
+}
+
 /** An RFC 3339 date-time, stored normalised to UTC (`2026-03-01T12:00:00Z`). */
 export const Instant = z
   .string()
   .regex(RFC3339, 'must be an RFC 3339 date-time such as 2026-03-01T12:00:00Z')
   .transform((text, ctx) => {
-    const value = normaliseInstant(text);
+    const value = isCanonicalInstant(text) ? text : normaliseInstant(text);
     if (value === undefined) {
       ctx.addIssue({ code: 'custom', message: 'is not a valid calendar date-time' });
       return z.NEVER;
@@ -23,7 +39,20 @@ export const Instant = z
     return value;
   });
 
-const Url = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' });
+/**
+ * Characters refused in every text field: C0 control characters other than tab, line feed and
+ * carriage return, and DEL (NUL among them). They have no meaning in plain text and break tools.
+ */
+const NO_CONTROLS = /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]*$/;
+const CONTROLS_MESSAGE = 'must not hold control characters (U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, U+007F)';
+/** JSON allows lone UTF-16 surrogates (`"\ud800"`), which are not text and cannot be stored as UTF-8. */
+const wellFormed = (s: string) => s.isWellFormed();
+const WELL_FORMED = { message: 'must be well-formed Unicode (it holds a lone surrogate)' };
+
+// The pattern repeats the protocol check in a form a JSON Schema validator applies (`format: uri`
+// alone accepts javascript: URLs).
+const Url = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
+  .regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\/\S+$/, 'must be an absolute http(s) URL');
 /**
  * Where a media file is: an absolute http(s) URL (a media host), or a path on this deployment
  * (`/media/...`), served under PUBLIC_BASE_URL wherever it is deployed.
@@ -33,13 +62,26 @@ const MediaUrl = z.union([
   z.string().regex(/^\/(?!\/)[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/).refine((s) => !s.split('/').includes('..')),
 ], { error: 'must be an absolute http(s) URL or a path on this deployment such as /media/clip.webm' });
 const Count = z.number().int('must be a whole number').min(0, 'must be 0 or more').max(Number.MAX_SAFE_INTEGER);
-const Text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
-const Name = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+/** Multi-line plain text (descriptions, comments, alert messages): tabs and line breaks kept. */
+const Text = (max: number) => z.string().max(max, `must be at most ${max} characters`)
+  .regex(NO_CONTROLS, CONTROLS_MESSAGE).refine(wellFormed, WELL_FORMED);
+/**
+ * One-line text (titles, names, tags, labels): tabs and line breaks become one space (real
+ * catalogues hold titles broken over two lines), then surrounding spaces are trimmed.
+ */
+const Name = (max: number) => z.string()
+  .overwrite((s) => s.replace(/[\t\n\r]+/g, ' ')).trim()
+  .regex(/\S/, 'must not be empty').max(max, `must be at most ${max} characters`)
+  .regex(NO_CONTROLS, CONTROLS_MESSAGE).refine(wellFormed, WELL_FORMED);
+/** Multi-line text that must say something (comment text, alert messages). */
+const Body = (max: number) => z.string().trim()
+  .regex(/\S/, 'must not be empty').max(max, `must be at most ${max} characters`)
+  .regex(NO_CONTROLS, CONTROLS_MESSAGE).refine(wellFormed, WELL_FORMED);
 
 export const Privacy = z.enum(['public', 'unlisted', 'private']);
 export type Privacy = z.infer<typeof Privacy>;
 
-export const FeatureFlags = z.object({
+export const FeatureFlags = z.strictObject({
   '3d': z.boolean().default(false),
   calm: z.boolean().default(false),
   restricted: z.boolean().default(false),
@@ -47,14 +89,14 @@ export const FeatureFlags = z.object({
 });
 export type FeatureFlags = z.infer<typeof FeatureFlags>;
 
-export const MediaSource = z.object({
+export const MediaSource = z.strictObject({
   url: MediaUrl,
   type: z.string().regex(/^[a-z]+\/[A-Za-z0-9.+-]+$/, 'must be a media type such as video/mp4'),
   height: z.number().int().min(1).max(8640),
 });
 export type MediaSource = z.infer<typeof MediaSource>;
 
-export const CaptionTrack = z.object({
+export const CaptionTrack = z.strictObject({
   lang: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or pt-BR'),
   label: Name(100),
   /** the WebVTT file of the track, when the catalogue has one */
@@ -62,10 +104,10 @@ export const CaptionTrack = z.object({
 });
 export type CaptionTrack = z.infer<typeof CaptionTrack>;
 
-export const CategoryRecord = z.object({ kind: z.literal('category'), id: Key, name: Name(100) });
+export const CategoryRecord = z.strictObject({ kind: z.literal('category'), id: Key, name: Name(100) });
 export type CategoryRecord = z.infer<typeof CategoryRecord>;
 
-export const ChannelRecord = z.object({
+export const ChannelRecord = z.strictObject({
   kind: z.literal('channel'),
   username: Key,
   displayName: Name(200),
@@ -77,7 +119,7 @@ export const ChannelRecord = z.object({
 });
 export type ChannelRecord = z.infer<typeof ChannelRecord>;
 
-export const VideoRecord = z.object({
+export const VideoRecord = z.strictObject({
   kind: z.literal('video'),
   id: Key,
   channel: Key,
@@ -99,7 +141,7 @@ export const VideoRecord = z.object({
 });
 export type VideoRecord = z.infer<typeof VideoRecord>;
 
-export const PlaylistRecord = z.object({
+export const PlaylistRecord = z.strictObject({
   kind: z.literal('playlist'),
   id: Key,
   channel: Key,
@@ -115,13 +157,13 @@ export type PlaylistRecord = z.infer<typeof PlaylistRecord>;
 export const CommentState = z.enum(['published', 'held', 'removed', 'spam']);
 export type CommentState = z.infer<typeof CommentState>;
 
-export const CommentRecord = z.object({
+export const CommentRecord = z.strictObject({
   kind: z.literal('comment'),
   id: Key,
   videoId: Key,
-  text: Name(10000),
+  text: Body(10000),
   publishedAt: Instant,
-  author: z.object({ displayName: Name(200), username: Key.optional(), avatarUrl: Url.optional() }),
+  author: z.strictObject({ displayName: Name(200), username: Key.optional(), avatarUrl: Url.optional() }),
   parentId: Key.optional(),
   likes: Count.optional(),
   state: CommentState.default('published'),
@@ -131,7 +173,7 @@ export type CommentRecord = z.infer<typeof CommentRecord>;
 export const LiveState = z.enum(['live', 'upcoming', 'offline']);
 export type LiveState = z.infer<typeof LiveState>;
 
-export const LiveRecord = z.object({
+export const LiveRecord = z.strictObject({
   kind: z.literal('live'),
   channel: Key,
   state: LiveState,
@@ -148,12 +190,12 @@ export type LiveRecord = z.infer<typeof LiveRecord>;
 
 export const AlertSeverity = z.enum(['info', 'minor', 'major', 'critical']);
 
-export const AlertRecord = z.object({
+export const AlertRecord = z.strictObject({
   kind: z.literal('alert'),
   id: Key,
   severity: AlertSeverity,
   title: Name(200),
-  message: Name(5000),
+  message: Body(5000),
   startsAt: Instant,
   endsAt: Instant.optional(),
   components: z.array(Key).max(50).optional(),

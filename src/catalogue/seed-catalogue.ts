@@ -1,4 +1,4 @@
-// The synthetic demo catalogue (`npm run seed`, CONTRACT §9). `generateSeedRecords` is a pure,
+// The synthetic demo catalogue (`npm run seed`, docs/catalogue.md). `generateSeedRecords` is a pure,
 // lazy generator: the same options give byte-identical records, and memory stays bounded (channels
 // plus a capped list of video indices per channel) so it scales to millions of videos.
 // `seedCatalogue` writes them into `<path>.tmp` in one transaction and renames it over `path`.

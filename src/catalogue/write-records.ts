@@ -7,7 +7,12 @@ export type RecordWriter = (record: CatalogueRecord) => void;
 
 const flag = (value: boolean | undefined): number => (value ? 1 : 0);
 
-export function createRecordWriter(db: Catalogue): RecordWriter {
+/**
+ * With `fresh`, the caller knows no video or playlist of the records exists yet (an import into an
+ * empty catalogue, whose file repeats no key): their child rows are not cleared first.
+ */
+export function createRecordWriter(db: Catalogue, options: { fresh?: boolean } = {}): RecordWriter {
+  const fresh = options.fresh ?? false;
   const s = {
     category: db.prepare('INSERT OR REPLACE INTO categories (id, name) VALUES (?, ?)'),
     channel: db.prepare(`INSERT OR REPLACE INTO channels
@@ -49,17 +54,17 @@ export function createRecordWriter(db: Catalogue): RecordWriter {
         s.video.run(r.id, r.channel, r.title, r.description ?? null, r.category ?? null, r.duration ?? null,
           r.views ?? null, r.likes ?? null, r.publishedAt, r.updatedAt ?? null, r.privacy,
           flag(f['3d']), flag(f.calm), flag(f.restricted), flag(f.captions), r.thumbnailUrl ?? null, r.language ?? null);
-        s.clearTags.run(r.id);
+        if (!fresh) s.clearTags.run(r.id);
         (r.tags ?? []).forEach((tag, i) => s.tag.run(r.id, i, tag));
-        s.clearSources.run(r.id);
+        if (!fresh) s.clearSources.run(r.id);
         (r.sources ?? []).forEach((m, i) => s.source.run(r.id, i, m.url, m.type, m.height));
-        s.clearCaptions.run(r.id);
+        if (!fresh) s.clearCaptions.run(r.id);
         (r.captions ?? []).forEach((c, i) => s.caption.run(r.id, i, c.lang, c.label, c.url ?? null));
         return;
       }
       case 'playlist':
         s.playlist.run(r.id, r.channel, r.title, r.description ?? null, r.privacy, r.createdAt ?? null, r.updatedAt ?? null);
-        s.clearItems.run(r.id);
+        if (!fresh) s.clearItems.run(r.id);
         r.videos.forEach((videoId, i) => s.item.run(r.id, i, videoId));
         return;
       case 'comment':

@@ -8,6 +8,7 @@ import type { Context } from '../api/endpoint.ts';
 import { API_VERSION } from '../api/version.ts';
 import { STATIC_DIR, writeStaticFiles } from './static-files.ts';
 import { openCatalogue } from '../catalogue/open-catalogue.ts';
+import { checkCatalogue } from '../catalogue/check-catalogue.ts';
 import { readCatalogue } from '../catalogue/read-catalogue.ts';
 import { readRevision } from '../catalogue/revision.ts';
 import { buildModel, deriveCatalogue } from '../model/build-model.ts';
@@ -76,7 +77,10 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     const db = openCatalogue(options.catalogue, { readonly: true });
     const { catalogue, revision } = (() => {
       try {
-        return db.transaction(() => ({ catalogue: readCatalogue(db), revision: readRevision(db) }))();
+        return db.transaction(() => {
+          checkCatalogue(db); // names the record and field that would break the site
+          return { catalogue: readCatalogue(db), revision: readRevision(db) };
+        })();
       } finally {
         db.close();
       }

@@ -63,7 +63,7 @@ export async function startFixture(source: CatalogueSource): Promise<Fixture> {
   } else {
     const db = openCatalogue(catalogue);
     try {
-      importCatalogue(db, source.ndjson);
+      await importCatalogue(db, source.ndjson);
     } finally {
       db.close();
     }

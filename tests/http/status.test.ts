@@ -94,7 +94,7 @@ describe('/v1/status', () => {
     const file = join(fx.dir, 'one-category.ndjson');
     writeFileSync(file, `${JSON.stringify({ kind: 'category', id: 'status-test', name: 'Status test' })}\n`);
     const imported = await run('npm', ['run', '-s', 'import', '--', file], { env: { ...process.env, CATALOGUE_DB: fx.catalogue } });
-    expect(imported.stdout).toMatch(/loaded 1 lines/);
+    expect(imported.stdout).toMatch(/loaded 1 record /);
 
     const { last, waited } = await statusWhen((s) => component(s, 'snapshot')?.status !== 'operational');
     expect(waited).toBeLessThan(7000); // the revision is read at most 5 s late

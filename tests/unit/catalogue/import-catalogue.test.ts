@@ -15,9 +15,9 @@ const count = (table: string) => (db.prepare(`SELECT count(*) FROM ${table}`).pl
 const counts = () => Object.fromEntries(CONTENT_TABLES.map((t) => [t, count(t)]));
 const tagsOf = (id: string) => db.prepare('SELECT tag FROM video_tags WHERE video_id = ? ORDER BY position').pluck().all(id);
 
-function importError(run: () => unknown): ImportError {
+async function importError(run: () => Promise<unknown>): Promise<ImportError> {
   try {
-    run();
+    await run();
   } catch (error) {
     expect(error).toBeInstanceOf(ImportError);
     return error as ImportError;
@@ -38,8 +38,8 @@ const catalogue: Raw[] = [
 ];
 
 describe('importCatalogue', () => {
-  it('loads every record in one go and counts them by kind', () => {
-    const summary = importCatalogue(db, file(catalogue));
+  it('loads every record in one go and counts them by kind', async () => {
+    const summary = await importCatalogue(db, file(catalogue));
     expect(summary.lines).toBe(catalogue.length);
     const byKind: Record<string, number> = {};
     for (const r of catalogue) byKind[r['kind'] as string] = (byKind[r['kind'] as string] ?? 0) + 1;
@@ -50,64 +50,64 @@ describe('importCatalogue', () => {
     });
   });
 
-  it('reads a gzipped file', () => {
-    expect(importCatalogue(db, file(catalogue, true)).lines).toBe(catalogue.length);
+  it('reads a gzipped file', async () => {
+    expect((await importCatalogue(db, file(catalogue, true))).lines).toBe(catalogue.length);
     expect(count('videos')).toBe(2);
   });
 
-  it('loads nothing when any line is invalid, and reports it by line and field', () => {
+  it('loads nothing when any line is invalid, and reports it by line and field', async () => {
     writeRecords(db, [rawChannel('alice'), rawVideo('existing')]);
     const before = counts();
     const bad = [...catalogue.slice(0, 4), rawVideo('v9', { views: -3 }), ...catalogue.slice(4)];
-    const error = importError(() => importCatalogue(db, file(bad)));
+    const error = await importError(() => importCatalogue(db, file(bad)));
     expect(error.errors.map((e) => [e.line, e.field])).toEqual([[5, 'views']]);
     expect(error.message).toMatch(/nothing was imported/);
     expect(counts()).toEqual(before);
   });
 
-  it('loads nothing when writing fails part-way, because it writes in one transaction', () => {
+  it('loads nothing when writing fails part-way, because it writes in one transaction', async () => {
     writeRecords(db, [rawChannel('alice'), rawVideo('existing')]);
     const before = counts();
     // The database refuses the last video: every record written before it must be rolled back.
     db.exec("CREATE TRIGGER refuse_last BEFORE INSERT ON videos WHEN NEW.id = 'v-last' BEGIN SELECT RAISE(ABORT, 'refused by test trigger'); END");
-    expect(() => importCatalogue(db, file([...catalogue, rawVideo('v-last')]))).toThrow(/refused by test trigger/);
+    await expect(importCatalogue(db, file([...catalogue, rawVideo('v-last')]))).rejects.toThrow(/refused by test trigger/);
     expect(counts()).toEqual(before);
   });
 
-  it('loads nothing when the only problem is an unresolved reference', () => {
+  it('loads nothing when the only problem is an unresolved reference', async () => {
     const before = counts();
-    const error = importError(() => importCatalogue(db, file([...catalogue, rawComment('c9', 'nowhere')])));
+    const error = await importError(() => importCatalogue(db, file([...catalogue, rawComment('c9', 'nowhere')])));
     expect(error.errors.map((e) => [e.line, e.field])).toEqual([[catalogue.length + 1, 'videoId']]);
     expect(counts()).toEqual(before);
   });
 
-  it('reports every invalid line at once', () => {
-    const error = importError(() => importCatalogue(db, file(['nope', rawChannel('alice'), rawVideo('v1', { channel: 'bob' }), rawVideo('v2', { publishedAt: '2021-02-30T00:00:00Z' })])));
+  it('reports every invalid line at once', async () => {
+    const error = await importError(() => importCatalogue(db, file(['nope', rawChannel('alice'), rawVideo('v1', { channel: 'bob' }), rawVideo('v2', { publishedAt: '2021-02-30T00:00:00Z' })])));
     expect(error.errors.map((e) => e.line)).toEqual([1, 3, 4]);
     expect(error.message).toMatch(/^3 invalid lines/);
   });
 
-  it('stores dates normalised to UTC with Z', () => {
-    importCatalogue(db, file([rawChannel('alice'), rawVideo('v1', { publishedAt: '2020-02-03T10:00:00+02:00' })]));
+  it('stores dates normalised to UTC with Z', async () => {
+    await importCatalogue(db, file([rawChannel('alice'), rawVideo('v1', { publishedAt: '2020-02-03T10:00:00+02:00' })]));
     expect(db.prepare('SELECT published_at FROM videos WHERE id = ?').pluck().get('v1')).toBe('2020-02-03T08:00:00Z');
   });
 
-  it('refuses an impossible date such as 30 February', () => {
-    const error = importError(() => importCatalogue(db, file([rawChannel('alice'), rawVideo('v1', { publishedAt: '2020-02-30T10:00:00Z' })])));
+  it('refuses an impossible date such as 30 February', async () => {
+    const error = await importError(() => importCatalogue(db, file([rawChannel('alice'), rawVideo('v1', { publishedAt: '2020-02-30T10:00:00Z' })])));
     expect(error.errors.map((e) => [e.line, e.field])).toEqual([[2, 'publishedAt']]);
     expect(count('videos')).toBe(0);
   });
 
-  it('resolves references against records already in the catalogue', () => {
-    importCatalogue(db, file(catalogue));
-    importCatalogue(db, file([rawVideo('v3', { category: 'music' }), rawComment('r2', 'v1', { parentId: 'c1' }), rawPlaylist('p2', ['v1', 'v3'])]));
+  it('resolves references against records already in the catalogue', async () => {
+    await importCatalogue(db, file(catalogue));
+    await importCatalogue(db, file([rawVideo('v3', { category: 'music' }), rawComment('r2', 'v1', { parentId: 'c1' }), rawPlaylist('p2', ['v1', 'v3'])]));
     expect(count('videos')).toBe(3);
     expect(count('comments')).toBe(3);
   });
 
-  it('replaces a record with the same key, with its tags replaced rather than appended', () => {
-    importCatalogue(db, file(catalogue));
-    importCatalogue(db, file([rawVideo('v1', { title: 'Renamed', tags: ['c'] })]));
+  it('replaces a record with the same key, with its tags replaced rather than appended', async () => {
+    await importCatalogue(db, file(catalogue));
+    await importCatalogue(db, file([rawVideo('v1', { title: 'Renamed', tags: ['c'] })]));
     expect(db.prepare('SELECT title FROM videos WHERE id = ?').pluck().get('v1')).toBe('Renamed');
     expect(tagsOf('v1')).toEqual(['c']);
     expect(count('videos')).toBe(2);
@@ -115,50 +115,50 @@ describe('importCatalogue', () => {
     expect(db.prepare('SELECT category FROM videos WHERE id = ?').pluck().get('v1')).toBeNull();
   });
 
-  it('replaces a playlist with its new list of videos', () => {
-    importCatalogue(db, file(catalogue));
-    importCatalogue(db, file([rawPlaylist('p1', ['v2'])]));
+  it('replaces a playlist with its new list of videos', async () => {
+    await importCatalogue(db, file(catalogue));
+    await importCatalogue(db, file([rawPlaylist('p1', ['v2'])]));
     expect(db.prepare('SELECT video_id FROM playlist_items WHERE playlist_id = ? ORDER BY position').pluck().all('p1')).toEqual(['v2']);
   });
 
-  it('gives the same catalogue when the same file is imported twice', () => {
+  it('gives the same catalogue when the same file is imported twice', async () => {
     const path = file(catalogue);
-    importCatalogue(db, path);
+    await importCatalogue(db, path);
     const once = counts();
-    importCatalogue(db, path);
+    await importCatalogue(db, path);
     expect(counts()).toEqual(once);
   });
 
-  it('with replace, empties the catalogue content first', () => {
-    importCatalogue(db, file(catalogue));
-    importCatalogue(db, file([rawChannel('bob'), rawVideo('w1', { channel: 'bob', tags: ['x'] })]), { replace: true });
+  it('with replace, empties the catalogue content first', async () => {
+    await importCatalogue(db, file(catalogue));
+    await importCatalogue(db, file([rawChannel('bob'), rawVideo('w1', { channel: 'bob', tags: ['x'] })]), { replace: true });
     expect(db.prepare('SELECT id FROM videos').pluck().all()).toEqual(['w1']);
     expect(db.prepare('SELECT username FROM channels').pluck().all()).toEqual(['bob']);
     expect(counts()).toMatchObject({ categories: 0, playlists: 0, playlist_items: 0, comments: 0, live_streams: 0, alerts: 0, video_tags: 1 });
   });
 
-  it('with replace, keeps operator apps and keys, which are not catalogue content', () => {
+  it('with replace, keeps operator apps and keys, which are not catalogue content', async () => {
     db.prepare("INSERT INTO apps (id, name, created_at) VALUES ('app1', 'App', '2026-01-01T00:00:00Z')").run();
-    importCatalogue(db, file([rawChannel('bob')]), { replace: true });
+    await importCatalogue(db, file([rawChannel('bob')]), { replace: true });
     expect(count('apps')).toBe(1);
   });
 
-  it('with replace, refuses references to records that only the emptied catalogue held', () => {
-    importCatalogue(db, file(catalogue));
+  it('with replace, refuses references to records that only the emptied catalogue held', async () => {
+    await importCatalogue(db, file(catalogue));
     const before = counts();
-    const error = importError(() => importCatalogue(db, file([rawVideo('w1', { channel: 'alice' })]), { replace: true }));
+    const error = await importError(() => importCatalogue(db, file([rawVideo('w1', { channel: 'alice' })]), { replace: true }));
     expect(error.errors.map((e) => e.field)).toEqual(['channel']);
     expect(counts()).toEqual(before);
   });
 
-  it('reports progress', () => {
+  it('reports progress', async () => {
     const messages: string[] = [];
-    importCatalogue(db, file(catalogue), { onProgress: (m) => messages.push(m) });
+    await importCatalogue(db, file(catalogue), { onProgress: (m) => messages.push(m) });
     expect(messages.length).toBeGreaterThan(0);
   });
 
-  it('imports the real PyVideo excerpt fixture, every line a record', () => {
-    const summary = importCatalogue(db, fileURLToPath(new URL('../../fixtures/pyvideo-excerpt.ndjson.gz', import.meta.url)));
+  it('imports the real PyVideo excerpt fixture, every line a record', async () => {
+    const summary = await importCatalogue(db, fileURLToPath(new URL('../../fixtures/pyvideo-excerpt.ndjson.gz', import.meta.url)));
     const total = Object.values(summary.counts).reduce((a, b) => a + b, 0);
     expect(total).toBe(summary.lines);
     expect(count('videos')).toBe(summary.counts['video']);

@@ -142,7 +142,7 @@ describe('buildSnapshot', () => {
     for (const name of ['a', 'b']) {
       const db = openCatalogue(join(dir, `${name}.db`));
       try {
-        importCatalogue(db, source);
+        await importCatalogue(db, source);
       } finally {
         db.close();
       }
@@ -234,8 +234,9 @@ describe('buildSnapshot', () => {
 
   it('removes the half-written directory when rendering fails, and leaves the previous snapshot serving', async () => {
     const { options, first: good } = await copyOfShared();
-    // A channel avatar that is not a URL passes the model but fails the page schema while rendering.
-    runSql(options.catalogue, "UPDATE channels SET avatar_url = 'not a url' WHERE username = 'alice'");
+    // An avatar with an http(s) scheme but no valid host passes the catalogue check and the model,
+    // and fails the page schema while rendering.
+    runSql(options.catalogue, "UPDATE channels SET avatar_url = 'https://not a host/a.png' WHERE username = 'alice'");
     await expect(build(options)).rejects.toThrow(/schema/);
     expect(currentId(options)).toBe(good.id);
     expect(leftovers(options)).toEqual([]);
