@@ -1,6 +1,6 @@
 // The service's checks of itself, run when /v1/status is asked (cheap: counters and cached reads):
 // the snapshot (loaded, its age, whether the catalogue changed since it was built), the catalogue
-// database (readable), the search index (loaded), the share of 5xx answers, the event loop's delay.
+// database (readable), the search index (loaded), the share of answers that were faults of the service, the event loop's delay.
 // Operator alerts and the catalogue revision are read from the database, kept 5 s.
 import type { StatusReport } from '../api/endpoint.ts';
 import type { ComponentStatus, StatusComponent } from '../api/schemas.ts';
@@ -13,7 +13,7 @@ import type { HealthMonitor } from './service-health.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
 
 export const THRESHOLDS = {
-  /** 5xx share of answers in the window: degraded above, outage above */
+  /** share of answers in the window that were faults of the service (service-health.ts): degraded above, outage above */
   errorRate: { degraded: 0.01, outage: 0.1, minimum: 20 },
   /** event-loop delay p99 in ms */
   eventLoop: { degraded: 200, outage: 1000 },
@@ -90,7 +90,7 @@ export function createStatusChecks(sources: StatusSources): { report(): StatusRe
       const rateStatus: ComponentStatus = total < THRESHOLDS.errorRate.minimum ? 'operational'
         : rate > THRESHOLDS.errorRate.outage ? 'outage' : rate > THRESHOLDS.errorRate.degraded ? 'degraded' : 'operational';
       components.push(component('errors', 'Server errors', rateStatus,
-        `${failed} of ${total} answers in the last ${seconds} s were 5xx (${(rate * 100).toFixed(2)}%).`));
+        `${failed} of ${total} answers in the last ${seconds} s were faults of the service (${(rate * 100).toFixed(2)}%).`));
 
       const loop = sources.monitor.eventLoop();
       const loopStatus: ComponentStatus = loop.p99 > THRESHOLDS.eventLoop.outage ? 'outage' : loop.p99 > THRESHOLDS.eventLoop.degraded ? 'degraded' : 'operational';

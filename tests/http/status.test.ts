@@ -137,6 +137,22 @@ describe('/v1/status', () => {
   });
 });
 
+describe('/v1/status and what clients ask for', () => {
+  // Issue 13 item 5: 25 anonymous oEmbed requests for format=xml (a documented 501) used to turn the
+  // status degraded and raise an automatic alert. Only faults of the service count.
+  it('stays operational, with no auto-errors alert, after 25 requests for oEmbed format=xml', async () => {
+    const first = (await api.json<{ data: { id: string }[] }>('/v1/videos?limit=1')).body.data[0]!;
+    for (let i = 0; i < 25; i++) {
+      const res = await api.send(`/oembed?url=${encodeURIComponent(`${fx.base}/watch/${first.id}`)}&format=xml&n=${i}`);
+      expect(res.status).toBe(501);
+    }
+    const s = await status();
+    expectConsistent(s);
+    expect(component(s, 'errors')).toMatchObject({ status: 'operational', detail: expect.stringMatching(/^0 of \d+ answers/) });
+    expect(s.alerts.map((a) => a.id)).not.toContain('auto-errors');
+  });
+});
+
 describe('/v1/status details', () => {
   // CONTRACT §5 keeps file paths out of answers: the detail names the error code only.
   // It reads the answer the outage test above kept, which fails on its own if there is none.

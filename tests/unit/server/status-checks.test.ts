@@ -148,7 +148,7 @@ describe('createStatusChecks', () => {
       Object.assign(monitor, { total, failed });
       expect(statusOf('errors')?.status, `${failed} of ${total}`).toBe(expected);
     }
-    expect(statusOf('errors')?.detail).toBe('20 of 20 answers in the last 300 s were 5xx (100.00%).');
+    expect(statusOf('errors')?.detail).toBe('20 of 20 answers in the last 300 s were faults of the service (100.00%).');
   });
 
   it('judges the event loop by its p99 delay: over 200 ms degraded, over 1 s outage', () => {
