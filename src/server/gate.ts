@@ -3,6 +3,7 @@
 // developer key: `key`, counted per app; a browser request from SITE_ORIGIN by Origin, or by
 // Referer when Origin is absent: `site`; anyone else: `public`), and the decision of that lane.
 // API answers (`/v1/...`, `/oembed`) are limited; pages, pictures and problem docs are not.
+import { isIP } from 'node:net';
 import type { Caller } from '../api/endpoint.ts';
 import { ProblemError } from '../api/problems.ts';
 import { renderProblem, type Rendered } from '../api/respond.ts';
@@ -43,13 +44,47 @@ export interface GateOptions {
 export const isLimitedTarget = (target: string): boolean =>
   target.startsWith('/v1/') || target === '/oembed' || target.startsWith('/oembed?');
 
+/**
+ * An IP address in one spelling per address, or undefined when `value` is not one: IPv4 as it is,
+ * IPv6 lower-case and compressed (zone dropped), IPv4-mapped IPv6 (`::ffff:192.0.2.1`) as IPv4. A
+ * port is dropped (`192.0.2.1:8080`, `[2001:db8::1]:443`). So a rate-limit key is never longer
+ * than an address (39 characters), whatever a header holds.
+ */
+export function normaliseAddress(value: string): string | undefined {
+  let text = value.trim();
+  if (text.length > 64) return undefined;
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(text);
+  if (bracketed) text = bracketed[1]!;
+  else if (/^[\d.]+:\d{1,5}$/.test(text)) text = text.slice(0, text.indexOf(':'));
+  const version = isIP(text);
+  if (version === 4) return text;
+  if (version !== 6) return undefined;
+  const canonical = new URL(`http://[${text.replace(/%.*$/, '')}]`).hostname.slice(1, -1);
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+  if (!mapped) return canonical;
+  const [high, low] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)];
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+}
+
+/**
+ * The client's address: the socket's, or with TRUST_PROXY the last non-empty X-Forwarded-For entry
+ * (the one our proxy added) when it is an IP address; anything else there falls back to the
+ * socket's address (docs/decisions.md, Rate limits).
+ */
 export function clientAddress(facts: RequestFacts, trustProxy: boolean): string {
-  if (trustProxy && facts.forwardedFor) {
-    const hops = facts.forwardedFor.split(',').map((h) => h.trim()).filter(Boolean);
-    const last = hops[hops.length - 1];
-    if (last) return last;
+  const socket = facts.remoteAddress === undefined ? undefined : normaliseAddress(facts.remoteAddress);
+  const header = trustProxy ? facts.forwardedFor : undefined;
+  if (header !== undefined) {
+    let end = header.length;
+    while (end > 0) {
+      const comma = header.lastIndexOf(',', end - 1);
+      const entry = header.slice(comma + 1, end).trim();
+      end = comma;
+      if (entry === '') continue;
+      return normaliseAddress(entry) ?? socket ?? 'unknown';
+    }
   }
-  return facts.remoteAddress ?? 'unknown';
+  return socket ?? 'unknown';
 }
 
 /** Whether a request comes from a page of the service's own site. */

@@ -222,6 +222,23 @@ describe('client address', () => {
     expect((await get('/v1/categories', { 'x-forwarded-for': `${spent}, ${newAddress()}` })).status).toBe(200);
   });
 
+  it('counts a request whose last X-Forwarded-For entry is not an IP address under the socket address', async () => {
+    // each value distinct and 8 KB long: once, every one made its own bucket (and grew memory)
+    const statuses: number[] = [];
+    for (let i = 0; i <= PUBLIC; i++) {
+      statuses.push((await get('/v1/categories', { 'x-forwarded-for': `${i}-${'x'.repeat(8 * 1024)}` })).status);
+    }
+    expect(statuses).toEqual([...Array<number>(PUBLIC).fill(200), 429]);
+  });
+
+  it('gives one address one bucket however it is spelled', async () => {
+    const n = ++lastAddress;
+    const spellings = [`::ffff:198.51.100.${n}`, `198.51.100.${n}`, `[::FFFF:198.51.100.${n}]:1234`, `198.51.100.${n}:80`, `::FFFF:198.51.100.${n}`];
+    expect(spellings.length).toBe(PUBLIC);
+    for (const address of spellings) expect((await get('/v1/categories', { 'x-forwarded-for': address })).status).toBe(200);
+    expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': `198.51.100.${n}` }), 'public', PUBLIC);
+  });
+
   it('ignores X-Forwarded-For without TRUST_PROXY: every request from the socket shares one bucket', async () => {
     const sent = ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4'];
     const statuses: number[] = [];

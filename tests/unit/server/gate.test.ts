@@ -63,6 +63,34 @@ describe('clientAddress', () => {
     expect(clientAddress(facts({ forwardedFor: ' , ' }), true)).toBe('192.0.2.10');
   });
 
+  it('takes only an IP address from X-Forwarded-For; anything else falls back to the socket address', () => {
+    const long = `203.0.113.${'9'.repeat(8192)}`;
+    for (const forwardedFor of [long, 'x'.repeat(8192), 'unknown', 'evil.example', '203.0.113', '01.2.3.4', '203.0.113.5, not-an-address', '::g']) {
+      expect(clientAddress(facts({ forwardedFor }), true), forwardedFor.slice(0, 40)).toBe('192.0.2.10');
+    }
+  });
+
+  it('spells one address one way: IPv6 lower-case and compressed, IPv4-mapped IPv6 as IPv4, ports and zones dropped', () => {
+    const cases: Record<string, string> = {
+      '2001:DB8:0:0:0:0:0:1': '2001:db8::1',
+      '2001:db8::1': '2001:db8::1',
+      '::FFFF:203.0.113.9': '203.0.113.9',
+      '::ffff:cb00:7109': '203.0.113.9',
+      '[2001:db8::2]:443': '2001:db8::2',
+      '[2001:db8::3]': '2001:db8::3',
+      '203.0.113.4:8080': '203.0.113.4',
+      'fe80::1%eth0': 'fe80::1',
+    };
+    for (const [given, key] of Object.entries(cases)) expect(clientAddress(facts({ forwardedFor: given }), true), given).toBe(key);
+    expect(clientAddress(facts({ remoteAddress: '::ffff:127.0.0.1' }), false)).toBe('127.0.0.1');
+  });
+
+  it('never makes a key longer than an address, whatever the header holds', () => {
+    const keys = new Set<string>();
+    for (let i = 0; i < 2000; i++) keys.add(clientAddress(facts({ forwardedFor: `${i}-${'a'.repeat(8000)}` }), true));
+    expect([...keys]).toEqual(['192.0.2.10']);
+  });
+
   it('names a request without any address "unknown"', () => {
     expect(clientAddress(facts({ remoteAddress: undefined }), false)).toBe('unknown');
   });
