@@ -8,7 +8,7 @@ import type { Caller } from '../api/endpoint.ts';
 import { ProblemError } from '../api/problems.ts';
 import { renderProblem, type Rendered } from '../api/respond.ts';
 import type { Urls } from '../model/urls.ts';
-import type { Partners } from './partners.ts';
+import type { App, Partners } from './partners.ts';
 import { rateLimitHeaders, type Decision, type RateLimiter } from './rate-limit.ts';
 
 export interface RequestFacts {
@@ -29,7 +29,13 @@ export interface Admission {
 export interface Gate {
   /** whether requests to this path (a raw request target) count against a lane */
   limits(target: string): boolean;
+  /** Admits a request by what is in memory now (the fast path: requests without a key). */
   admit(facts: RequestFacts): Admission;
+  /**
+   * Admits a request whose key may be new: a well-formed key the last read of the keys does not
+   * know is looked up first, and a new app's stored usage is read (node:http; never blocks).
+   */
+  admitFresh(facts: RequestFacts): Promise<Admission>;
   /** the 429 problem for a refused admission */
   refusal(admission: Admission, instance: string, urls: Urls): Rendered;
 }
@@ -103,19 +109,28 @@ export function bearerToken(authorization: string | undefined): string | undefin
 
 export function createGate(options: GateOptions): Gate {
   const siteOrigin = options.siteOrigin?.replace(/\/+$/, '');
+  const callerOf = (facts: RequestFacts, app: App | undefined): Caller => {
+    if (facts.authorization === undefined) return { kind: 'anonymous' };
+    if (bearerToken(facts.authorization) === undefined) return { kind: 'no-key' };
+    return app ? { kind: 'app', ...app } : { kind: 'invalid-key' };
+  };
+  const admitAs = (facts: RequestFacts, caller: Caller): Admission => {
+    const decision = caller.kind === 'app'
+      ? options.limiter.take('key', caller.appId)
+      : options.limiter.take(fromSite(facts, siteOrigin) ? 'site' : 'public', clientAddress(facts, options.trustProxy));
+    return { caller, decision, headers: rateLimitHeaders(decision) };
+  };
   return {
     limits: isLimitedTarget,
     admit(facts) {
-      let caller: Caller = { kind: facts.authorization === undefined ? 'anonymous' : 'no-key' };
       const token = bearerToken(facts.authorization);
-      if (token !== undefined) {
-        const app = options.partners?.verify(token);
-        caller = app ? { kind: 'app', ...app } : { kind: 'invalid-key' };
-      }
-      const decision = caller.kind === 'app'
-        ? options.limiter.take('key', caller.appId)
-        : options.limiter.take(fromSite(facts, siteOrigin) ? 'site' : 'public', clientAddress(facts, options.trustProxy));
-      return { caller, decision, headers: rateLimitHeaders(decision) };
+      return admitAs(facts, callerOf(facts, token === undefined ? undefined : options.partners?.verify(token)));
+    },
+    async admitFresh(facts) {
+      const token = bearerToken(facts.authorization);
+      const app = token === undefined || !options.partners ? undefined : await options.partners.lookup(token);
+      if (app) await options.partners!.prepare(app.appId);
+      return admitAs(facts, callerOf(facts, app));
     },
     refusal(admission, instance, urls) {
       const { lane, limit, window, reset } = admission.decision;

@@ -68,11 +68,11 @@ export function createApiServer(options: ServerOptions): Server {
   };
 
   /** Counts an API request against its lane (and its app's usage); sets the rate-limit headers. */
-  function admit(req: IncomingMessage, res: ServerResponse, url: URL): Admission | undefined {
+  async function admit(req: IncomingMessage, res: ServerResponse, url: URL): Promise<Admission | undefined> {
     const gate = options.gate;
     if (!gate || !gate.limits(url.pathname)) return undefined;
     const header = (name: string) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; };
-    const admission = gate.admit({
+    const admission = await gate.admitFresh({
       remoteAddress: req.socket.remoteAddress, forwardedFor: header('x-forwarded-for'),
       origin: header('origin'), referer: header('referer'), authorization: header('authorization'),
     });
@@ -118,7 +118,7 @@ export function createApiServer(options: ServerOptions): Server {
       return;
     }
 
-    const admission = admit(req, res, url);
+    const admission = await admit(req, res, url);
     if (admission && !admission.decision.allowed) {
       send(req, res, options.gate!.refusal(admission, instance, urls));
       return;

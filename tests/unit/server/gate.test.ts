@@ -17,13 +17,20 @@ const facts = (over: Partial<RequestFacts> = {}): RequestFacts => ({
 });
 
 /** Partners that know two keys of one app; only verify matters to the gate. */
+const verify = (token: string) => (token === GOOD_KEY || token === OTHER_KEY ? { appId: 'app_1', appName: 'Good app' } : undefined);
+/** a key the last read of the keys does not know yet, found by a fresh lookup */
+const NEW_KEY = `vpk_${'N'.repeat(32)}`;
+const prepared: string[] = [];
 const partners: Partners = {
-  verify: (token) => (token === GOOD_KEY || token === OTHER_KEY ? { appId: 'app_1', appName: 'Good app' } : undefined),
+  verify,
+  lookup: async (token) => verify(token) ?? (token === NEW_KEY ? { appId: 'app_new', appName: 'New app' } : undefined),
+  prepare: async (appId) => { prepared.push(appId); },
   count: () => {},
   usage: () => [],
-  error: undefined,
-  flush: () => {},
-  close: () => {},
+  failure: undefined,
+  flush: async () => {},
+  ready: async () => {},
+  close: async () => {},
 };
 
 function gateOf(options: { trustProxy?: boolean; siteOrigin?: string | undefined; limits?: { public: number; site: number; key: number } } = {}) {
@@ -150,6 +157,17 @@ describe('createGate admit', () => {
     expect(first.decision).toMatchObject({ lane: 'key', limit: 4, remaining: 3 });
     const second = gate.admit(facts({ remoteAddress: '198.51.100.99', authorization: `bearer ${OTHER_KEY}` }));
     expect(second.decision).toMatchObject({ lane: 'key', remaining: 2 });
+  });
+
+  it('admitFresh looks up a key the last read does not know, and reads the stored usage of its app first', async () => {
+    const { gate } = gateOf();
+    expect(gate.admit(facts({ authorization: `Bearer ${NEW_KEY}` })).caller).toEqual({ kind: 'invalid-key' });
+    const admission = await gate.admitFresh(facts({ authorization: `Bearer ${NEW_KEY}` }));
+    expect(admission.caller).toEqual({ kind: 'app', appId: 'app_new', appName: 'New app' });
+    expect(admission.decision).toMatchObject({ lane: 'key', remaining: 3 });
+    expect(prepared).toContain('app_new');
+    expect((await gate.admitFresh(facts({ authorization: `Bearer vpk_${'Z'.repeat(32)}` }))).caller).toEqual({ kind: 'invalid-key' });
+    expect((await gate.admitFresh(facts())).caller).toEqual({ kind: 'anonymous' });
   });
 
   it('makes an unknown key an invalid-key caller counted in the public lane', () => {
