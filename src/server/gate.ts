@@ -1,7 +1,8 @@
 // Who a request is, for rate limits and usage (CONTRACT §7): the client address (the socket's, or
 // with TRUST_PROXY the last X-Forwarded-For entry, the one our proxy added), its lane (a valid
-// developer key: `key`, counted per app; a browser request from SITE_ORIGIN by Origin, or by
-// Referer when Origin is absent: `site`; anyone else: `public`), and the decision of that lane.
+// developer key: `key`, counted per app; a browser on the site — a valid site pass for its address
+// (site-pass.ts), and no Origin but SITE_ORIGIN's: `site`; anyone else: `public`), and the decision
+// of that lane (docs/decisions.md, Rate limits).
 // API answers (`/v1/...`, `/oembed`) are limited; pages, pictures and problem docs are not.
 import { isIP } from 'node:net';
 import type { Caller } from '../api/endpoint.ts';
@@ -10,6 +11,7 @@ import { renderProblem, type Rendered } from '../api/respond.ts';
 import type { Urls } from '../model/urls.ts';
 import type { App, Partners } from './partners.ts';
 import { rateLimitHeaders, type Decision, type RateLimiter } from './rate-limit.ts';
+import { cookieValue, SITE_PASS_COOKIE, SITE_PASS_SECONDS, type SitePass } from './site-pass.ts';
 
 export interface RequestFacts {
   readonly remoteAddress: string | undefined;
@@ -17,6 +19,8 @@ export interface RequestFacts {
   readonly origin: string | undefined;
   readonly referer: string | undefined;
   readonly authorization: string | undefined;
+  /** the Cookie header, which carries the site pass */
+  readonly cookie?: string | undefined;
 }
 
 
@@ -38,6 +42,8 @@ export interface Gate {
   admitFresh(facts: RequestFacts): Promise<Admission>;
   /** the 429 problem for a refused admission */
   refusal(admission: Admission, instance: string, urls: Urls): Rendered;
+  /** A Set-Cookie value with a new site pass for a page of the site, unless the request's pass has over half its life left. */
+  passCookie(facts: RequestFacts): string | undefined;
 }
 
 export interface GateOptions {
@@ -45,6 +51,8 @@ export interface GateOptions {
   readonly siteOrigin: string | undefined;
   readonly trustProxy: boolean;
   readonly partners?: Partners | undefined;
+  /** without one, there is no site lane */
+  readonly sitePass?: SitePass | undefined;
 }
 
 export const isLimitedTarget = (target: string): boolean =>
@@ -93,14 +101,6 @@ export function clientAddress(facts: RequestFacts, trustProxy: boolean): string 
   return socket ?? 'unknown';
 }
 
-/** Whether a request comes from a page of the service's own site. */
-export function fromSite(facts: RequestFacts, siteOrigin: string | undefined): boolean {
-  if (siteOrigin === undefined) return false;
-  if (facts.origin !== undefined) return facts.origin === siteOrigin;
-  const referer = facts.referer;
-  return referer !== undefined && (referer === siteOrigin || referer.startsWith(`${siteOrigin}/`));
-}
-
 /** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive). */
 export function bearerToken(authorization: string | undefined): string | undefined {
   const match = authorization === undefined ? null : /^bearer +(\S+) *$/i.exec(authorization);
@@ -114,10 +114,18 @@ export function createGate(options: GateOptions): Gate {
     if (bearerToken(facts.authorization) === undefined) return { kind: 'no-key' };
     return app ? { kind: 'app', ...app } : { kind: 'invalid-key' };
   };
+  const passLeft = (facts: RequestFacts, address: string): number =>
+    options.sitePass?.check(cookieValue(facts.cookie, SITE_PASS_COOKIE), address) ?? 0;
+  // a browser on the site: a pass for this address, and no Origin of another site
+  const onSite = (facts: RequestFacts, address: string): boolean =>
+    siteOrigin !== undefined && (facts.origin === undefined || facts.origin === siteOrigin) && passLeft(facts, address) > 0;
   const admitAs = (facts: RequestFacts, caller: Caller): Admission => {
-    const decision = caller.kind === 'app'
-      ? options.limiter.take('key', caller.appId)
-      : options.limiter.take(fromSite(facts, siteOrigin) ? 'site' : 'public', clientAddress(facts, options.trustProxy));
+    let decision: Decision;
+    if (caller.kind === 'app') decision = options.limiter.take('key', caller.appId);
+    else {
+      const address = clientAddress(facts, options.trustProxy);
+      decision = options.limiter.take(onSite(facts, address) ? 'site' : 'public', address);
+    }
     return { caller, decision, headers: rateLimitHeaders(decision) };
   };
   return {
@@ -131,6 +139,11 @@ export function createGate(options: GateOptions): Gate {
       const app = token === undefined || !options.partners ? undefined : await options.partners.lookup(token);
       if (app) await options.partners!.prepare(app.appId);
       return admitAs(facts, callerOf(facts, app));
+    },
+    passCookie(facts) {
+      if (!options.sitePass) return undefined;
+      const address = clientAddress(facts, options.trustProxy);
+      return passLeft(facts, address) > SITE_PASS_SECONDS / 2 ? undefined : options.sitePass.cookie(address);
     },
     refusal(admission, instance, urls) {
       const { lane, limit, window, reset } = admission.decision;

@@ -13,7 +13,7 @@ import { matchRoute } from '../api/routes.ts';
 import { createAnswerCache } from './answer-cache.ts';
 import { serveClientAsset, type ClientAssets } from './client-assets.ts';
 import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts';
-import type { Admission, Gate } from './gate.ts';
+import type { Admission, Gate, RequestFacts } from './gate.ts';
 import type { LiveSource } from './live-source.ts';
 import type { Partners } from './partners.ts';
 import type { HealthMonitor } from './service-health.ts';
@@ -67,15 +67,19 @@ export function createApiServer(options: ServerOptions): Server {
     return memo;
   };
 
+  const factsOf = (req: IncomingMessage): RequestFacts => {
+    const header = (name: string) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; };
+    return {
+      remoteAddress: req.socket.remoteAddress, forwardedFor: header('x-forwarded-for'),
+      origin: header('origin'), referer: header('referer'), authorization: header('authorization'), cookie: header('cookie'),
+    };
+  };
+
   /** Counts an API request against its lane (and its app's usage); sets the rate-limit headers. */
   async function admit(req: IncomingMessage, res: ServerResponse, url: URL): Promise<Admission | undefined> {
     const gate = options.gate;
     if (!gate || !gate.limits(url.pathname)) return undefined;
-    const header = (name: string) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; };
-    const admission = await gate.admitFresh({
-      remoteAddress: req.socket.remoteAddress, forwardedFor: header('x-forwarded-for'),
-      origin: header('origin'), referer: header('referer'), authorization: header('authorization'),
-    });
+    const admission = await gate.admitFresh(factsOf(req));
     for (const [name, value] of Object.entries(admission.headers)) res.setHeader(name, value);
     if (admission.caller.kind === 'app') {
       const route = matchRoute(url.pathname);
@@ -159,7 +163,8 @@ export function createApiServer(options: ServerOptions): Server {
 
     // HEAD is answered as GET by the pages; Node leaves the body out of the response itself.
     if (req.method === 'HEAD') req.method = 'GET';
-    const locals = { context };
+    // the site's pages hand the browser a site pass (gate.ts; src/middleware.ts sets it on HTML)
+    const locals: App.Locals = { context, ...(options.gate && { sitePass: () => options.gate!.passCookie(factsOf(req)) }) };
     let passed = false;
     await options.astro(req, res, () => { passed = true; }, locals);
     if (passed && !res.headersSent) {

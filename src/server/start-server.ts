@@ -1,5 +1,6 @@
 // Starts the API server: follows the snapshots under DIST_DIR, mounts the built Astro app, listens,
 // and shuts down cleanly on SIGINT/SIGTERM (finishing requests in flight).
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -13,6 +14,7 @@ import { loadClientAssets } from './client-assets.ts';
 import { createGate } from './gate.ts';
 import { startCatalogueThread } from './catalogue-thread.ts';
 import { createLiveSource } from './live-source.ts';
+import { createSitePass } from './site-pass.ts';
 import { createPartners } from './partners.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { createHealthMonitor } from './service-health.ts';
@@ -43,7 +45,9 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const catalogue = startCatalogueThread(config.catalogueDb);
   const live = createLiveSource(catalogue, { log });
   const partners = createPartners(catalogue, { log });
-  const gate = createGate({ limiter: new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners });
+  // a deployment of several servers shares SITE_PASS_SECRET; alone, a server makes its own
+  const sitePass = createSitePass({ secret: config.sitePassSecret ?? randomBytes(32), secure: config.publicBaseUrl.startsWith('https:') });
+  const gate = createGate({ limiter: new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners, sitePass });
   const monitor = createHealthMonitor();
   const checks = createStatusChecks({
     catalogue, snapshotRoot: layoutOf(config.distDir).root, snapshots, monitor,
