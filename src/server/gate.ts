@@ -36,10 +36,11 @@ export interface Gate {
   /** Admits a request by what is in memory now (the fast path: requests without a key). */
   admit(facts: RequestFacts): Admission;
   /**
-   * Admits a request whose key may be new: a well-formed key the last read of the keys does not
-   * know is looked up first, and a new app's stored usage is read (node:http; never blocks).
+   * Admits a request whose key may be new (node:http): at once when it can, else — a well-formed
+   * key the last read of the keys does not know, or an app not seen before — after looking the key
+   * up and reading the app's stored usage, off the event loop.
    */
-  admitFresh(facts: RequestFacts): Promise<Admission>;
+  admitFresh(facts: RequestFacts): Admission | Promise<Admission>;
   /** the 429 problem for a refused admission */
   refusal(admission: Admission, instance: string, urls: Urls): Rendered;
   /** A Set-Cookie value with a new site pass for a page of the site, unless the request's pass has over half its life left. */
@@ -134,11 +135,19 @@ export function createGate(options: GateOptions): Gate {
       const token = bearerToken(facts.authorization);
       return admitAs(facts, callerOf(facts, token === undefined ? undefined : options.partners?.verify(token)));
     },
-    async admitFresh(facts) {
+    admitFresh(facts) {
+      const partners = options.partners;
       const token = bearerToken(facts.authorization);
-      const app = token === undefined || !options.partners ? undefined : await options.partners.lookup(token);
-      if (app) await options.partners!.prepare(app.appId);
-      return admitAs(facts, callerOf(facts, app));
+      if (token === undefined || !partners) return admitAs(facts, callerOf(facts, undefined));
+      const known = partners.verify(token);
+      const preparing = known && partners.prepare(known.appId);
+      // answered in the same turn when it can: a request is not held up without need
+      if (known && !preparing) return admitAs(facts, callerOf(facts, known));
+      return (async () => {
+        const app = known ?? await partners.lookup(token);
+        if (app) await partners.prepare(app.appId);
+        return admitAs(facts, callerOf(facts, app));
+      })();
     },
     passCookie(facts) {
       if (!options.sitePass) return undefined;

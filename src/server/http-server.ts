@@ -75,11 +75,18 @@ export function createApiServer(options: ServerOptions): Server {
     };
   };
 
-  /** Counts an API request against its lane (and its app's usage); sets the rate-limit headers. */
-  async function admit(req: IncomingMessage, res: ServerResponse, url: URL): Promise<Admission | undefined> {
+  /**
+   * Counts an API request against its lane (and its app's usage); sets the rate-limit headers. In
+   * the same turn unless a key must be looked up (a request is never held up without need).
+   */
+  function admit(req: IncomingMessage, res: ServerResponse, url: URL): Admission | undefined | Promise<Admission> {
     const gate = options.gate;
     if (!gate || !gate.limits(url.pathname)) return undefined;
-    const admission = await gate.admitFresh(factsOf(req));
+    const admitted = gate.admitFresh(factsOf(req));
+    return admitted instanceof Promise ? admitted.then((a) => settle(res, url, a)) : settle(res, url, admitted);
+  }
+
+  function settle(res: ServerResponse, url: URL, admission: Admission): Admission {
     for (const [name, value] of Object.entries(admission.headers)) res.setHeader(name, value);
     if (admission.caller.kind === 'app') {
       const route = matchRoute(url.pathname);
@@ -122,7 +129,8 @@ export function createApiServer(options: ServerOptions): Server {
       return;
     }
 
-    const admission = await admit(req, res, url);
+    const admitting = admit(req, res, url);
+    const admission = admitting instanceof Promise ? await admitting : admitting;
     if (admission && !admission.decision.allowed) {
       send(req, res, options.gate!.refusal(admission, instance, urls));
       return;

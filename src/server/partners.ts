@@ -24,8 +24,8 @@ export interface Partners {
   verify(token: string): App | undefined;
   /** As verify, but a well-formed key the last read does not know is looked up with a fresh read first. */
   lookup(token: string): Promise<App | undefined>;
-  /** Reads the stored counts of an app not seen before (usage() then includes them). */
-  prepare(appId: string): Promise<void>;
+  /** Reads the stored counts of an app not seen before (usage() then includes them); undefined when they are in hand. */
+  prepare(appId: string): Promise<void> | undefined;
   /** Counts one request of `appId` to `endpoint`. */
   count(appId: string, endpoint: string): void;
   /** Stored and not yet stored counts of an app, by day and endpoint. */
@@ -193,9 +193,9 @@ export function createPartners(catalogue: CatalogueThread, options: PartnersOpti
       await missRead();
       return verify(token);
     },
-    async prepare(appId) {
+    prepare(appId) {
       const entry = stored.get(appId);
-      if (!entry || entry.seq < 0) await loadUsage(appId);
+      return !entry || entry.seq < 0 ? loadUsage(appId) : undefined;
     },
     count(appId, endpoint) {
       addTo(pending, [appId, new Date(now()).toISOString().slice(0, 10), endpoint].join(SEP), 1);
