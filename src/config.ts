@@ -52,6 +52,14 @@ export const Env = z.object({
   TRUST_PROXY: flag('TRUST_PROXY'),
   SNAPSHOT_CACHE_MB: int('SNAPSHOT_CACHE_MB', 0, 1_000_000, 256),
   STATIC_FILES: flag('STATIC_FILES'),
+  SITE_PASS_SECRET: z.string().optional().transform((value, ctx) => {
+    if (value === undefined || value === '') return undefined;
+    if (value.length < 32) {
+      ctx.addIssue({ code: 'custom', message: `SITE_PASS_SECRET must be at least 32 characters (got ${value.length}); openssl rand -base64 32 makes one` });
+      return z.NEVER;
+    }
+    return value;
+  }),
 });
 
 export interface Config {
@@ -67,6 +75,8 @@ export interface Config {
   readonly snapshotCacheBytes: number;
   /** whether builds also write the pages as plain files, for nginx or a static host (docs/cdn.md) */
   readonly staticFiles: boolean;
+  /** the secret that signs site passes (site-pass.ts); undefined: a random one per process */
+  readonly sitePassSecret: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -88,5 +98,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     snapshotCacheBytes: e.SNAPSHOT_CACHE_MB * 1024 * 1024,
     staticFiles: e.STATIC_FILES,
+    sitePassSecret: e.SITE_PASS_SECRET,
   };
 }

@@ -1,5 +1,6 @@
 // Astro middleware: HTML pages rendered by Astro get the same validators and compression as the
-// JSON answers (strong ETag, 304, br/gzip), so every 200 carries a strong ETag (CONTRACT §6).
+// JSON answers (strong ETag, 304, br/gzip), so every 200 carries a strong ETag (CONTRACT §6), and
+// the browser a site pass (a cookie admitting its API requests to the site lane, docs/decisions.md).
 import { defineMiddleware } from 'astro:middleware';
 import { finishDocument } from './server/astro-routes.ts';
 
@@ -16,5 +17,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     const value = response.headers.get(name);
     if (value) extra[name] = value;
   }
+  const pass = context.locals.sitePass?.();
+  if (pass) extra['set-cookie'] = pass;
   return finishDocument(body, 'text/html; charset=utf-8', context.request, extra);
 });

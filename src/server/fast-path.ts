@@ -34,6 +34,8 @@ interface SimpleRequest {
   readonly referer: string | undefined;
   readonly forwardedFor: string | undefined;
   readonly authorization: boolean;
+  /** carries the site pass (gate.ts) */
+  readonly cookie: string | undefined;
 }
 
 /** Reads a request head (without its final blank line); undefined when the fast path must not answer. */
@@ -51,6 +53,7 @@ export function parseSimpleRequest(head: string): SimpleRequest | undefined {
   let origin: string | undefined;
   let referer: string | undefined;
   let forwardedFor: string | undefined;
+  let cookie: string | undefined;
   let authorization = false;
   let seenAccept = false;
   let seenMatch = false;
@@ -94,6 +97,10 @@ export function parseSimpleRequest(head: string): SimpleRequest | undefined {
       case 'authorization':
         authorization = true;
         break;
+      case 'cookie':
+        if (cookie !== undefined) return undefined;
+        cookie = value();
+        break;
       case 'content-length':
         if (value() !== '0') return undefined;
         break;
@@ -116,6 +123,7 @@ export function parseSimpleRequest(head: string): SimpleRequest | undefined {
     referer,
     forwardedFor,
     authorization,
+    cookie,
   };
 }
 
@@ -237,7 +245,7 @@ export function createFrontServer(snapshots: SnapshotHolder, http: HttpServer, g
         }
         let extra = '';
         if (limited) {
-          const facts: RequestFacts = { remoteAddress: socket.remoteAddress, forwardedFor: request.forwardedFor, origin: request.origin, referer: request.referer, authorization: undefined };
+          const facts: RequestFacts = { remoteAddress: socket.remoteAddress, forwardedFor: request.forwardedFor, origin: request.origin, referer: request.referer, authorization: undefined, cookie: request.cookie };
           const admission = gate.admit(facts);
           if (!admission.decision.allowed) {
             answerRendered(socket, gate.refusal(admission, request.target, snapshot.model.urls), request);

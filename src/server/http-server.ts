@@ -13,7 +13,7 @@ import { matchRoute } from '../api/routes.ts';
 import { createAnswerCache } from './answer-cache.ts';
 import { serveClientAsset, type ClientAssets } from './client-assets.ts';
 import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts';
-import type { Admission, Gate } from './gate.ts';
+import type { Admission, Gate, RequestFacts } from './gate.ts';
 import type { LiveSource } from './live-source.ts';
 import type { Partners } from './partners.ts';
 import type { HealthMonitor } from './service-health.ts';
@@ -67,15 +67,26 @@ export function createApiServer(options: ServerOptions): Server {
     return memo;
   };
 
-  /** Counts an API request against its lane (and its app's usage); sets the rate-limit headers. */
-  function admit(req: IncomingMessage, res: ServerResponse, url: URL): Admission | undefined {
+  const factsOf = (req: IncomingMessage): RequestFacts => {
+    const header = (name: string) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; };
+    return {
+      remoteAddress: req.socket.remoteAddress, forwardedFor: header('x-forwarded-for'),
+      origin: header('origin'), referer: header('referer'), authorization: header('authorization'), cookie: header('cookie'),
+    };
+  };
+
+  /**
+   * Counts an API request against its lane (and its app's usage); sets the rate-limit headers. In
+   * the same turn unless a key must be looked up (a request is never held up without need).
+   */
+  function admit(req: IncomingMessage, res: ServerResponse, url: URL): Admission | undefined | Promise<Admission> {
     const gate = options.gate;
     if (!gate || !gate.limits(url.pathname)) return undefined;
-    const header = (name: string) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; };
-    const admission = gate.admit({
-      remoteAddress: req.socket.remoteAddress, forwardedFor: header('x-forwarded-for'),
-      origin: header('origin'), referer: header('referer'), authorization: header('authorization'),
-    });
+    const admitted = gate.admitFresh(factsOf(req));
+    return admitted instanceof Promise ? admitted.then((a) => settle(res, url, a)) : settle(res, url, admitted);
+  }
+
+  function settle(res: ServerResponse, url: URL, admission: Admission): Admission {
     for (const [name, value] of Object.entries(admission.headers)) res.setHeader(name, value);
     if (admission.caller.kind === 'app') {
       const route = matchRoute(url.pathname);
@@ -118,7 +129,8 @@ export function createApiServer(options: ServerOptions): Server {
       return;
     }
 
-    const admission = admit(req, res, url);
+    const admitting = admit(req, res, url);
+    const admission = admitting instanceof Promise ? await admitting : admitting;
     if (admission && !admission.decision.allowed) {
       send(req, res, options.gate!.refusal(admission, instance, urls));
       return;
@@ -159,7 +171,8 @@ export function createApiServer(options: ServerOptions): Server {
 
     // HEAD is answered as GET by the pages; Node leaves the body out of the response itself.
     if (req.method === 'HEAD') req.method = 'GET';
-    const locals = { context };
+    // the site's pages hand the browser a site pass (gate.ts; src/middleware.ts sets it on HTML)
+    const locals: App.Locals = { context, ...(options.gate && { sitePass: () => options.gate!.passCookie(factsOf(req)) }) };
     let passed = false;
     await options.astro(req, res, () => { passed = true; }, locals);
     if (passed && !res.headersSent) {

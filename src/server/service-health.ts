@@ -1,6 +1,9 @@
-// What the service measures of itself for /v1/status: the share of 5xx answers over the last five
-// minutes (in 10-second buckets, so memory is fixed) and the event loop's delay (Node's histogram,
-// reset each minute so it speaks of the recent past).
+// What the service measures of itself for /v1/status: the share of answers that were faults of the
+// service over the last five minutes (in 10-second buckets, so memory is fixed) and the event
+// loop's delay (Node's histogram, reset each minute so it speaks of the recent past). A client
+// cannot move the share by asking for what the service documents it does not do: 501 (a feature
+// not provided, such as oEmbed's format=xml, or a method Node does not know) and 505 (the client's
+// HTTP version) are the client's answers, not faults (docs/decisions.md, Status).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const BUCKET_MS = 10_000;
@@ -8,10 +11,16 @@ const BUCKET_MS = 10_000;
 const RESOLUTION_MS = 10;
 const BUCKETS = 30;
 
+/** 5xx statuses that answer what the client asked for, not a failure of the service. */
+const CLIENT_CAUSED_5XX: ReadonlySet<number> = new Set([501, 505]);
+
+/** Whether an answer with this status is a fault of the service (counted in the `errors` share). */
+export const isServiceFault = (status: number): boolean => status >= 500 && !CLIENT_CAUSED_5XX.has(status);
+
 export interface HealthMonitor {
   /** Counts one answer by its status. */
   record(status: number): void;
-  /** answers and 5xx answers in the last five minutes */
+  /** answers and answers that were faults of the service in the last five minutes */
   errors(): { readonly total: number; readonly failed: number; readonly seconds: number };
   /** event-loop delay over the last minute or so, in milliseconds */
   eventLoop(): { readonly p99: number; readonly max: number };
@@ -48,7 +57,7 @@ export function createHealthMonitor(options: { now?: () => number } = {}): Healt
     record(status) {
       const i = slot(now());
       totals[i]! += 1;
-      if (status >= 500) failures[i]! += 1;
+      if (isServiceFault(status)) failures[i]! += 1;
     },
     errors() {
       const current = Math.floor(now() / BUCKET_MS);

@@ -1,5 +1,6 @@
 // Starts the API server: follows the snapshots under DIST_DIR, mounts the built Astro app, listens,
 // and shuts down cleanly on SIGINT/SIGTERM (finishing requests in flight).
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -11,7 +12,9 @@ import { createFrontServer } from './fast-path.ts';
 import { createApiServer, type AstroHandler } from './http-server.ts';
 import { loadClientAssets } from './client-assets.ts';
 import { createGate } from './gate.ts';
+import { startCatalogueThread } from './catalogue-thread.ts';
 import { createLiveSource } from './live-source.ts';
+import { createSitePass } from './site-pass.ts';
 import { createPartners } from './partners.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { createHealthMonitor } from './service-health.ts';
@@ -19,6 +22,9 @@ import { createStatusChecks } from './status-checks.ts';
 import { holdSnapshots, type SnapshotHolder } from './snapshot-holder.ts';
 
 export { ASTRO_ENTRY, CLIENT_DIR };
+
+/** how long the start waits for the first reads of the catalogue before listening anyway */
+const FIRST_READ_MS = 2000;
 
 export interface RunningServer {
   /** the node:http pipeline, fed connections by `front` */
@@ -35,13 +41,17 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const entry = pathToFileURL(resolve(options.astroEntry ?? ASTRO_ENTRY)).href;
   const { handler } = (await import(entry)) as { handler: AstroHandler };
   const snapshots = holdSnapshots(layoutOf(config.distDir).root, config.snapshotCacheBytes, log);
-  const live = createLiveSource(config.catalogueDb, { log });
-  const partners = createPartners(config.catalogueDb, { log });
-  const gate = createGate({ limiter: new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners });
+  // every read and write of the catalogue runs in this thread, never on the event loop
+  const catalogue = startCatalogueThread(config.catalogueDb);
+  const live = createLiveSource(catalogue, { log });
+  const partners = createPartners(catalogue, { log });
+  // a deployment of several servers shares SITE_PASS_SECRET; alone, a server makes its own
+  const sitePass = createSitePass({ secret: config.sitePassSecret ?? randomBytes(32), secure: config.publicBaseUrl.startsWith('https:') });
+  const gate = createGate({ limiter: new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners, sitePass });
   const monitor = createHealthMonitor();
   const checks = createStatusChecks({
-    catalogueDb: config.catalogueDb, snapshotRoot: layoutOf(config.distDir).root, snapshots, monitor,
-    catalogueErrors: () => [live.error, partners.error],
+    catalogue, snapshotRoot: layoutOf(config.distDir).root, snapshots, monitor,
+    catalogueFailures: () => [live.failure, partners.failure],
     searchLoaded: () => snapshots.current?.search !== undefined,
   });
   const assets = loadClientAssets(options.clientDir ?? CLIENT_DIR);
@@ -49,6 +59,9 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   server.keepAliveTimeout = 65_000;
   server.timeout = 120_000; // handed-over connections idle this long are closed
   const front = createFrontServer(snapshots, server, gate, monitor.record);
+  // the first reads of keys, live state and alerts, so the first requests see them (bounded: a
+  // locked or missing catalogue does not hold the start up)
+  await Promise.race([Promise.all([partners.ready(), live.refresh(), checks.ready()]), new Promise((r) => setTimeout(r, FIRST_READ_MS).unref())]);
   await new Promise<void>((done, fail) => {
     front.server.once('error', fail);
     front.server.listen(config.port, config.host, () => done());
@@ -60,19 +73,23 @@ export async function startServer(config: Config, options: { log?: (m: string) =
     snapshots,
     port,
     // Stops listening, closes idle connections at once and busy ones after a grace period.
-    close: () => new Promise<void>((done) => {
-      snapshots.close();
-      live.close();
-      partners.close();
-      checks.close();
-      monitor.close();
-      const force = setTimeout(() => front.closeAll(), 1000);
-      front.server.close(() => {
-        clearTimeout(force);
-        done();
+    close: async () => {
+      await new Promise<void>((done) => {
+        snapshots.close();
+        live.close();
+        checks.close();
+        monitor.close();
+        const force = setTimeout(() => front.closeAll(), 1000);
+        front.server.close(() => {
+          clearTimeout(force);
+          done();
+        });
+        front.closeIdle();
+        server.closeIdleConnections();
       });
-      front.closeIdle();
-      server.closeIdleConnections();
-    }),
+      // after the last request: every count is written before the thread stops
+      await partners.close();
+      await catalogue.close();
+    },
   };
 }

@@ -1,39 +1,54 @@
 // The service's checks of itself, run when /v1/status is asked (cheap: counters and cached reads):
 // the snapshot (loaded, its age, whether the catalogue changed since it was built), the catalogue
-// database (readable), the search index (loaded), the share of 5xx answers, the event loop's delay.
-// Operator alerts and the catalogue revision are read from the database, kept 5 s.
+// database (there, this service's, readable), the search index (loaded), the share of answers that
+// were faults of the service, the event loop's delay. Operator alerts and the catalogue revision
+// are read from the database by the catalogue thread every 5 s, in the background.
 import type { StatusReport } from '../api/endpoint.ts';
 import type { ComponentStatus, StatusComponent } from '../api/schemas.ts';
-import { activeAlerts, readAlerts } from '../catalogue/read-alerts.ts';
-import { readRevision } from '../catalogue/revision.ts';
+import { activeAlerts } from '../catalogue/read-alerts.ts';
 import { readBuiltFrom } from '../snapshot/swap.ts';
-import { followCatalogue } from './catalogue-connection.ts';
+import type { CatalogueFailure, FailureKind } from './catalogue-connection.ts';
 import { createFeed } from './catalogue-feed.ts';
+import type { CatalogueThread } from './catalogue-thread.ts';
 import type { HealthMonitor } from './service-health.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
 
 export const THRESHOLDS = {
-  /** 5xx share of answers in the window: degraded above, outage above */
+  /** share of answers in the window that were faults of the service (service-health.ts): degraded above, outage above */
   errorRate: { degraded: 0.01, outage: 0.1, minimum: 20 },
   /** event-loop delay p99 in ms */
   eventLoop: { degraded: 200, outage: 1000 },
 } as const;
 
 export interface StatusSources {
-  readonly catalogueDb: string;
+  readonly catalogue: CatalogueThread;
   /** the folder of snapshots (for the revision the current one was built from) */
   readonly snapshotRoot: string;
   readonly snapshots: SnapshotHolder;
   readonly monitor: HealthMonitor;
-  /** other readers of the catalogue, whose errors make it unreadable too */
-  readonly catalogueErrors: () => readonly (string | undefined)[];
+  /** other users of the catalogue, whose failures are reported too */
+  readonly catalogueFailures: () => readonly (CatalogueFailure | undefined)[];
   /** whether the loaded snapshot has its search index (no component when not given) */
   readonly searchLoaded?: () => boolean;
   readonly now?: () => number;
+  /** false: the alerts and revision are read only by ready() (tests) */
+  readonly poll?: boolean;
 }
 
 /** The error's code (ENOENT, SQLITE_CORRUPT, ...) for a public answer: never a path or a message. */
 const errorCode = (message: string): string => /\b(E[A-Z]{2,}|SQLITE_[A-Z_]+)\b/.exec(message)?.[1] ?? 'read error';
+
+const SERVED = 'The snapshot is served; live state, alerts and developer keys come from the last good read (none when there was none).';
+
+/** The catalogue component for a failure: what is wrong with the file, never its path. */
+const CATALOGUE_FAILURES: Readonly<Record<FailureKind, { status: ComponentStatus; detail: (f: CatalogueFailure) => string }>> = {
+  missing: { status: 'outage', detail: () => `There is no catalogue database at the configured path (CATALOGUE_DB); the server never creates one: npm run seed or npm run import does. ${SERVED}` },
+  foreign: { status: 'outage', detail: () => `The file at the configured path (CATALOGUE_DB) is not a catalogue of this service (empty, or without its tables); the server leaves it as it is. ${SERVED}` },
+  outdated: { status: 'outage', detail: () => `The catalogue database has an older schema; the server never migrates it: any operator command that writes it (npm run keys -- list) does. ${SERVED}` },
+  newer: { status: 'outage', detail: () => `The catalogue database was made by a newer version of this service than the one running. ${SERVED}` },
+  locked: { status: 'degraded', detail: (f) => `The catalogue database is locked by another process (${errorCode(f.message)}); reads and writes are retried every few seconds and API usage is kept until it can be stored. ${SERVED}` },
+  unreadable: { status: 'outage', detail: (f) => `The catalogue database cannot be read (${errorCode(f.message)}); the server log has the details. ${SERVED}` },
+};
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -44,11 +59,9 @@ function age(ms: number): string {
   return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} days`;
 }
 
-export function createStatusChecks(sources: StatusSources): { report(): StatusReport; close(): void } {
+export function createStatusChecks(sources: StatusSources): { report(): StatusReport; ready(): Promise<void>; close(): void } {
   const now = sources.now ?? Date.now;
-  const connection = followCatalogue(sources.catalogueDb, { readonly: true });
-  const feed = createFeed(connection, (db) => ({ alerts: readAlerts(db), revision: readRevision(db) }),
-    { ttlMs: 5000, label: 'alerts', log: () => {}, now });
+  const feed = createFeed(() => sources.catalogue.run('status', undefined), { ttlMs: 5000, label: 'alerts', log: () => {}, now, poll: sources.poll });
   const since = new Map<string, { status: ComponentStatus; since: string }>();
 
   function component(id: string, name: string, status: ComponentStatus, detail: string): StatusComponent {
@@ -67,15 +80,17 @@ export function createStatusChecks(sources: StatusSources): { report(): StatusRe
         components.push(component('snapshot', 'Snapshot', 'outage', 'No snapshot is loaded: the API answers 503 until npm run build makes one.'));
       } else {
         const builtFrom = readBuiltFrom(sources.snapshotRoot);
-        const stale = feed.error === undefined && builtFrom !== undefined && builtFrom.snapshot === snapshot.id && builtFrom.catalogueRevision !== stored.revision;
+        const stale = feed.failure === undefined && builtFrom !== undefined && builtFrom.snapshot === snapshot.id && builtFrom.catalogueRevision !== stored.revision;
         const about = `Snapshot ${snapshot.id}: ${snapshot.info.pages} pages, ${snapshot.info.videos} videos, built ${age(t - snapshot.builtAt)} ago, loaded at ${snapshot.info.loadedAt}.`;
         components.push(component('snapshot', 'Snapshot', stale ? 'degraded' : 'operational',
           stale ? `${about} The catalogue has changed since it was built: run npm run build.` : about));
       }
 
-      const errors = [feed.error, ...sources.catalogueErrors()].filter((e): e is string => e !== undefined);
-      components.push(errors.length > 0
-        ? component('catalogue', 'Catalogue database', 'outage', `The catalogue database cannot be read (${errorCode(errors[0]!)}); the server log has the details. Live state, alerts and developer keys are served from the last good read.`)
+      const failures = [feed.failure, ...sources.catalogueFailures()].filter((f): f is CatalogueFailure => f !== undefined);
+      // the worst failure speaks: an outage before a lock
+      const failure = failures.find((f) => CATALOGUE_FAILURES[f.kind].status === 'outage') ?? failures[0];
+      components.push(failure
+        ? component('catalogue', 'Catalogue database', CATALOGUE_FAILURES[failure.kind].status, CATALOGUE_FAILURES[failure.kind].detail(failure))
         : component('catalogue', 'Catalogue database', 'operational', 'The catalogue database is readable.'));
 
       const search = sources.searchLoaded?.();
@@ -90,7 +105,7 @@ export function createStatusChecks(sources: StatusSources): { report(): StatusRe
       const rateStatus: ComponentStatus = total < THRESHOLDS.errorRate.minimum ? 'operational'
         : rate > THRESHOLDS.errorRate.outage ? 'outage' : rate > THRESHOLDS.errorRate.degraded ? 'degraded' : 'operational';
       components.push(component('errors', 'Server errors', rateStatus,
-        `${failed} of ${total} answers in the last ${seconds} s were 5xx (${(rate * 100).toFixed(2)}%).`));
+        `${failed} of ${total} answers in the last ${seconds} s were faults of the service (${(rate * 100).toFixed(2)}%).`));
 
       const loop = sources.monitor.eventLoop();
       const loopStatus: ComponentStatus = loop.p99 > THRESHOLDS.eventLoop.outage ? 'outage' : loop.p99 > THRESHOLDS.eventLoop.degraded ? 'degraded' : 'operational';
@@ -108,6 +123,7 @@ export function createStatusChecks(sources: StatusSources): { report(): StatusRe
         alerts: activeAlerts(stored.alerts, checkedAt),
       };
     },
-    close: connection.close,
+    ready: feed.refresh,
+    close: feed.close,
   };
 }

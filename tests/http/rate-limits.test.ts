@@ -1,7 +1,8 @@
 // Rate-limit lanes over a real server (CONTRACT §7): RateLimit-Policy and RateLimit on every API
 // answer — from the fast path and node:http alike, problems included — and on none of the pages; a 429
-// rate-limited problem with Retry-After once a lane's budget is spent; the site lane (Origin, or
-// Referer without Origin) and the key lane untouched by a spent public lane; X-Forwarded-For
+// rate-limited problem with Retry-After once a lane's budget is spent; the site lane (a site pass a
+// page handed the browser, bound to its address; never Origin or Referer alone) and the key lane
+// untouched by a spent public lane; X-Forwarded-For
 // honoured only with TRUST_PROXY. Each test uses its own client address (X-Forwarded-For behind
 // the trusted proxy), so the tests do not share budgets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,38 +170,59 @@ describe('429 once the public budget is spent', () => {
 });
 
 describe('site lane', () => {
-  it('answers the site by Origin with its own policy after the public lane is spent', async () => {
+  /** What a browser at `address` does: load a page of the site, keep the pass it hands out. */
+  async function passFromPage(address: string, page = '/'): Promise<string> {
+    const res = await get(page, { 'x-forwarded-for': address });
+    expect(res.status).toBe(200);
+    const set = header(res, 'set-cookie') ?? '';
+    expect(set).toMatch(/^vp_site_pass=\d+\.[A-Za-z0-9_-]{22}; Path=\/; Max-Age=600; HttpOnly; SameSite=Strict$/);
+    return set.split(';')[0]!;
+  }
+
+  it('answers a browser holding the pass a page of the site gave it in its own lane after the public lane is spent', async () => {
     const address = newAddress();
+    const cookie = await passFromPage(address, `/watch/${videoId}`);
     await spendPublic(address);
-    const res = await get('/v1/categories', { 'x-forwarded-for': address, origin: fx.base });
+    const res = await get('/v1/categories', { 'x-forwarded-for': address, cookie, referer: `${fx.base}/watch/${videoId}` });
     expect(res.status).toBe(200);
     expect(policyOf(res)).toEqual({ lane: 'site', q: SITE, w: 60 });
     expect(stateOf(res)).toMatchObject({ lane: 'site', r: SITE - 1 });
-    const dynamic = await get('/v1/videos?q=x', { 'x-forwarded-for': address, origin: fx.base });
+    const dynamic = await get('/v1/videos?q=x', { 'x-forwarded-for': address, cookie, origin: fx.base });
     expect(dynamic.status).toBe(200);
     expect(stateOf(dynamic)).toMatchObject({ lane: 'site', r: SITE - 2 });
   });
 
-  it('takes Referer on the site when Origin is absent', async () => {
+  it('keeps a script that forges Origin or Referer in the public lane', async () => {
     const address = newAddress();
     await spendPublic(address);
-    const res = await get('/v1/categories', { 'x-forwarded-for': address, referer: `${fx.base}/watch/${videoId}` });
-    expect(res.status).toBe(200);
-    expect(stateOf(res)).toMatchObject({ lane: 'site', r: SITE - 1 });
+    expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': address, origin: fx.base }), 'public', PUBLIC);
+    expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': address, referer: `${fx.base}/watch/${videoId}` }), 'public', PUBLIC);
+    expectRateLimited(await get('/v1/videos?q=x', { 'x-forwarded-for': address, origin: fx.base, referer: `${fx.base}/` }), 'public', PUBLIC);
+    expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': address, origin: fx.base, cookie: 'vp_site_pass=9999999999.AAAAAAAAAAAAAAAAAAAAAA' }), 'public', PUBLIC);
   });
 
-  it('keeps a foreign Origin in the public lane even with a Referer on the site', async () => {
+  it('keeps a pass in the public lane from another address or with another site\'s Origin', async () => {
     const address = newAddress();
+    const cookie = await passFromPage(newAddress());
     await spendPublic(address);
-    expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': address, origin: 'https://elsewhere.example', referer: `${fx.base}/` }), 'public', PUBLIC);
-    expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': address, origin: `${fx.base}.elsewhere.example` }), 'public', PUBLIC);
-    expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': address, referer: `${fx.base}.elsewhere.example/` }), 'public', PUBLIC);
+    expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': address, cookie }), 'public', PUBLIC);
+    const own = await passFromPage(address);
+    expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': address, cookie: own, origin: 'https://elsewhere.example' }), 'public', PUBLIC);
+  });
+
+  it('hands out no new pass to a browser whose pass is fresh, and none on API answers', async () => {
+    const address = newAddress();
+    const cookie = await passFromPage(address);
+    expect(header(await get('/', { 'x-forwarded-for': address, cookie }), 'set-cookie')).toBeUndefined();
+    expect(header(await get('/v1/categories', { 'x-forwarded-for': address }), 'set-cookie')).toBeUndefined();
+    expect(header(await get('/v1/videos?q=x', { 'x-forwarded-for': address }), 'set-cookie')).toBeUndefined();
   });
 
   it('is a lane, not an exemption: it answers 429 once its own budget is spent', async () => {
     const address = newAddress();
-    for (let i = 0; i < SITE; i++) expect((await get('/v1/categories', { 'x-forwarded-for': address, origin: fx.base })).status).toBe(200);
-    expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': address, origin: fx.base }), 'site', SITE);
+    const cookie = await passFromPage(address);
+    for (let i = 0; i < SITE; i++) expect((await get('/v1/categories', { 'x-forwarded-for': address, cookie })).status).toBe(200);
+    expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': address, cookie }), 'site', SITE);
     // and the public lane of the same address is untouched
     expect(stateOf(await get('/v1/categories', { 'x-forwarded-for': address }))).toMatchObject({ lane: 'public', r: PUBLIC - 1 });
   });
@@ -220,6 +242,23 @@ describe('client address', () => {
     await spendPublic(spent);
     expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': `${newAddress()}, ${spent}` }), 'public', PUBLIC);
     expect((await get('/v1/categories', { 'x-forwarded-for': `${spent}, ${newAddress()}` })).status).toBe(200);
+  });
+
+  it('counts a request whose last X-Forwarded-For entry is not an IP address under the socket address', async () => {
+    // each value distinct and 8 KB long: once, every one made its own bucket (and grew memory)
+    const statuses: number[] = [];
+    for (let i = 0; i <= PUBLIC; i++) {
+      statuses.push((await get('/v1/categories', { 'x-forwarded-for': `${i}-${'x'.repeat(8 * 1024)}` })).status);
+    }
+    expect(statuses).toEqual([...Array<number>(PUBLIC).fill(200), 429]);
+  });
+
+  it('gives one address one bucket however it is spelled', async () => {
+    const n = ++lastAddress;
+    const spellings = [`::ffff:198.51.100.${n}`, `198.51.100.${n}`, `[::FFFF:198.51.100.${n}]:1234`, `198.51.100.${n}:80`, `::FFFF:198.51.100.${n}`];
+    expect(spellings.length).toBe(PUBLIC);
+    for (const address of spellings) expect((await get('/v1/categories', { 'x-forwarded-for': address })).status).toBe(200);
+    expectRateLimited(await get('/v1/categories', { 'x-forwarded-for': `198.51.100.${n}` }), 'public', PUBLIC);
   });
 
   it('ignores X-Forwarded-For without TRUST_PROXY: every request from the socket shares one bucket', async () => {

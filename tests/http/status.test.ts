@@ -2,7 +2,7 @@
 // time, the overall status as the worst of them, the seed's operator alert in force (not the one
 // that ended), and automatic alerts when the catalogue changes without a rebuild or cannot be read.
 import { execFile } from 'node:child_process';
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,7 +125,7 @@ describe('/v1/status', () => {
     }
     outageAnswer = during;
     expectConsistent(during);
-    expect(component(during, 'catalogue')?.detail).toMatch(/^The catalogue database cannot be read \(ENOENT\)/);
+    expect(component(during, 'catalogue')?.detail).toMatch(/^There is no catalogue database at the configured path \(CATALOGUE_DB\); the server never creates one/);
     expect(during.status).toBe('outage');
     expect(during.alerts.find((a) => a.id === 'auto-catalogue')).toMatchObject({ severity: 'major', components: ['catalogue'], automatic: true });
     // the operator alerts of the last good read are still shown
@@ -134,6 +134,48 @@ describe('/v1/status', () => {
     const { last } = await statusWhen((s) => component(s, 'catalogue')?.status === 'operational');
     expect(component(last, 'catalogue')?.status).toBe('operational');
     expect(last.alerts.map((a) => a.id)).not.toContain('auto-catalogue');
+  });
+});
+
+describe('/v1/status and what clients ask for', () => {
+  // Issue 13 item 5: 25 anonymous oEmbed requests for format=xml (a documented 501) used to turn the
+  // status degraded and raise an automatic alert. Only faults of the service count.
+  it('stays operational, with no auto-errors alert, after 25 requests for oEmbed format=xml', async () => {
+    const first = (await api.json<{ data: { id: string }[] }>('/v1/videos?limit=1')).body.data[0]!;
+    for (let i = 0; i < 25; i++) {
+      const res = await api.send(`/oembed?url=${encodeURIComponent(`${fx.base}/watch/${first.id}`)}&format=xml&n=${i}`);
+      expect(res.status).toBe(501);
+    }
+    const s = await status();
+    expectConsistent(s);
+    expect(component(s, 'errors')).toMatchObject({ status: 'operational', detail: expect.stringMatching(/^0 of \d+ answers/) });
+    expect(s.alerts.map((a) => a.id)).not.toContain('auto-errors');
+  });
+});
+
+describe('/v1/status with a file at CATALOGUE_DB that is not a catalogue', () => {
+  // Issue 13 item 11: an empty file at CATALOGUE_DB used to be turned into a fresh empty catalogue by
+  // the server's writable connection, after which every valid key got 401.
+  it('leaves an empty file as it is, reports it, keeps serving the snapshot, and recovers when the catalogue is back', async () => {
+    const aside = join(fx.dir, 'aside-empty.db');
+    renameSync(fx.catalogue, aside);
+    writeFileSync(fx.catalogue, '');
+    let during: Status;
+    try {
+      ({ last: during } = await statusWhen((s) => component(s, 'catalogue')?.status === 'outage'));
+      // usage and key reads have had their chance to touch the file: it is still empty
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(statSync(fx.catalogue).size).toBe(0);
+      expect((await api.send('/v1/categories')).status).toBe(200);
+      expect((await api.send('/v1/videos?limit=2&sort=views')).status).toBe(200);
+    } finally {
+      renameSync(aside, fx.catalogue);
+    }
+    expectConsistent(during);
+    expect(component(during, 'catalogue')?.detail).toMatch(/^The file at the configured path \(CATALOGUE_DB\) is not a catalogue of this service/);
+    expect(JSON.stringify(during)).not.toContain(fx.dir);
+    const { last } = await statusWhen((s) => component(s, 'catalogue')?.status === 'operational');
+    expect(component(last, 'catalogue')?.status).toBe('operational');
   });
 });
 

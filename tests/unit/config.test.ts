@@ -86,6 +86,12 @@ describe('loadConfig', () => {
     for (const name of ['PORT', 'PUBLIC_BASE_URL', 'TRUST_PROXY']) expect(message).toContain(name);
   });
 
+  it('reads SITE_PASS_SECRET, and refuses one shorter than 32 characters', () => {
+    expect(loadConfig({}).sitePassSecret).toBeUndefined();
+    expect(loadConfig({ SITE_PASS_SECRET: 's'.repeat(32) }).sitePassSecret).toBe('s'.repeat(32));
+    expect(configError({ SITE_PASS_SECRET: 'short' }).message).toMatch(/SITE_PASS_SECRET must be at least 32 characters \(got 5\)/);
+  });
+
   it('reads the rate limits of each lane', () => {
     expect(loadConfig({ RATE_LIMIT_PUBLIC: '10', RATE_LIMIT_SITE: '20', RATE_LIMIT_KEY: '30' }).rateLimits).toEqual({ public: 10, site: 20, key: 30 });
   });

@@ -3,9 +3,10 @@
 // public), the caller a bearer token makes, and the 429 problem.
 import { describe, expect, it } from 'vitest';
 import { createUrls } from '../../../src/model/urls.ts';
-import { bearerToken, clientAddress, createGate, fromSite, isLimitedTarget, type RequestFacts } from '../../../src/server/gate.ts';
+import { bearerToken, clientAddress, createGate, isLimitedTarget, type RequestFacts } from '../../../src/server/gate.ts';
 import type { Partners } from '../../../src/server/partners.ts';
 import { RateLimiter } from '../../../src/server/rate-limit.ts';
+import { createSitePass, SITE_PASS_COOKIE } from '../../../src/server/site-pass.ts';
 import { BASE_URL } from '../support/fixtures.ts';
 
 const SITE = 'https://videos.example.test';
@@ -17,20 +18,30 @@ const facts = (over: Partial<RequestFacts> = {}): RequestFacts => ({
 });
 
 /** Partners that know two keys of one app; only verify matters to the gate. */
+const verify = (token: string) => (token === GOOD_KEY || token === OTHER_KEY ? { appId: 'app_1', appName: 'Good app' } : undefined);
+/** a key the last read of the keys does not know yet, found by a fresh lookup */
+const NEW_KEY = `vpk_${'N'.repeat(32)}`;
+const prepared: string[] = [];
 const partners: Partners = {
-  verify: (token) => (token === GOOD_KEY || token === OTHER_KEY ? { appId: 'app_1', appName: 'Good app' } : undefined),
+  verify,
+  lookup: async (token) => verify(token) ?? (token === NEW_KEY ? { appId: 'app_new', appName: 'New app' } : undefined),
+  prepare: async (appId) => { prepared.push(appId); },
   count: () => {},
   usage: () => [],
-  error: undefined,
-  flush: () => {},
-  close: () => {},
+  failure: undefined,
+  flush: async () => {},
+  ready: async () => {},
+  close: async () => {},
 };
 
 function gateOf(options: { trustProxy?: boolean; siteOrigin?: string | undefined; limits?: { public: number; site: number; key: number } } = {}) {
   const clock = { now: 1_790_000_000_000 };
   const limiter = new RateLimiter(options.limits ?? { public: 2, site: 3, key: 4 }, { now: () => clock.now });
-  const gate = createGate({ limiter, siteOrigin: 'siteOrigin' in options ? options.siteOrigin : SITE, trustProxy: options.trustProxy ?? false, partners });
-  return { gate, limiter, clock };
+  const sitePass = createSitePass({ secret: 'a secret of this deployment, 32+ characters', secure: true, now: () => clock.now });
+  const gate = createGate({ limiter, siteOrigin: 'siteOrigin' in options ? options.siteOrigin : SITE, trustProxy: options.trustProxy ?? false, partners, sitePass });
+  /** the Cookie header a browser at `address` sends after a page of the site gave it a pass */
+  const passFor = (address = '192.0.2.10') => `theme=dark; ${SITE_PASS_COOKIE}=${sitePass.issue(address)}`;
+  return { gate, limiter, clock, passFor };
 }
 
 describe('isLimitedTarget', () => {
@@ -63,34 +74,36 @@ describe('clientAddress', () => {
     expect(clientAddress(facts({ forwardedFor: ' , ' }), true)).toBe('192.0.2.10');
   });
 
+  it('takes only an IP address from X-Forwarded-For; anything else falls back to the socket address', () => {
+    const long = `203.0.113.${'9'.repeat(8192)}`;
+    for (const forwardedFor of [long, 'x'.repeat(8192), 'unknown', 'evil.example', '203.0.113', '01.2.3.4', '203.0.113.5, not-an-address', '::g']) {
+      expect(clientAddress(facts({ forwardedFor }), true), forwardedFor.slice(0, 40)).toBe('192.0.2.10');
+    }
+  });
+
+  it('spells one address one way: IPv6 lower-case and compressed, IPv4-mapped IPv6 as IPv4, ports and zones dropped', () => {
+    const cases: Record<string, string> = {
+      '2001:DB8:0:0:0:0:0:1': '2001:db8::1',
+      '2001:db8::1': '2001:db8::1',
+      '::FFFF:203.0.113.9': '203.0.113.9',
+      '::ffff:cb00:7109': '203.0.113.9',
+      '[2001:db8::2]:443': '2001:db8::2',
+      '[2001:db8::3]': '2001:db8::3',
+      '203.0.113.4:8080': '203.0.113.4',
+      'fe80::1%eth0': 'fe80::1',
+    };
+    for (const [given, key] of Object.entries(cases)) expect(clientAddress(facts({ forwardedFor: given }), true), given).toBe(key);
+    expect(clientAddress(facts({ remoteAddress: '::ffff:127.0.0.1' }), false)).toBe('127.0.0.1');
+  });
+
+  it('never makes a key longer than an address, whatever the header holds', () => {
+    const keys = new Set<string>();
+    for (let i = 0; i < 2000; i++) keys.add(clientAddress(facts({ forwardedFor: `${i}-${'a'.repeat(8000)}` }), true));
+    expect([...keys]).toEqual(['192.0.2.10']);
+  });
+
   it('names a request without any address "unknown"', () => {
     expect(clientAddress(facts({ remoteAddress: undefined }), false)).toBe('unknown');
-  });
-});
-
-describe('fromSite', () => {
-  it('matches Origin exactly', () => {
-    expect(fromSite(facts({ origin: SITE }), SITE)).toBe(true);
-    for (const origin of [`${SITE}:443`, 'http://videos.example.test', 'https://videos.example.test.evil.test', 'https://evil.test', 'null']) {
-      expect(fromSite(facts({ origin }), SITE), origin).toBe(false);
-    }
-  });
-
-  it('falls back to Referer only when Origin is absent', () => {
-    expect(fromSite(facts({ referer: `${SITE}/watch/abc` }), SITE)).toBe(true);
-    expect(fromSite(facts({ referer: SITE }), SITE)).toBe(true);
-    expect(fromSite(facts({ origin: 'https://evil.test', referer: `${SITE}/watch/abc` }), SITE)).toBe(false);
-    expect(fromSite(facts({ origin: 'null', referer: `${SITE}/` }), SITE)).toBe(false);
-  });
-
-  it('does not take a Referer on a lookalike host for the site', () => {
-    for (const referer of [`${SITE}.evil.test/`, `${SITE}evil/`, `https://evil.test/?from=${SITE}/`]) {
-      expect(fromSite(facts({ referer }), SITE), referer).toBe(false);
-    }
-  });
-
-  it('has no site lane when no site origin is configured', () => {
-    expect(fromSite(facts({ origin: SITE }), undefined)).toBe(false);
   });
 });
 
@@ -124,6 +137,17 @@ describe('createGate admit', () => {
     expect(second.decision).toMatchObject({ lane: 'key', remaining: 2 });
   });
 
+  it('admitFresh looks up a key the last read does not know, and reads the stored usage of its app first', async () => {
+    const { gate } = gateOf();
+    expect(gate.admit(facts({ authorization: `Bearer ${NEW_KEY}` })).caller).toEqual({ kind: 'invalid-key' });
+    const admission = await gate.admitFresh(facts({ authorization: `Bearer ${NEW_KEY}` }));
+    expect(admission.caller).toEqual({ kind: 'app', appId: 'app_new', appName: 'New app' });
+    expect(admission.decision).toMatchObject({ lane: 'key', remaining: 3 });
+    expect(prepared).toContain('app_new');
+    expect((await gate.admitFresh(facts({ authorization: `Bearer vpk_${'Z'.repeat(32)}` }))).caller).toEqual({ kind: 'invalid-key' });
+    expect((await gate.admitFresh(facts())).caller).toEqual({ kind: 'anonymous' });
+  });
+
   it('makes an unknown key an invalid-key caller counted in the public lane', () => {
     const { gate } = gateOf();
     const admission = gate.admit(facts({ authorization: `Bearer vpk_${'Z'.repeat(32)}` }));
@@ -138,19 +162,50 @@ describe('createGate admit', () => {
     expect(admission.decision.lane).toBe('public');
   });
 
-  it('uses the site lane for a request from the site by Origin or, without Origin, by Referer', () => {
-    const { gate } = gateOf({ siteOrigin: `${SITE}/` });
-    expect(gate.admit(facts({ origin: SITE })).decision).toMatchObject({ lane: 'site', limit: 3, remaining: 2 });
-    expect(gate.admit(facts({ referer: `${SITE}/channels/x` })).decision).toMatchObject({ lane: 'site', remaining: 1 });
-    expect(gate.admit(facts({ origin: 'https://evil.test', referer: `${SITE}/` })).decision.lane).toBe('public');
+  it('uses the site lane for a browser with a site pass for its address, without Origin or with the site\'s', () => {
+    const { gate, passFor } = gateOf({ siteOrigin: `${SITE}/` });
+    expect(gate.admit(facts({ cookie: passFor() })).decision).toMatchObject({ lane: 'site', limit: 3, remaining: 2 });
+    expect(gate.admit(facts({ cookie: passFor(), origin: SITE, referer: `${SITE}/channels/x` })).decision).toMatchObject({ lane: 'site', remaining: 1 });
+  });
+
+  it('keeps a forged Origin or Referer in the public lane: one header is not proof', () => {
+    const { gate } = gateOf();
+    expect(gate.admit(facts({ origin: SITE })).decision.lane).toBe('public');
+    expect(gate.admit(facts({ referer: `${SITE}/watch/abc` })).decision.lane).toBe('public');
+    expect(gate.admit(facts({ origin: SITE, referer: `${SITE}/`, cookie: `${SITE_PASS_COOKIE}=1790000600.AAAAAAAAAAAAAAAAAAAAAA` })).decision.lane).toBe('public');
+  });
+
+  it('keeps a pass in the public lane from another address, from another site\'s page, or once expired', () => {
+    const { gate, passFor, clock } = gateOf();
+    expect(gate.admit(facts({ cookie: passFor('198.51.100.7') })).decision.lane).toBe('public');
+    expect(gate.admit(facts({ cookie: passFor(), origin: 'https://evil.test' })).decision.lane).toBe('public');
+    const cookie = passFor();
+    clock.now += 600_000;
+    expect(gate.admit(facts({ cookie })).decision.lane).toBe('public');
+  });
+
+  it('has no site lane when no site origin is configured', () => {
+    const { gate, passFor } = gateOf({ siteOrigin: undefined });
+    expect(gate.admit(facts({ cookie: passFor() })).decision.lane).toBe('public');
+  });
+
+  it('gives a page a new pass when the request has none, or one past half its life, and none otherwise', () => {
+    const { gate, clock } = gateOf();
+    const set = gate.passCookie(facts());
+    expect(set).toMatch(new RegExp(`^${SITE_PASS_COOKIE}=\\d+\\.[A-Za-z0-9_-]{22}; Path=/; Max-Age=600; HttpOnly; SameSite=Strict; Secure$`));
+    const cookie = set!.split(';')[0]!;
+    expect(gate.admit(facts({ cookie })).decision.lane).toBe('site');
+    expect(gate.passCookie(facts({ cookie }))).toBeUndefined();
+    clock.now += 300_001;
+    expect(gate.passCookie(facts({ cookie }))).toMatch(new RegExp(`^${SITE_PASS_COOKIE}=`));
   });
 
   it('keeps lanes independent: the site and key lanes still answer once the public lane is spent', () => {
-    const { gate } = gateOf();
+    const { gate, passFor } = gateOf();
     gate.admit(facts());
     gate.admit(facts());
     expect(gate.admit(facts()).decision.allowed).toBe(false);
-    expect(gate.admit(facts({ origin: SITE })).decision).toMatchObject({ lane: 'site', allowed: true });
+    expect(gate.admit(facts({ cookie: passFor() })).decision).toMatchObject({ lane: 'site', allowed: true });
     expect(gate.admit(facts({ authorization: `Bearer ${GOOD_KEY}` })).decision).toMatchObject({ lane: 'key', allowed: true });
     expect(gate.admit(facts({ authorization: 'Bearer nonsense' })).decision).toMatchObject({ lane: 'public', allowed: false });
   });
@@ -178,11 +233,10 @@ describe('createGate admit', () => {
 
 describe('createGate refusal', () => {
   it('renders the 429 rate-limited problem with the rate-limit headers and Retry-After', () => {
-    const { gate } = gateOf();
-    gate.admit(facts({ origin: SITE }));
-    gate.admit(facts({ origin: SITE }));
-    gate.admit(facts({ origin: SITE }));
-    const admission = gate.admit(facts({ origin: SITE }));
+    const { gate, passFor } = gateOf();
+    const cookie = passFor();
+    for (let i = 0; i < 3; i++) gate.admit(facts({ cookie }));
+    const admission = gate.admit(facts({ cookie }));
     const rendered = gate.refusal(admission, '/v1/videos?q=x', createUrls(BASE_URL));
     expect(rendered.status).toBe(429);
     expect(rendered.headers).toMatchObject({

@@ -1,5 +1,5 @@
-// createHealthMonitor (src/server/service-health.ts): answers and 5xx answers over the last five
-// minutes in 10-second buckets, and the event loop's delay.
+// createHealthMonitor (src/server/service-health.ts): answers and faults of the service (5xx but
+// 501 and 505) over the last five minutes in 10-second buckets, and the event loop's delay.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHealthMonitor, type HealthMonitor } from '../../../src/server/service-health.ts';
 
@@ -23,6 +23,13 @@ describe('createHealthMonitor errors', () => {
     const { monitor } = monitorAt();
     recordAll(monitor, [200, 304, 404, 429, 500, 503, 599]);
     expect(monitor.errors()).toEqual({ total: 7, failed: 3, seconds: 300 });
+  });
+
+  it('does not count 501 (a feature the service documents it does not provide) or 505 as faults', () => {
+    const { monitor } = monitorAt();
+    recordAll(monitor, Array.from({ length: 25 }, () => 501));
+    recordAll(monitor, [505, 502, 504]);
+    expect(monitor.errors()).toEqual({ total: 28, failed: 2, seconds: 300 });
   });
 
   it('starts with nothing counted', () => {

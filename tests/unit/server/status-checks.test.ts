@@ -1,12 +1,15 @@
 // createStatusChecks (src/server/status-checks.ts): each component's status from its source — the
-// snapshot (loaded, built from the catalogue's current revision), the catalogue (readable), the
-// search index, the 5xx share, the event loop — since when each has had its status, and the
-// operator alerts in force, read from the catalogue and kept 5 s.
-import { renameSync } from 'node:fs';
+// snapshot (loaded, built from the catalogue's current revision), the catalogue (there, this
+// service's, readable), the search index, the share of faults, the event loop — since when each has
+// had its status, and the operator alerts in force, read from the catalogue by a real catalogue
+// thread (driven by hand here with ready(); the server reads every 5 s).
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { markRevision } from '../../../src/catalogue/revision.ts';
+import type { CatalogueFailure } from '../../../src/server/catalogue-connection.ts';
+import { startCatalogueThread, type CatalogueThread } from '../../../src/server/catalogue-thread.ts';
 import type { HealthMonitor } from '../../../src/server/service-health.ts';
 import type { SnapshotHolder } from '../../../src/server/snapshot-holder.ts';
 import type { Snapshot } from '../../../src/server/snapshot-store.ts';
@@ -16,8 +19,10 @@ import { tempDirs, writeRecords, type Raw } from '../support/fixtures.ts';
 
 const dirs = tempDirs();
 const closers: (() => void)[] = [];
-afterEach(() => {
+const threads: CatalogueThread[] = [];
+afterEach(async () => {
   for (const close of closers.splice(0)) close();
+  await Promise.all(threads.splice(0).map((t) => t.close()));
   dirs.cleanup();
 });
 
@@ -57,7 +62,7 @@ interface Setup {
   over?: Partial<StatusSources>;
 }
 
-function setup(options: Setup = {}) {
+async function setup(options: Setup = {}) {
   const { raws = [], builtFrom = 'current', over = {} } = options;
   const snapshot = 'snapshot' in options ? options.snapshot : fakeSnapshot();
   const dir = dirs.make();
@@ -67,21 +72,24 @@ function setup(options: Setup = {}) {
   if (builtFrom !== 'none') recordBuiltFrom(snapshotRoot, { snapshot: SNAPSHOT_ID, catalogueRevision: builtFrom === 'current' ? revision : 'older-revision' });
   const clock = { now: T0 };
   const { monitor, state } = fakeMonitor();
-  const errors: (string | undefined)[] = [];
+  const failures: (CatalogueFailure | undefined)[] = [];
+  const catalogue = startCatalogueThread(catalogueDb);
+  threads.push(catalogue);
   const checks = createStatusChecks({
-    catalogueDb, snapshotRoot, snapshots: snapshotHolder(snapshot), monitor, catalogueErrors: () => errors, now: () => clock.now, ...over,
+    catalogue, snapshotRoot, snapshots: snapshotHolder(snapshot), monitor, catalogueFailures: () => failures, now: () => clock.now, poll: false, ...over,
   });
   closers.push(checks.close);
+  await checks.ready();
   const statusOf = (id: string) => checks.report().components.find((c) => c.id === id);
-  return { checks, clock, monitor: state, errors, catalogueDb, dir, statusOf };
+  return { checks, clock, monitor: state, failures, catalogueDb, dir, statusOf };
 }
 
 const alert = (id: string, startsAt: string, endsAt?: string): Raw =>
   ({ kind: 'alert', id, severity: 'minor', title: id, message: id, startsAt, ...(endsAt !== undefined && { endsAt }), components: ['search'] });
 
 describe('createStatusChecks', () => {
-  it('reports snapshot, catalogue, errors and event loop, all operational, when all is well', () => {
-    const { checks } = setup();
+  it('reports snapshot, catalogue, errors and event loop, all operational, when all is well', async () => {
+    const { checks } = await setup();
     const report = checks.report();
     expect(report.checkedAt).toBe('2026-03-01T12:00:00Z');
     expect(report.components.map((c) => [c.id, c.status])).toEqual([
@@ -91,56 +99,71 @@ describe('createStatusChecks', () => {
     expect(report.alerts).toEqual([]);
   });
 
-  it('reports a snapshot outage when none is loaded', () => {
-    const { statusOf } = setup({ snapshot: undefined });
+  it('reports a snapshot outage when none is loaded', async () => {
+    const { statusOf } = await setup({ snapshot: undefined });
     expect(statusOf('snapshot')).toMatchObject({ status: 'outage', detail: expect.stringMatching(/No snapshot is loaded/) });
   });
 
-  it('reports the snapshot degraded when the catalogue changed since the build, within the 5 s the revision is kept', () => {
-    const { statusOf, clock, catalogueDb } = setup();
+  it('reports the snapshot degraded when the catalogue changed since the build, from the next read of the revision', async () => {
+    const { statusOf, checks, catalogueDb } = await setup();
     expect(statusOf('snapshot')?.status).toBe('operational');
     writeCatalogue(catalogueDb);
-    clock.now += 4999;
     expect(statusOf('snapshot')?.status).toBe('operational');
-    clock.now += 1;
+    await checks.ready();
     expect(statusOf('snapshot')).toMatchObject({ status: 'degraded', detail: expect.stringMatching(/catalogue has changed since it was built: run npm run build/) });
   });
 
-  it('does not call the snapshot stale when the built-from record is missing or names another snapshot', () => {
-    expect(setup({ builtFrom: 'none' }).statusOf('snapshot')?.status).toBe('operational');
-    expect(setup({ builtFrom: 'other', snapshot: fakeSnapshot('another') }).statusOf('snapshot')?.status).toBe('operational');
-    expect(setup({ builtFrom: 'other' }).statusOf('snapshot')?.status).toBe('degraded');
+  it('does not call the snapshot stale when the built-from record is missing or names another snapshot', async () => {
+    expect((await setup({ builtFrom: 'none' })).statusOf('snapshot')?.status).toBe('operational');
+    expect((await setup({ builtFrom: 'other', snapshot: fakeSnapshot('another') })).statusOf('snapshot')?.status).toBe('operational');
+    expect((await setup({ builtFrom: 'other' })).statusOf('snapshot')?.status).toBe('degraded');
   });
 
-  it('reports a catalogue outage when the database cannot be read, and does not then call the snapshot stale', () => {
-    const { statusOf, clock, catalogueDb, dir } = setup();
-    statusOf('catalogue');
+  it('reports a missing catalogue as an outage, and does not then call the snapshot stale', async () => {
+    const { statusOf, checks, catalogueDb, dir } = await setup();
     renameSync(catalogueDb, join(dir, 'aside.db'));
-    clock.now += 5000;
-    expect(statusOf('catalogue')).toMatchObject({ status: 'outage', detail: expect.stringMatching(/^The catalogue database cannot be read \(ENOENT\);.*served from the last good read\.$/) });
+    await checks.ready();
+    expect(statusOf('catalogue')).toMatchObject({ status: 'outage', detail: expect.stringMatching(/^There is no catalogue database at the configured path \(CATALOGUE_DB\); the server never creates one.*The snapshot is served/) });
     expect(statusOf('catalogue')?.detail).not.toContain(dir);
     expect(statusOf('snapshot')?.status).toBe('operational');
     renameSync(join(dir, 'aside.db'), catalogueDb);
-    clock.now += 5000;
+    await checks.ready();
     expect(statusOf('catalogue')?.status).toBe('operational');
   });
 
-  it('reports a catalogue outage when another reader of the catalogue fails', () => {
-    const { statusOf, errors } = setup();
-    errors.push(undefined, 'cannot read live state (/srv/data/catalogue.db) from the catalogue: SQLITE_BUSY: database is locked');
-    expect(statusOf('catalogue')).toMatchObject({ status: 'outage', detail: expect.stringMatching(/^The catalogue database cannot be read \(SQLITE_BUSY\)/) });
+  it('reports an empty file or a catalogue of another schema as an outage, naming what is wrong and no path', async () => {
+    const { statusOf, checks, catalogueDb, dir } = await setup();
+    renameSync(catalogueDb, join(dir, 'aside.db'));
+    writeFileSync(catalogueDb, '');
+    await checks.ready();
+    expect(statusOf('catalogue')).toMatchObject({ status: 'outage', detail: expect.stringMatching(/^The file at the configured path \(CATALOGUE_DB\) is not a catalogue of this service/) });
+    expect(statusOf('catalogue')?.detail).not.toContain(dir);
+    renameSync(join(dir, 'aside.db'), catalogueDb);
+    const db = openCatalogue(catalogueDb);
+    db.prepare("UPDATE meta SET value = '1' WHERE key = 'schema_version'").run();
+    db.close();
+    await checks.ready();
+    expect(statusOf('catalogue')).toMatchObject({ status: 'outage', detail: expect.stringMatching(/older schema; the server never migrates it/) });
+  });
+
+  it('reports what another user of the catalogue meets: a lock as degraded, any other failure as an outage', async () => {
+    const { statusOf, failures } = await setup();
+    failures.push(undefined, { kind: 'locked', message: 'cannot store API usage in the catalogue: database is locked (SQLITE_BUSY)' });
+    expect(statusOf('catalogue')).toMatchObject({ status: 'degraded', detail: expect.stringMatching(/^The catalogue database is locked by another process \(SQLITE_BUSY\)/) });
+    failures.push({ kind: 'unreadable', message: 'cannot read live state (/srv/data/catalogue.db) from the catalogue: disk I/O error (SQLITE_IOERR)' });
+    expect(statusOf('catalogue')).toMatchObject({ status: 'outage', detail: expect.stringMatching(/^The catalogue database cannot be read \(SQLITE_IOERR\)/) });
     expect(statusOf('catalogue')?.detail).not.toContain('/srv/data');
   });
 
-  it('reports the search index only when it is watched', () => {
-    expect(setup().statusOf('search')).toBeUndefined();
-    expect(setup({ over: { searchLoaded: () => true } }).statusOf('search')?.status).toBe('operational');
+  it('reports the search index only when it is watched', async () => {
+    expect((await setup()).statusOf('search')).toBeUndefined();
+    expect((await setup({ over: { searchLoaded: () => true } })).statusOf('search')?.status).toBe('operational');
     // outage or degraded: src/search is being built, and that choice with it
-    expect(setup({ over: { searchLoaded: () => false } }).statusOf('search')?.status).not.toBe('operational');
+    expect((await setup({ over: { searchLoaded: () => false } })).statusOf('search')?.status).not.toBe('operational');
   });
 
-  it('judges the 5xx share only from 20 answers: over 1% degraded, over 10% outage', () => {
-    const { statusOf, monitor } = setup();
+  it('judges the 5xx share only from 20 answers: over 1% degraded, over 10% outage', async () => {
+    const { statusOf, monitor } = await setup();
     const cases: [number, number, string][] = [
       [19, 19, 'operational'], [100, 1, 'operational'], [100, 2, 'degraded'], [100, 10, 'degraded'], [100, 11, 'outage'], [20, 20, 'outage'],
     ];
@@ -148,11 +171,11 @@ describe('createStatusChecks', () => {
       Object.assign(monitor, { total, failed });
       expect(statusOf('errors')?.status, `${failed} of ${total}`).toBe(expected);
     }
-    expect(statusOf('errors')?.detail).toBe('20 of 20 answers in the last 300 s were 5xx (100.00%).');
+    expect(statusOf('errors')?.detail).toBe('20 of 20 answers in the last 300 s were faults of the service (100.00%).');
   });
 
-  it('judges the event loop by its p99 delay: over 200 ms degraded, over 1 s outage', () => {
-    const { statusOf, monitor } = setup();
+  it('judges the event loop by its p99 delay: over 200 ms degraded, over 1 s outage', async () => {
+    const { statusOf, monitor } = await setup();
     const cases: [number, string][] = [[200, 'operational'], [200.1, 'degraded'], [1000, 'degraded'], [1000.1, 'outage']];
     for (const [p99, expected] of cases) {
       monitor.p99 = p99;
@@ -160,8 +183,8 @@ describe('createStatusChecks', () => {
     }
   });
 
-  it('keeps since when each component has had its status, and moves it when the status changes', () => {
-    const { checks, clock, monitor } = setup();
+  it('keeps since when each component has had its status, and moves it when the status changes', async () => {
+    const { checks, clock, monitor } = await setup();
     expect(checks.report().since).toMatchObject({ errors: '2026-03-01T12:00:00Z', 'event-loop': '2026-03-01T12:00:00Z' });
     clock.now += 60_000;
     monitor.p99 = 500;
@@ -172,8 +195,8 @@ describe('createStatusChecks', () => {
     expect(checks.report().since['event-loop']).toBe('2026-03-01T12:02:00Z');
   });
 
-  it('lists the operator alerts in force at the time of the check', () => {
-    const { checks, clock } = setup({ raws: [
+  it('lists the operator alerts in force at the time of the check', async () => {
+    const { checks, clock } = await setup({ raws: [
       alert('open', '2026-03-01T11:00:00Z'),
       alert('ended', '2026-03-01T10:00:00Z', '2026-03-01T11:00:00Z'),
       alert('ends-soon', '2026-03-01T11:00:00Z', '2026-03-01T12:00:06Z'),

@@ -1,0 +1,112 @@
+// npm run bench:addresses -- [--requests N] [--bytes B]: the server's memory under N requests
+// (default 20,000), each with a distinct B-byte X-Forwarded-For value that is not an address
+// (default 8,192), to a server started with TRUST_PROXY=true on a small seeded catalogue
+// (docs/reliability.md, "Catalogue database and status": client addresses). Prints the server's
+// RSS before and after, and how many of the requests were refused once the one bucket they share
+// (the socket's address) was spent, against the target: the RSS grows by less than 50 MB.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
+import { runCli, UsageError } from './cli.ts';
+
+const PORT = 4621;
+const TARGET_GROWTH_MB = 50;
+const USAGE = `usage: npm run bench:addresses -- [--requests N] [--bytes B]
+  --requests  requests, each with its own X-Forwarded-For value (default 20000)
+  --bytes     length of each value (default 8192)`;
+
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+function options(): { requests: number; bytes: number } {
+  const values = new Map([['--requests', '20000'], ['--bytes', '8192']]);
+  for (let i = 0; i < args.length; i += 2) {
+    const name = args[i]!;
+    const value = args[i + 1];
+    if (!values.has(name)) throw new UsageError(`unknown option ${name}\n${USAGE}`);
+    if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${name} needs a positive integer\n${USAGE}`);
+    // a request head stays under the 16 KB both parsers allow
+    if (name === '--bytes' && Number(value) > 12_000) throw new UsageError(`--bytes must be at most 12000\n${USAGE}`);
+    values.set(name, value);
+  }
+  return { requests: Number(values.get('--requests')), bytes: Number(values.get('--bytes')) };
+}
+
+const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+function get(path: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: PORT, path, headers, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+await runCli('bench:addresses', async () => {
+  const { requests, bytes } = options();
+  const dir = mkdtempSync(join(tmpdir(), 'vpa-bench-addresses-'));
+  const catalogue = join(dir, 'catalogue.db');
+  const env = {
+    ...process.env, CATALOGUE_DB: catalogue, DIST_DIR: join(dir, 'dist'), PORT: String(PORT), HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: `http://127.0.0.1:${PORT}`, TRUST_PROXY: 'true',
+  };
+  let server: ChildProcess | undefined;
+  try {
+    console.log(`bench:addresses: seeding 300 videos and building the snapshot in ${dir}`);
+    seedCatalogue(catalogue, { videos: 300, seed: 42 });
+    execFileSync(process.execPath, ['scripts/build.ts'], { env, stdio: 'ignore' });
+    server = spawn(process.execPath, ['scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((ready, fail) => {
+      let out = '';
+      server!.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('listening on')) {
+          server!.stdout!.removeAllListeners('data');
+          server!.stdout!.resume();
+          ready();
+        }
+      });
+      server!.once('exit', (code) => fail(new Error(`the server exited with ${code} before listening`)));
+    });
+    const pid = server.pid!;
+    for (let i = 0; i < 200; i++) await get('/v1/categories', { 'x-forwarded-for': '192.0.2.1' });
+    const before = rssMb(pid);
+    const filler = 'x'.repeat(bytes);
+    const counts = new Map<number, number>();
+    let sent = 0;
+    let lastReport = performance.now();
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 8 }, async () => {
+      while (sent < requests) {
+        const i = sent++;
+        const value = `${i}-${filler}`.slice(0, bytes);
+        const status = await get('/v1/categories', { 'x-forwarded-for': value });
+        counts.set(status, (counts.get(status) ?? 0) + 1);
+        const now = performance.now();
+        if (now - lastReport >= 5000) {
+          lastReport = now;
+          const rate = sent / ((now - started) / 1000);
+          console.log(`  ${sent} of ${requests} (${((sent / requests) * 100).toFixed(0)}%, about ${((requests - sent) / rate).toFixed(0)} s left), server RSS ${rssMb(pid).toFixed(0)} MB`);
+        }
+      }
+    }));
+    const after = rssMb(pid);
+    const growth = after - before;
+    console.log(`${requests} requests with distinct ${bytes}-byte X-Forwarded-For values in ${((performance.now() - started) / 1000).toFixed(1)} s: ${[...counts].map(([s, n]) => `${n} × ${s}`).join(', ')}`);
+    console.log(`server RSS: ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after (${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB) — target: under +${TARGET_GROWTH_MB} MB: ${growth < TARGET_GROWTH_MB ? 'met' : 'missed'}`);
+  } finally {
+    server?.kill('SIGTERM');
+    agent.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
