@@ -1,7 +1,10 @@
 // Shared by the operator scripts: run a main function, print failures as one clear line, exit non-zero.
+// runCommand also reads the command line with src/cli/args.ts: `--help` prints the usage and runs
+// nothing; an unknown option or a misplaced value stops with a message naming it (status 2).
+import { type CommandSpec, type OptionSpec, type ParsedArgs, parseCommandLine, UsageError, usageOf } from '../src/cli/args.ts';
 import { ConfigError } from '../src/config.ts';
 
-export class UsageError extends Error {}
+export { UsageError };
 
 export async function runCli(name: string, main: () => Promise<void> | void): Promise<void> {
   try {
@@ -11,6 +14,15 @@ export async function runCli(name: string, main: () => Promise<void> | void): Pr
     console.error(`${name}: ${message}`);
     process.exitCode = error instanceof UsageError || error instanceof ConfigError ? 2 : 1;
   }
+}
+
+/** Runs `main` with the parsed command line, or prints the help when it is asked for. */
+export async function runCommand<O extends Readonly<Record<string, OptionSpec>>>(name: string, command: CommandSpec<O>, main: (args: ParsedArgs<O>) => Promise<void> | void): Promise<void> {
+  await runCli(name, async () => {
+    const args = parseCommandLine(command);
+    if (args === undefined) process.stdout.write(usageOf(command));
+    else await main(args);
+  });
 }
 
 export const elapsed = (started: number): string => `${((performance.now() - started) / 1000).toFixed(1)} s`;
