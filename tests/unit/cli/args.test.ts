@@ -57,7 +57,7 @@ describe('parseCommandLine', () => {
 
   it('refuses positionals beyond what the command takes, naming the first extra one', () => {
     expect(refusal(['a', 'b'])).toMatch(/^unexpected argument "b";/);
-    const none = { ...COMMAND, positionals: undefined };
+    const { positionals: _, ...none } = COMMAND;
     expect(() => parseCommandLine(none, ['build'])).toThrow(/unexpected argument "build" \(this command takes only options\)/);
     const one = { ...COMMAND, positionals: { usage: 'FILE', min: 1, max: 1 } };
     expect(() => parseCommandLine(one, [])).toThrow(/^missing FILE;/);
