@@ -2,7 +2,7 @@
 // a new immutable snapshot directory → atomic swap of `current`. A failure at any step removes the
 // half-written directory and leaves the served snapshot untouched.
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Context } from '../api/endpoint.ts';
 import { API_VERSION } from '../api/version.ts';
@@ -13,7 +13,7 @@ import { readRevision } from '../catalogue/revision.ts';
 import { buildModel, deriveCatalogue } from '../model/build-model.ts';
 import { checkDeploymentOrigin, recordDeployment } from './deployment.ts';
 import { diffManifests, type PageEtags } from './diff-manifests.ts';
-import { describeDiskFault } from './disk-faults.ts';
+import { describeDiskFault, writeAll } from './disk-faults.ts';
 import { layoutOf, MANIFEST_FILE, MODEL_FILE, SEARCH_FILE } from './layout.ts';
 import { buildSearchIndex, serialiseSearchIndex } from '../search/search-index.ts';
 import type { Manifest } from './manifest.ts';
@@ -142,7 +142,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         let size = 0;
         const flush = () => {
           const data = Buffer.from(chunk.join(''));
-          writeSync(fd, data);
+          writeAll(fd, data);
           modelHash.update(data);
           modelBytes += data.length;
           chunk = [];
@@ -251,7 +251,7 @@ function writeManifest(file: string, manifest: Manifest): Hash {
       chunk += text;
       if (chunk.length > 1 << 20 || force) {
         const data = Buffer.from(chunk);
-        writeSync(fd, data);
+        writeAll(fd, data);
         hash.update(data);
         chunk = '';
       }

@@ -1,5 +1,6 @@
 // Faults of the file system a build can meet while writing a snapshot, said as such (docs/reliability.md,
 // "Builds and the file system"): a full disk, a quota, a file-size limit, a read-only file system.
+import { writeSync } from 'node:fs';
 
 /** What each error code means for someone running a build, and what to do about it. */
 const FAULTS: Readonly<Record<string, { readonly what: string; readonly advice: string }>> = {
@@ -33,4 +34,14 @@ export function describeDiskFault(error: unknown, where: string, aftermath: stri
   const fault = FAULTS[code]!;
   const size = needed === undefined ? '' : ` (the snapshot served now takes ${(needed / 1e6).toFixed(1)} MB)`;
   return new DiskFaultError(`${fault.what} while writing the snapshot in ${where}: ${aftermath}. ${fault.advice.replace('{size}', size)}`, code, { cause: error });
+}
+
+/**
+ * Writes all of `data` at the file's position. write(2) may write only part (the disk filled, or
+ * the file reached the size limit, part way): the rest is written again, and that write fails with
+ * the cause. One unchecked short write would leave a truncated file that looks complete.
+ */
+export function writeAll(fd: number, data: Uint8Array): void {
+  let done = 0;
+  while (done < data.length) done += writeSync(fd, data, done, data.length - done);
 }

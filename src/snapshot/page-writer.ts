@@ -2,11 +2,12 @@
 // variants (compressed on worker threads) to pages.br.bin and pages.gz.bin, each file in page
 // order so the output never depends on timing. A file per page would cost ~60 µs of file-system
 // time each here and dominate the build; three sequential files cost almost nothing.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIN_COMPRESSIBLE } from '../api/encoding.ts';
 import type { Rendered } from '../api/respond.ts';
 import { createCompressPool } from './compress-pool.ts';
+import { writeAll } from './disk-faults.ts';
 import { PAGE_FILES } from './layout.ts';
 import type { PageEntry, Range } from './manifest.ts';
 
@@ -23,7 +24,7 @@ function appendOnly(path: string) {
   let offset = 0;
   let open = true;
   const flush = () => {
-    if (pendingBytes > 0) writeSync(fd, Buffer.concat(pending, pendingBytes));
+    if (pendingBytes > 0) writeAll(fd, Buffer.concat(pending, pendingBytes));
     pending = [];
     pendingBytes = 0;
   };

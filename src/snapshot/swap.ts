@@ -1,8 +1,9 @@
 // The atomic swap of `current`, a lock so two builds never race on it, and what a build keeps and
 // removes around it: the snapshots served before (for rollback and for nginx's old workers) and the
 // leftovers of builds that were killed (docs/reliability.md, "Builds and the file system").
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeAll } from './disk-faults.ts';
 
 /** Points `current` at a snapshot: a new symlink renamed over the old one, so readers see one or the other. */
 export function swapCurrent(root: string, id: string): void {
@@ -57,9 +58,12 @@ export async function withBuildLock<T>(root: string, work: () => Promise<T>): Pr
     rmSync(lock, { force: true });
     fd = openSync(lock, 'wx');
   }
-  writeSync(fd, String(process.pid));
-  closeSync(fd);
   try {
+    try {
+      writeAll(fd, Buffer.from(String(process.pid)));
+    } finally {
+      closeSync(fd);
+    }
     return await work();
   } finally {
     rmSync(lock, { force: true });
