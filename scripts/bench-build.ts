@@ -8,19 +8,23 @@ import { join } from 'node:path';
 import { importCatalogue } from '../src/catalogue/import-catalogue.ts';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
-import { runCli, UsageError } from './cli.ts';
+import { wholeNumber } from '../src/cli/args.ts';
+import { runCommand } from './cli.ts';
 
 const TARGET = { seconds: 60, rssMb: 1024 };
 
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? undefined : process.argv[i + 1];
-}
+const BENCH_BUILD_COMMAND = {
+  run: 'npm run bench:build',
+  about: 'Seeds (or imports) a catalogue in a temporary folder, then times a build and an unchanged rebuild, each in a fresh process: wall time and peak RSS against the targets for 100,000 videos.',
+  options: {
+    videos: { type: 'string', value: 'N', help: 'videos in the seeded catalogue (default 100000)' },
+    import: { type: 'string', value: 'FILE', help: 'import this NDJSON file (plain or gzipped) instead of seeding' },
+  },
+} as const;
 
-await runCli('bench:build', async () => {
-  const videos = Number(option('--videos') ?? 100_000);
-  const file = option('--import');
-  if (!Number.isInteger(videos) || videos < 1) throw new UsageError('--videos must be a positive integer');
+await runCommand('bench:build', BENCH_BUILD_COMMAND, async ({ values }) => {
+  const videos = wholeNumber('videos', values.videos, { min: 1, max: 10_000_000, fallback: 100_000 });
+  const file = values.import;
   const dir = mkdtempSync(join(tmpdir(), 'vpa-bench-build-'));
   try {
     const catalogue = join(dir, 'catalogue.db');

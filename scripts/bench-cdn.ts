@@ -14,18 +14,24 @@ import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import type { Manifest } from '../src/snapshot/manifest.ts';
-import { runCli } from './cli.ts';
-import { freePort, median, need, option, waitFor, wrk } from './bench/serving.ts';
+import { runCommand } from './cli.ts';
+import { freePort, median, need, positive, SERVING_OPTIONS, waitFor, wrk } from './bench/serving.ts';
 
 const SAMPLE = 10_000;
 
+const BENCH_CDN_COMMAND = {
+  run: 'npm run bench:cdn',
+  about: "The CDN tier's figures (docs/cdn.md): requests/s through the nginx front against the origin alone, then a rebuild under load through nginx (failures, retries, p99 during the swap). Needs nginx, wrk and taskset.",
+  options: SERVING_OPTIONS,
+} as const;
+
 const percentile = (values: readonly number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
 
-await runCli('bench:cdn', async () => {
+await runCommand('bench:cdn', BENCH_CDN_COMMAND, async ({ values }) => {
   need(['nginx', 'wrk', 'taskset'], 'nginx-light libnginx-mod-http-brotli-static wrk util-linux');
-  const videos = option('--videos', 20_000);
-  const seconds = option('--seconds', 10);
-  const rounds = option('--rounds', 2);
+  const videos = positive('videos', values.videos, 20_000);
+  const seconds = positive('seconds', values.seconds, 10);
+  const rounds = positive('rounds', values.rounds, 2);
   const dir = mkdtempSync(join(tmpdir(), 'vpa-bench-cdn-'));
   chmodSync(dir, 0o755); // nginx workers run as an unprivileged user
   const [originPort, nginxPort] = [await freePort(), await freePort()];

@@ -17,15 +17,37 @@ import { join } from 'node:path';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { runLightClient, type Answered } from './bench/light-client.ts';
 import { searchQueries } from './bench/search-queries.ts';
-import { runCli, UsageError } from './cli.ts';
+import { parseCommandLine, usageOf, wholeNumber } from '../src/cli/args.ts';
+import { runCli } from './cli.ts';
 
 const TARGET = { p99Ms: 25, rssMb: 1024 };
 const PORT = 4610;
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? fallback : process.argv[i + 1] ?? fallback;
+const BENCH_SEARCH_COMMAND = {
+  run: 'npm run bench:search',
+  about: 'Search latency at C concurrent clients against a real server on a seeded catalogue (server on core 0, load on core 1): a repeating stream and one where every query is new; prints p50/p90/p99/max, req/s and the server\'s RSS against the targets.',
+  options: {
+    videos: { type: 'string', value: 'N', help: 'videos in the seeded catalogue (default 100000)' },
+    dir: { type: 'string', value: 'DIR', help: 'keep the catalogue and snapshot in DIR and reuse them next time (default: a temporary folder, removed)' },
+    seconds: { type: 'string', value: 'S', help: 'length of each stream (default 20)' },
+    clients: { type: 'string', value: 'C', help: 'concurrent closed-loop clients (default 20)' },
+  },
+  notes: ['environment: BENCH_CLIENT=node-http, BENCH_POOL, BENCH_SLOWEST, BENCH_SERVER_FLAGS, BENCH_SERVER_LOG (see the head of scripts/bench-search.ts).'],
+} as const;
+
+// read before anything runs, so --help and a mistyped option never start a benchmark
+let args: ReturnType<typeof parseCommandLine<typeof BENCH_SEARCH_COMMAND.options>>;
+try {
+  args = parseCommandLine(BENCH_SEARCH_COMMAND);
+} catch (error) {
+  console.error(`bench:search: ${(error as Error).message}`);
+  process.exit(2);
 }
+if (args === undefined) {
+  process.stdout.write(usageOf(BENCH_SEARCH_COMMAND));
+  process.exit(0);
+}
+const { values } = args;
 
 const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
 if (hasTaskset && !process.env['BENCH_PINNED']) {
@@ -88,12 +110,11 @@ function rssOf(pid: number): { now: number; peak: number } {
 }
 
 await runCli('bench:search', async () => {
-  const videos = Number(option('--videos', '100000'));
-  const seconds = Number(option('--seconds', '20'));
-  const clients = Number(option('--clients', '20'));
-  if (![videos, seconds, clients].every((n) => Number.isInteger(n) && n > 0)) throw new UsageError('--videos, --seconds and --clients must be positive integers');
-  const keep = process.argv.includes('--dir');
-  const dir = keep ? option('--dir', '') : mkdtempSync(join(tmpdir(), 'vpa-bench-search-'));
+  const videos = wholeNumber('videos', values.videos, { min: 1, max: 10_000_000, fallback: 100_000 });
+  const seconds = wholeNumber('seconds', values.seconds, { min: 1, max: 86_400, fallback: 20 });
+  const clients = wholeNumber('clients', values.clients, { min: 1, max: 10_000, fallback: 20 });
+  const keep = values.dir !== undefined;
+  const dir = values.dir ?? mkdtempSync(join(tmpdir(), 'vpa-bench-search-'));
   mkdirSync(dir, { recursive: true });
   const catalogue = join(dir, 'catalogue.db');
   const env = {

@@ -10,16 +10,22 @@ import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE, PAGE_FILES, pageFile } from '../src/snapshot/layout.ts';
 import type { Manifest } from '../src/snapshot/manifest.ts';
-import { runCli } from './cli.ts';
-import { freePort, median, need, option, waitFor, wrk } from './bench/serving.ts';
+import { runCommand } from './cli.ts';
+import { freePort, median, need, positive, SERVING_OPTIONS, waitFor, wrk } from './bench/serving.ts';
 
 const SAMPLE = 10_000;
 
-await runCli('bench:static', async () => {
+const BENCH_STATIC_COMMAND = {
+  run: 'npm run bench:static',
+  about: "Requests/s of the origin's static fast path against nginx serving the same page bodies as files, side by side (servers on core 0, wrk on core 1, alternating after a warm-up). Needs nginx, wrk and taskset.",
+  options: SERVING_OPTIONS,
+} as const;
+
+await runCommand('bench:static', BENCH_STATIC_COMMAND, async ({ values }) => {
   need(['nginx', 'wrk', 'taskset'], 'nginx-light wrk util-linux');
-  const videos = option('--videos', 20_000);
-  const seconds = option('--seconds', 10);
-  const rounds = option('--rounds', 2);
+  const videos = positive('videos', values.videos, 20_000);
+  const seconds = positive('seconds', values.seconds, 10);
+  const rounds = positive('rounds', values.rounds, 2);
   const dir = mkdtempSync(join(tmpdir(), 'vpa-bench-static-'));
   chmodSync(dir, 0o755); // nginx workers run as an unprivileged user
   const [ourPort, nginxPort] = [await freePort(), await freePort()];

@@ -5,9 +5,15 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { buildOpenApiDocument } from '../src/openapi/build-document.ts';
 import { CLIENT_DIR } from '../src/server/start-server.ts';
-import { runCli } from './cli.ts';
+import { runCommand } from './cli.ts';
 
-await runCli('build-openapi', () => {
+const COMMAND = {
+  run: 'node scripts/build-openapi.ts',
+  about: 'Generates the published API description from the code (src/openapi) into the app\'s static files: /openapi.json and /openapi.yaml. The last step of npm run build:app.',
+  options: {},
+} as const;
+
+await runCommand('build-openapi', COMMAND, () => {
   const started = performance.now();
   const document = buildOpenApiDocument();
   const json = `${JSON.stringify(document, null, 2)}\n`;

@@ -2,9 +2,15 @@
 // (dist/app/client/sdk.js and sdk.mjs), served at /sdk.js and /sdk.mjs.
 import { bundleSdk } from '../src/sdk/bundle-sdk.ts';
 import { CLIENT_DIR } from '../src/server/start-server.ts';
-import { runCli } from './cli.ts';
+import { runCommand } from './cli.ts';
 
-await runCli('build-sdk', async () => {
+const COMMAND = {
+  run: 'node scripts/build-sdk.ts',
+  about: 'Bundles the browser SDK into the app\'s static files (sdk.js and sdk.mjs, served at /sdk.js and /sdk.mjs). A step of npm run build:app.',
+  options: {},
+} as const;
+
+await runCommand('build-sdk', COMMAND, async () => {
   for (const file of await bundleSdk(CLIENT_DIR)) {
     console.log(`build-sdk: ${file.path}: ${file.bytes} bytes, ${file.gzipBytes} gzipped`);
   }

@@ -6,18 +6,29 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { layoutOf } from '../src/snapshot/layout.ts';
 import { currentSnapshotId } from '../src/snapshot/swap.ts';
-import { runCli, UsageError } from './cli.ts';
+import { runCommand, UsageError } from './cli.ts';
 
-await runCli('changes', () => {
+const CHANGES_COMMAND = {
+  run: 'npm run changes',
+  about: 'Prints the absolute URLs whose bodies changed in the build of the current snapshot (or of --snapshot ID), one a line, for a CDN\'s purge API (docs/cdn.md). The count goes to stderr.',
+  options: {
+    snapshot: { type: 'string', value: 'ID', help: 'the snapshot whose build to list (16 hex digits; default: the current one)' },
+  },
+  notes: ['environment: DIST_DIR (default dist).', 'HTML pages are not listed: they are cached at the edge for at most a few minutes (docs/cdn.md).'],
+} as const;
+
+await runCommand('changes', CHANGES_COMMAND, ({ values }) => {
   const layout = layoutOf(loadConfig().distDir);
-  const i = process.argv.indexOf('--snapshot');
-  const id = i === -1 ? currentSnapshotId(layout.root) : process.argv[i + 1];
-  if (!id || !/^[0-9a-f]{16}$/.test(id)) throw new UsageError(i === -1 ? 'no snapshot yet: run npm run build' : `--snapshot needs a snapshot id (16 hex digits), not ${id ?? 'nothing'}`);
+  const given = values.snapshot;
+  const id = given ?? currentSnapshotId(layout.root);
+  if (id === undefined) throw new UsageError('no snapshot yet: run npm run build');
+  if (!/^[0-9a-f]{16}$/.test(id)) throw new UsageError(`--snapshot needs a snapshot id (16 hex digits), not "${id}"`);
   const file = join(layout.changes, `${id}.txt`);
   if (!existsSync(file)) {
     console.error(`changes: the build of snapshot ${id} changed no URL (or its list was pruned)`);
     return;
   }
-  process.stdout.write(readFileSync(file, 'utf8'));
-  console.error(`changes: ${readFileSync(file, 'utf8').split('\n').filter(Boolean).length} URLs changed in the build of snapshot ${id}`);
+  const text = readFileSync(file, 'utf8');
+  process.stdout.write(text);
+  console.error(`changes: ${text.split('\n').filter(Boolean).length} URLs changed in the build of snapshot ${id}`);
 });

@@ -3,6 +3,11 @@
 # module. Installs them when missing and this user may (root, or passwordless sudo); otherwise
 # says what to install and fails, so the tests never silently skip.
 set -euo pipefail
+case "${1-}" in
+  -h|--help) echo "usage: bash scripts/ensure-nginx.sh"; echo; echo "Installs Debian's nginx with the brotli_static module for the CDN tests when missing (as root or with passwordless sudo); otherwise says what to install and fails."; exit 0 ;;
+  "") ;;
+  *) echo "ensure-nginx: unknown argument $1; see bash scripts/ensure-nginx.sh --help" >&2; exit 2 ;;
+esac
 PACKAGES="nginx-light libnginx-mod-http-brotli-static"
 if [ -x /usr/sbin/nginx ] && [ -e /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ]; then
   exit 0

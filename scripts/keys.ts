@@ -4,12 +4,20 @@ import { existsSync } from 'node:fs';
 import { createApp, listApps, revokeKeys } from '../src/catalogue/api-keys.ts';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { loadConfig } from '../src/config.ts';
-import { runCli, UsageError } from './cli.ts';
+import { runCommand, UsageError } from './cli.ts';
 
 const USAGE = 'usage: npm run keys -- create "App name" | list | revoke APP_ID|KEY_PREFIX';
 
-await runCli('keys', () => {
-  const [command, ...rest] = process.argv.slice(2);
+const KEYS_COMMAND = {
+  run: 'npm run keys',
+  about: 'Developer keys for /v1/partner. create "App name": makes an app and prints its key once (only its hash is stored); list: the apps, their keys and usage; revoke APP_ID|KEY_PREFIX: running servers refuse the key within seconds.',
+  options: {},
+  positionals: { usage: 'create "App name" | list | revoke APP_ID|KEY_PREFIX', min: 1, max: 2 },
+  notes: ['environment: CATALOGUE_DB (default data/catalogue.db).', 'A name starting with "-" goes after a lone --: npm run keys -- create -- "-app-"'],
+} as const;
+
+await runCommand('keys', KEYS_COMMAND, ({ positionals }) => {
+  const [command, ...rest] = positionals;
   if (!(command === 'create' && rest.length === 1) && !(command === 'list' && rest.length === 0) && !(command === 'revoke' && rest.length === 1)) {
     throw new UsageError(command === 'create' ? `give the app's name as one argument; ${USAGE}` : USAGE);
   }

@@ -3,6 +3,11 @@
 # public/media/README.md). Not part of the build: the files are small and committed. Needs ffmpeg
 # with libvpx and libopus; without one on PATH, it fetches a static build from npm into a temp dir.
 set -euo pipefail
+case "${1-}" in
+  -h|--help) echo "usage: bash scripts/make-sample-media.sh"; echo; echo "Regenerates public/media/sample-{480,240}.webm with ffmpeg (fetched from npm into a temp dir when not on PATH)."; exit 0 ;;
+  "") ;;
+  *) echo "make-sample-media: unknown argument $1; see bash scripts/make-sample-media.sh --help" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/.."
 FFMPEG=$(command -v ffmpeg || true)
 if [ -z "$FFMPEG" ]; then

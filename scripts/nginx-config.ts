@@ -10,28 +10,20 @@ import { loadConfig } from '../src/config.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import type { Manifest } from '../src/snapshot/manifest.ts';
 import { STATIC_DIR, writeStaticFiles } from '../src/snapshot/static-files.ts';
-import { elapsed, runCli, UsageError } from './cli.ts';
+import { elapsed, runCommand, UsageError } from './cli.ts';
 
-const USAGE = 'usage: npm run nginx-config -- --listen PORT --origin URL [--origin URL ...] --out FILE [--snapshot DIR] [--workers N]';
-
-function values(name: string): string[] {
-  const found: string[] = [];
-  process.argv.forEach((arg, i) => {
-    if (arg === name) {
-      const value = process.argv[i + 1];
-      if (value === undefined || value.startsWith('--')) throw new UsageError(`${name} needs a value\n${USAGE}`);
-      found.push(value);
-    }
-  });
-  return found;
-}
-
-function one(name: string, required: boolean): string | undefined {
-  const found = values(name);
-  if (found.length > 1) throw new UsageError(`${name} is given ${found.length} times\n${USAGE}`);
-  if (required && found.length === 0) throw new UsageError(`${name} is required\n${USAGE}`);
-  return found[0];
-}
+const NGINX_CONFIG_COMMAND = {
+  run: 'npm run nginx-config',
+  about: 'Writes a complete nginx configuration (docs/cdn.md) that serves the current snapshot\'s static files from disk (writing them first if the snapshot lacks them) and sends everything else to the origins. Run it with nginx -p DIR -c FILE, DIR being the folder of FILE; after a rebuild, run this again and reload nginx.',
+  options: {
+    listen: { type: 'string', value: 'PORT', help: 'the port nginx listens on (required)' },
+    origin: { type: 'string', value: 'URL', multiple: true, help: 'an origin server, http://HOST:PORT (at least one)' },
+    out: { type: 'string', value: 'FILE', help: 'the configuration file to write (required); its folder holds nginx\'s pid, logs and temporary files' },
+    snapshot: { type: 'string', value: 'DIR', help: 'the snapshot directory to serve (default: DIST_DIR/snapshots/current)' },
+    workers: { type: 'string', value: 'N', help: 'nginx worker processes, 1 to 64 (default 1)' },
+  },
+  notes: ['environment: DIST_DIR (default dist).'],
+} as const;
 
 function port(text: string, name: string): number {
   const value = Number(text);
@@ -39,10 +31,15 @@ function port(text: string, name: string): number {
   return value;
 }
 
-await runCli('nginx-config', () => {
-  const listen = port(one('--listen', true)!, '--listen');
-  const origins = values('--origin');
-  if (origins.length === 0) throw new UsageError(`--origin is required (one or more)\n${USAGE}`);
+await runCommand('nginx-config', NGINX_CONFIG_COMMAND, ({ values }) => {
+  const required = (name: 'listen' | 'out') => {
+    const value = values[name];
+    if (value === undefined) throw new UsageError(`--${name} is required; see npm run nginx-config -- --help`);
+    return value;
+  };
+  const listen = port(required('listen'), '--listen');
+  const origins = values.origin ?? [];
+  if (origins.length === 0) throw new UsageError('--origin is required (one or more); see npm run nginx-config -- --help');
   for (const origin of origins) {
     let url: URL;
     try {
@@ -54,11 +51,11 @@ await runCli('nginx-config', () => {
       throw new UsageError(`--origin ${origin} must be http://HOST:PORT, with nothing after it`);
     }
   }
-  const out = resolve(one('--out', true)!);
-  const workersArg = one('--workers', false);
+  const out = resolve(required('out'));
+  const workersArg = values.workers;
   if (workersArg !== undefined && !/^([1-9]|[1-5][0-9]|6[0-4])$/.test(workersArg)) throw new UsageError(`--workers must be a number from 1 to 64, not ${workersArg}`);
   const workers = workersArg === undefined ? 1 : Number(workersArg);
-  const snapshotArg = one('--snapshot', false);
+  const snapshotArg = values.snapshot;
   const snapshot = snapshotArg ?? layoutOf(loadConfig().distDir).current;
   if (!existsSync(snapshot)) throw new UsageError(`no snapshot at ${snapshot}: run npm run build first`);
   const snapshotDir = realpathSync(snapshot);

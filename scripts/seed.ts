@@ -1,30 +1,24 @@
 // `npm run seed -- [--videos N] [--db PATH] [--seed S]`: writes the synthetic demo catalogue, replacing
 // the file whole (CATALOGUE_DB or data/catalogue.db by default). Same N and seed, same catalogue.
-import { parseArgs } from 'node:util';
+import { wholeNumber } from '../src/cli/args.ts';
 import { DEFAULT_SEED_OPTIONS, seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { loadConfig } from '../src/config.ts';
-import { elapsed, runCli, UsageError } from './cli.ts';
+import { elapsed, runCommand } from './cli.ts';
 
-const USAGE = `usage: npm run seed -- [--videos N (1-10000000, default ${DEFAULT_SEED_OPTIONS.videos})] [--db PATH] [--seed S (0-4294967295, default ${DEFAULT_SEED_OPTIONS.seed})]`;
+const SEED_COMMAND = {
+  run: 'npm run seed',
+  about: 'Writes a deterministic synthetic catalogue, replacing the file whole: the same number of videos and seed give the same catalogue.',
+  options: {
+    videos: { type: 'string', value: 'N', help: `how many videos, 1 to 10000000 (default ${DEFAULT_SEED_OPTIONS.videos})` },
+    db: { type: 'string', value: 'PATH', help: 'the catalogue file to write (default CATALOGUE_DB, or data/catalogue.db)' },
+    seed: { type: 'string', value: 'S', help: `the random seed, 0 to 4294967295 (default ${DEFAULT_SEED_OPTIONS.seed})` },
+  },
+} as const;
 
-function wholeNumber(flag: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  if (text === undefined) return fallback;
-  const n = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!(n >= min && n <= max)) throw new UsageError(`--${flag} must be a whole number from ${min} to ${max}, got "${text}"; ${USAGE}`);
-  return n;
-}
-
-await runCli('seed', () => {
-  let args;
-  try {
-    args = parseArgs({ options: { videos: { type: 'string' }, db: { type: 'string' }, seed: { type: 'string' } } }).values;
-  } catch (error) {
-    // parseArgs names the culprit in its first sentence: "Unknown option '--x'", "Unexpected argument 'y'".
-    throw new UsageError(`${(error as Error).message.split(/\.\s/)[0]}; ${USAGE}`);
-  }
-  const videos = wholeNumber('videos', args.videos, DEFAULT_SEED_OPTIONS.videos, 1, 10_000_000);
-  const seed = wholeNumber('seed', args.seed, DEFAULT_SEED_OPTIONS.seed, 0, 0xffffffff);
-  const path = args.db || loadConfig().catalogueDb;
+await runCommand('seed', SEED_COMMAND, ({ values }) => {
+  const videos = wholeNumber('videos', values.videos, { min: 1, max: 10_000_000, fallback: DEFAULT_SEED_OPTIONS.videos });
+  const seed = wholeNumber('seed', values.seed, { min: 0, max: 0xffffffff, fallback: DEFAULT_SEED_OPTIONS.seed });
+  const path = values.db || loadConfig().catalogueDb;
   const n = (x: number) => x.toLocaleString('en-US');
   const started = performance.now();
   console.log(`seed: ${n(videos)} videos (seed ${seed}) into ${path}`);

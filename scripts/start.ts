@@ -13,7 +13,17 @@ import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import { manifestBaseUrl } from '../src/snapshot/manifest.ts';
 import { currentSnapshotId, readBuiltFrom } from '../src/snapshot/swap.ts';
 import { ASTRO_ENTRY, CLIENT_DIR, startServer } from '../src/server/start-server.ts';
-import { runCli } from './cli.ts';
+import { baseUrlSource } from '../src/snapshot/deployment.ts';
+import { runCommand } from './cli.ts';
+
+const START_COMMAND = {
+  run: 'npm start',
+  about: 'Serves the API and the site: seeds a demo catalogue if there is none, builds a snapshot if there is none (or it is stale, or built for another PUBLIC_BASE_URL), builds the app if its sources changed, then listens on PORT.',
+  options: {
+    'for-new-origin': { type: 'boolean', help: 'when it must build, build for PUBLIC_BASE_URL even if this deployment serves another base URL (dist/deployment.json), and record it' },
+  },
+  notes: ['environment: PORT, HOST, PUBLIC_BASE_URL, CATALOGUE_DB, DIST_DIR and the rest in README.md, "Configuration".'],
+} as const;
 
 /** The first 4 KB of a file, as text. */
 function readHead(file: string): string {
@@ -35,7 +45,7 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-await runCli('start', async () => {
+await runCommand('start', START_COMMAND, async ({ values }) => {
   const config = loadConfig();
   if (!existsSync(config.catalogueDb)) {
     console.log(`start: no catalogue at ${config.catalogueDb}; seeding a demo catalogue of ${DEFAULT_SEED_OPTIONS.videos} videos`);
@@ -55,7 +65,10 @@ await runCli('start', async () => {
     : undefined;
   if (reason !== undefined) {
     console.log(`start: ${reason}; building a snapshot`);
-    const s = await buildSnapshot({ catalogue: config.catalogueDb, distDir: config.distDir, baseUrl: config.publicBaseUrl, onProgress: (m) => console.log(`build: ${m}`) });
+    const s = await buildSnapshot({
+      catalogue: config.catalogueDb, distDir: config.distDir, baseUrl: config.publicBaseUrl, onProgress: (m) => console.log(`build: ${m}`),
+      newOrigin: values['for-new-origin'] ?? false, baseUrlSource: baseUrlSource(undefined),
+    });
     console.log(`build: snapshot ${s.id}: ${s.pages} pages in ${s.seconds.toFixed(1)} s`);
   }
   const madeAt = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0);

@@ -4,15 +4,18 @@
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import { wholeNumber } from '../../src/cli/args.ts';
 import { UsageError } from '../cli.ts';
 
-/** A positive integer option (`--name N`) of the command line, or `fallback`. */
-export function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const value = i === -1 ? fallback : Number(process.argv[i + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${name} must be a positive integer`);
-  return value;
-}
+/** The options the serving benchmarks share (src/cli/args.ts declarations). */
+export const SERVING_OPTIONS = {
+  videos: { type: 'string', value: 'N', help: 'videos in the seeded catalogue (default 20000)' },
+  seconds: { type: 'string', value: 'S', help: 'length of each measured run (default 10)' },
+  rounds: { type: 'string', value: 'R', help: 'measured rounds, each side once per round (default 2)' },
+} as const;
+
+/** A positive whole-number option's value (`--name N`), or `fallback`. */
+export const positive = (name: string, text: string | undefined, fallback: number): number => wholeNumber(name, text, { min: 1, max: 100_000_000, fallback });
 
 /** Fails with what to install when a command is missing. */
 export function need(commands: readonly string[], install: string): void {

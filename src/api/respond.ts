@@ -9,8 +9,16 @@ import { serialise } from './serialise.ts';
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 
-export const CACHE_CONTROL: Readonly<Record<CachePolicy | 'problem' | 'never', string>> = {
+/**
+ * How long caches keep each kind of answer (docs/cdn.md, "Purging"). A CDN keeps an answer a day
+ * only when the build's purge list names it when it changes (`snapshot`: the prerendered pages).
+ * Everything else that changes with a rebuild (`unlisted`: answers computed on demand, the HTML
+ * pages and the pictures that show titles) is kept at most 6 minutes (s-maxage + stale-while-
+ * revalidate), so a video made private leaves every edge within minutes without a purge.
+ */
+export const CACHE_CONTROL: Readonly<Record<CachePolicy | 'unlisted' | 'problem' | 'never', string>> = {
   snapshot: 'public, max-age=300, s-maxage=86400, stale-while-revalidate=86400',
+  unlisted: 'public, max-age=60, s-maxage=300, stale-while-revalidate=60',
   live: 'public, max-age=5, s-maxage=5',
   none: 'no-cache',
   private: 'private, no-store',
@@ -45,7 +53,8 @@ export function renderAnswer(answer: Answer, cache: CachePolicy, urls: Urls): Re
   const body = Buffer.from(serialise(answer.body));
   const headers: Record<string, string> = {
     'content-type': JSON_TYPE,
-    'cache-control': CACHE_CONTROL[cache],
+    // the prerendered pages get CACHE_CONTROL.snapshot where they are served (static-pages.ts)
+    'cache-control': CACHE_CONTROL[cache === 'snapshot' ? 'unlisted' : cache],
     etag: etagOf(body),
   };
   if (answer.next !== undefined) headers['link'] = `<${urls.api(answer.next)}>; rel="next"`;

@@ -34,7 +34,7 @@ const TAGS: readonly { name: string; description: string }[] = [
 /** Response headers the server sends, by the name components refer to. */
 const HEADERS: Readonly<Record<string, Json>> = {
   ETag: { description: 'Strong validator of this representation (each content encoding has its own); send it back as `If-None-Match` for a 304.', required: true, schema: { type: 'string', pattern: '^"[^"]+"$' } },
-  CacheControl: { description: 'How long caches may keep the answer: a day at CDNs for snapshot answers, a few seconds for live ones, `private, no-store` for partner statistics.', required: true, schema: { type: 'string' } },
+  CacheControl: { description: 'How long caches may keep the answer: a day at CDNs for prerendered snapshot pages (purged when they change), 5 minutes for other snapshot answers, a few seconds for live ones, `private, no-store` for partner statistics.', required: true, schema: { type: 'string' } },
   Vary: { description: '`Accept-Encoding` when the answer is compressible (br and gzip are honoured).', schema: { type: 'string' } },
   Link: { description: 'RFC 8288 link to the next page: `<url>; rel="next"`, when there is one.', schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' } },
   XRobotsTag: { description: '`noindex` on unlisted resources.', schema: { type: 'string', enum: ['noindex'] } },
@@ -151,11 +151,13 @@ function successHeaders(endpoint: Endpoint<any>): string[] {
 function operations(endpoint: Endpoint<any>, example: { request: string; body: unknown } | undefined, schemaName: string): Json {
   const operationId = endpoint.name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
   const problems = problemsOf(endpoint);
-  const cache = CACHE_CONTROL[endpoint.cache];
+  const cache = endpoint.cache === 'snapshot'
+    ? `\`Cache-Control: ${CACHE_CONTROL.snapshot}\` for prerendered pages (each rebuild lists those that changed, for CDN purges), \`${CACHE_CONTROL.unlisted}\` for answers computed on demand`
+    : `\`Cache-Control: ${CACHE_CONTROL[endpoint.cache]}\``;
   const responses = (withBody: boolean): Json => {
     const out: Json = {
       200: {
-        description: `${endpoint.docs.summary}. \`Cache-Control: ${cache}\`.`,
+        description: `${endpoint.docs.summary}. ${cache}.`,
         headers: headerRefs(...successHeaders(endpoint)),
         ...(withBody && { content: { [JSON_TYPE]: { schema: ref('schemas', schemaName), ...(example && { example: example.body }) } } }),
       },

@@ -37,7 +37,10 @@ export function readPageNumber(request: Request, pages: number): number | Proble
   return invalidParameters([{ parameter: 'page', detail: values.length > 1 ? 'is given more than once; give it once' : `must be an integer from 1 to ${last}` }]);
 }
 
-/** Pages and images: a strong ETag, conditional GET and compression, like the JSON answers. */
+/**
+ * Pages and images: a strong ETag, conditional GET and compression, like the JSON answers. They are
+ * rendered on demand, so no purge list names them: CDNs keep them minutes, not a day (docs/cdn.md).
+ */
 export function finishDocument(body: Buffer, contentType: string, request: Request, extra: Record<string, string> = {}): Response {
-  return toResponse({ status: 200, body, headers: { 'content-type': contentType, 'cache-control': CACHE_CONTROL.snapshot, etag: etagOf(body), ...extra } }, request);
+  return toResponse({ status: 200, body, headers: { 'content-type': contentType, 'cache-control': CACHE_CONTROL.unlisted, etag: etagOf(body), ...extra } }, request);
 }

@@ -2,8 +2,8 @@
 // a new immutable snapshot directory → atomic swap of `current`. A failure at any step removes the
 // half-written directory and leaves the served snapshot untouched.
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Context } from '../api/endpoint.ts';
 import { API_VERSION } from '../api/version.ts';
 import { STATIC_DIR, writeStaticFiles } from './static-files.ts';
@@ -12,23 +12,32 @@ import { checkCatalogue } from '../catalogue/check-catalogue.ts';
 import { readCatalogue } from '../catalogue/read-catalogue.ts';
 import { readRevision } from '../catalogue/revision.ts';
 import { buildModel, deriveCatalogue } from '../model/build-model.ts';
+import { checkDeploymentOrigin, recordDeployment } from './deployment.ts';
 import { diffManifests, type PageEtags } from './diff-manifests.ts';
+import { describeDiskFault, writeAll } from './disk-faults.ts';
 import { layoutOf, MANIFEST_FILE, MODEL_FILE, SEARCH_FILE } from './layout.ts';
 import { buildSearchIndex, serialiseSearchIndex } from '../search/search-index.ts';
 import type { Manifest } from './manifest.ts';
 import { modelLines } from './model-data.ts';
-import { createPageWriter } from './page-writer.ts';
+import { createPageWriter, type PageWriter } from './page-writer.ts';
 import { planPages } from './plan-pages.ts';
 import { renderPage } from './render-page.ts';
-import { processAlive, recordBuiltFrom, swapCurrent, withBuildLock } from './swap.ts';
+import { currentSnapshotId, pruneSnapshots, recordBuiltFrom, recordServed, removeLeftovers, swapCurrent, withBuildLock, writeWhole } from './swap.ts';
 
 export interface BuildOptions {
   readonly catalogue: string;
   readonly distDir: string;
   readonly baseUrl: string;
   readonly onProgress?: (message: string) => void;
-  /** snapshots kept besides the current one, for rollback */
+  /** snapshots served before the current one that are kept, for rollback and nginx's old workers */
   readonly keep?: number;
+  /**
+   * The build may be for another base URL than the one this deployment serves (dist/deployment.json),
+   * and records its own; without it such a build is refused before anything is written.
+   */
+  readonly newOrigin?: boolean;
+  /** where `baseUrl` came from, for the refusal's message (deployment.ts baseUrlSource) */
+  readonly baseUrlSource?: string;
   /** also write the pages as plain files under `static/` (static-files.ts) */
   readonly staticFiles?: boolean;
 }
@@ -62,6 +71,9 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
   mkdirSync(layout.root, { recursive: true });
 
   return withBuildLock(layout.root, async () => {
+    checkDeploymentOrigin(options.distDir, options.baseUrl, { newOrigin: options.newOrigin ?? false, source: options.baseUrlSource ?? 'the base URL it was given' });
+    const leftovers = removeLeftovers(options.distDir, layout.root, layout.changes);
+    if (leftovers.length > 0) progress(`removed ${leftovers.length} leftover${leftovers.length === 1 ? '' : 's'} of builds that were stopped: ${leftovers.map((l) => basename(l)).join(', ')}`);
     const lap = (() => {
       let last = performance.now();
       return () => {
@@ -93,10 +105,13 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     const context: Context = { model, snapshot: undefined, liveStreams: () => model.live };
 
     const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
-    removeAbandonedBuilds(layout.root);
     mkdirSync(tmp);
-    const writer = createPageWriter(tmp);
+    let writer: PageWriter | undefined;
+    /** the snapshot directory this build created, until it is swapped in */
+    let created: string | undefined;
+    let changesFile: string | undefined;
     try {
+      writer = createPageWriter(tmp);
       // Before the pages, while memory holds only the model: the index is written and let go.
       let searchHash: Buffer;
       {
@@ -131,7 +146,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         let size = 0;
         const flush = () => {
           const data = Buffer.from(chunk.join(''));
-          writeSync(fd, data);
+          writeAll(fd, data);
           modelHash.update(data);
           modelBytes += data.length;
           chunk = [];
@@ -155,30 +170,43 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         apiVersion: API_VERSION,
         baseUrl: options.baseUrl,
         counts: { videos: catalogue.videos.length, pages: keys.length },
-        pages: Object.fromEntries(keys.map((k) => [k, writer.entries.get(k)!])),
+        pages: Object.fromEntries(keys.map((k) => [k, writer!.entries.get(k)!])),
       };
       const id = writeManifest(join(tmp, MANIFEST_FILE), manifest).update(modelHash.digest()).digest('hex').slice(0, 16);
 
+      // Everything is written aside (static files included) before anything is renamed into place.
       const target = join(layout.root, id);
       const unchanged = existsSync(target);
+      if (options.staticFiles && !unchanged) {
+        progress(`writing the pages as static files (${lap()})`);
+        const files = writeStaticFiles(tmp, manifest, progress);
+        progress(`${files} static files written (${lap()})`);
+      }
+      const changes = diffManifests(previous, manifest);
+      if (changes.length > 0) {
+        mkdirSync(layout.changes, { recursive: true });
+        changesFile = join(layout.changes, `${id}.txt`);
+        writeWhole(changesFile, changes.map((key) => `${options.baseUrl}${key}\n`).join(''));
+      }
       if (unchanged) rmSync(tmp, { recursive: true, force: true });
-      else renameSync(tmp, target);
+      else {
+        renameSync(tmp, target);
+        created = target;
+      }
       if (options.staticFiles && !existsSync(join(target, STATIC_DIR))) {
         progress(`writing the pages as static files (${lap()})`);
         const files = writeStaticFiles(target, manifest, progress);
         progress(`${files} static files written (${lap()})`);
       }
-      swapCurrent(layout.root, id);
+      // The records first, the swap last: a failure before it leaves the served snapshot as it was.
+      recordServed(layout.root, id);
+      recordDeployment(options.distDir, options.baseUrl);
       recordBuiltFrom(layout.root, { snapshot: id, catalogueRevision: revision });
+      swapCurrent(layout.root, id);
+      created = undefined;
 
-      const changes = diffManifests(previous, manifest);
-      let changesFile: string | undefined;
-      if (changes.length > 0) {
-        mkdirSync(layout.changes, { recursive: true });
-        changesFile = join(layout.changes, `${id}.txt`);
-        writeFileSync(changesFile, changes.map((key) => `${options.baseUrl}${key}\n`).join(''));
-      }
-      pruneSnapshots(layout.root, id, options.keep ?? 2);
+      const pruned = pruneSnapshots(layout.root, id, options.keep ?? 2);
+      if (pruned.length > 0) progress(`removed ${pruned.length} older snapshot${pruned.length === 1 ? '' : 's'} (${options.keep ?? 2} served before this one are kept)`);
       return {
         id,
         pages: keys.length,
@@ -190,11 +218,28 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         changesFile,
       };
     } catch (error) {
-      await writer.abort();
+      // Remove everything this build wrote; a failure while cleaning up must not hide the first one.
+      try {
+        await writer?.abort();
+      } catch { /* the files are removed below */ }
       rmSync(tmp, { recursive: true, force: true });
-      throw error;
+      if (created !== undefined) rmSync(created, { recursive: true, force: true });
+      if (changesFile !== undefined && currentSnapshotId(layout.root) !== basename(changesFile, '.txt')) rmSync(changesFile, { force: true });
+      const served = currentSnapshotId(layout.root);
+      throw describeDiskFault(error, layout.root,
+        `what this build wrote was removed, and ${served === undefined ? 'no snapshot is served yet' : `snapshot ${served} is still served`}`,
+        served === undefined ? undefined : snapshotBytes(layout.current));
     }
   });
+}
+
+/** The bytes of a snapshot's own files (its static/ copy aside). */
+function snapshotBytes(dir: string): number | undefined {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).reduce((sum, e) => sum + statSync(join(dir, e.name)).size, 0);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -210,7 +255,7 @@ function writeManifest(file: string, manifest: Manifest): Hash {
       chunk += text;
       if (chunk.length > 1 << 20 || force) {
         const data = Buffer.from(chunk);
-        writeSync(fd, data);
+        writeAll(fd, data);
         hash.update(data);
         chunk = '';
       }
@@ -227,21 +272,4 @@ function writeManifest(file: string, manifest: Manifest): Hash {
     closeSync(fd);
   }
   return hash;
-}
-
-/** Removes half-written directories left by builds that died (their process is gone). */
-function removeAbandonedBuilds(root: string): void {
-  for (const name of readdirSync(root)) {
-    const pid = /^\.building-(\d+)-/.exec(name)?.[1];
-    if (pid !== undefined && !processAlive(Number(pid))) rmSync(join(root, name), { recursive: true, force: true });
-  }
-}
-
-/** Removes all but the newest `keep` snapshots besides the current one. */
-function pruneSnapshots(root: string, currentId: string, keep: number): void {
-  const others = readdirSync(root)
-    .filter((name) => /^[0-9a-f]{16}$/.test(name) && name !== currentId)
-    .map((name) => ({ name, mtime: statSync(join(root, name)).mtimeMs }))
-    .sort((a, b) => b.mtime - a.mtime);
-  for (const old of others.slice(keep)) rmSync(join(root, old.name), { recursive: true, force: true });
 }

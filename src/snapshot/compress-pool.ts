@@ -26,10 +26,15 @@ export function createCompressPool(size = Math.max(1, availableParallelism() - 1
   let waiters: (() => void)[] = [];
 
   const deliver = () => {
-    while (results.has(delivered)) {
+    while (results.has(delivered) && !failure) {
       const variants = results.get(delivered)!;
       results.delete(delivered);
-      callbacks.get(delivered)!(variants);
+      try {
+        callbacks.get(delivered)!(variants);
+      } catch (error) {
+        // e.g. a full disk while appending the variants: drain() rejects with it (no uncaught throw)
+        failure = error as Error;
+      }
       callbacks.delete(delivered);
       delivered++;
     }

@@ -2,11 +2,12 @@
 // variants (compressed on worker threads) to pages.br.bin and pages.gz.bin, each file in page
 // order so the output never depends on timing. A file per page would cost ~60 µs of file-system
 // time each here and dominate the build; three sequential files cost almost nothing.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIN_COMPRESSIBLE } from '../api/encoding.ts';
 import type { Rendered } from '../api/respond.ts';
 import { createCompressPool } from './compress-pool.ts';
+import { writeAll } from './disk-faults.ts';
 import { PAGE_FILES } from './layout.ts';
 import type { PageEntry, Range } from './manifest.ts';
 
@@ -21,10 +22,19 @@ function appendOnly(path: string) {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let offset = 0;
+  let open = true;
   const flush = () => {
-    if (pendingBytes > 0) writeSync(fd, Buffer.concat(pending, pendingBytes));
+    if (pendingBytes > 0) writeAll(fd, Buffer.concat(pending, pendingBytes));
     pending = [];
     pendingBytes = 0;
+  };
+  /** Closes the file once, whatever happens: a second close or a discard after a failed flush is a no-op. */
+  const release = () => {
+    if (!open) return;
+    open = false;
+    pending = [];
+    pendingBytes = 0;
+    closeSync(fd);
   };
   return {
     append(data: Buffer): Range {
@@ -36,9 +46,14 @@ function appendOnly(path: string) {
       return range;
     },
     close() {
-      flush();
-      closeSync(fd);
+      try {
+        if (open) flush();
+      } finally {
+        release();
+      }
     },
+    /** Closes without writing what is pending (after a failure: a full disk must not be written to again). */
+    discard: release,
     get size() {
       return offset;
     },
@@ -106,12 +121,16 @@ export function createPageWriter(dir: string): PageWriter {
         await pool.drain();
       } finally {
         await pool.close();
-        for (const file of Object.values(files)) file.close();
+        try {
+          for (const file of Object.values(files)) file.close();
+        } finally {
+          for (const file of Object.values(files)) file.discard();
+        }
       }
     },
     async abort() {
       await pool.close();
-      for (const file of Object.values(files)) file.close();
+      for (const file of Object.values(files)) file.discard();
     },
   };
 }

@@ -1,13 +1,31 @@
-// The atomic swap of `current`, and a lock so two builds never race on it.
-import { closeSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+// The atomic swap of `current`, a lock so two builds never race on it, and what a build keeps and
+// removes around it: the snapshots served before (for rollback and for nginx's old workers) and the
+// leftovers of builds that were killed (docs/reliability.md, "Builds and the file system").
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeAll } from './disk-faults.ts';
 
 /** Points `current` at a snapshot: a new symlink renamed over the old one, so readers see one or the other. */
 export function swapCurrent(root: string, id: string): void {
   const temp = join(root, `.current-${process.pid}`);
   rmSync(temp, { force: true });
-  symlinkSync(id, temp);
-  renameSync(temp, join(root, 'current'));
+  try {
+    symlinkSync(id, temp);
+    renameSync(temp, join(root, 'current'));
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+/** Writes a small file whole: a temporary `<file>-<pid>` renamed over it, removed if anything fails. */
+export function writeWhole(file: string, text: string): void {
+  const temp = `${file}-${process.pid}`;
+  try {
+    writeFileSync(temp, text);
+    renameSync(temp, file);
+  } finally {
+    rmSync(temp, { force: true });
+  }
 }
 
 export function currentSnapshotId(root: string): string | undefined {
@@ -40,9 +58,12 @@ export async function withBuildLock<T>(root: string, work: () => Promise<T>): Pr
     rmSync(lock, { force: true });
     fd = openSync(lock, 'wx');
   }
-  writeSync(fd, String(process.pid));
-  closeSync(fd);
   try {
+    try {
+      writeAll(fd, Buffer.from(String(process.pid)));
+    } finally {
+      closeSync(fd);
+    }
     return await work();
   } finally {
     rmSync(lock, { force: true });
@@ -62,8 +83,12 @@ const BUILT_FROM = 'built-from.json';
 
 export function recordBuiltFrom(root: string, builtFrom: BuiltFrom): void {
   const temp = join(root, `.${BUILT_FROM}-${process.pid}`);
-  writeFileSync(temp, JSON.stringify(builtFrom));
-  renameSync(temp, join(root, BUILT_FROM));
+  try {
+    writeFileSync(temp, JSON.stringify(builtFrom));
+    renameSync(temp, join(root, BUILT_FROM));
+  } finally {
+    rmSync(temp, { force: true });
+  }
 }
 
 export function readBuiltFrom(root: string): BuiltFrom | undefined {
@@ -72,4 +97,74 @@ export function readBuiltFrom(root: string): BuiltFrom | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The snapshots that were served, in the order they became `current` (the last is current), kept in
+ * `served.json` beside them: pruning keeps the ones served most recently, however old their
+ * directories are, and never counts a snapshot that no build swapped in.
+ */
+const SERVED = 'served.json';
+/** entries kept in served.json: far more than any build keeps */
+const SERVED_HISTORY = 32;
+
+export function readServed(root: string): string[] | undefined {
+  try {
+    const ids = JSON.parse(readFileSync(join(root, SERVED), 'utf8')) as unknown;
+    return Array.isArray(ids) && ids.every((id) => typeof id === 'string' && SNAPSHOT_ID.test(id)) ? ids as string[] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records that `id` is about to become current (the one served before it is kept in the record). */
+export function recordServed(root: string, id: string): void {
+  const before = readServed(root) ?? [];
+  const previous = currentSnapshotId(root);
+  // a dist/ from before the record: the snapshot served now is its first entry
+  const history = before.length === 0 && previous !== undefined && previous !== id ? [previous] : before;
+  const next = [...history.filter((x) => x !== id), id].slice(-SERVED_HISTORY);
+  writeWhole(join(root, SERVED), JSON.stringify(next));
+}
+
+export const SNAPSHOT_ID = /^[0-9a-f]{16}$/;
+
+/**
+ * Removes every snapshot but the current one and the `keep` served most recently before it. A
+ * snapshot no build swapped in (not in served.json) is removed whatever its age; without a record
+ * (a dist/ from before it), the newest directories are kept instead.
+ */
+export function pruneSnapshots(root: string, currentId: string, keep: number): string[] {
+  const others = readdirSync(root).filter((name) => SNAPSHOT_ID.test(name) && name !== currentId);
+  const served = readServed(root);
+  const kept = served === undefined
+    ? others.map((name) => ({ name, mtime: statSync(join(root, name)).mtimeMs })).sort((a, b) => b.mtime - a.mtime).slice(0, keep).map((o) => o.name)
+    : served.filter((id) => id !== currentId && others.includes(id)).reverse().slice(0, keep);
+  const removed = others.filter((name) => !kept.includes(name));
+  for (const name of removed) rmSync(join(root, name), { recursive: true, force: true });
+  return removed;
+}
+
+/**
+ * Removes what builds that died left behind: half-written snapshot folders (`.building-<pid>-*`),
+ * link and record temporaries (`.current-<pid>`, `.built-from.json-<pid>`, `served.json-<pid>`,
+ * `deployment.json-<pid>`, a changes list's `<id>.txt-<pid>`). Run under the build lock: an entry
+ * is a leftover when its process is gone, or is this one (a previous build of this process, or a
+ * killed build whose process id this one got after a restart).
+ */
+export function removeLeftovers(distDir: string, root: string, changes: string): string[] {
+  const removed: string[] = [];
+  const sweep = (dir: string, pattern: RegExp) => {
+    if (!existsSync(dir)) return;
+    for (const name of readdirSync(dir)) {
+      const pid = pattern.exec(name)?.slice(1).find((group) => group !== undefined);
+      if (pid === undefined || (Number(pid) !== process.pid && processAlive(Number(pid)))) continue;
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(join(dir, name));
+    }
+  };
+  sweep(root, /^\.building-(\d+)-\d+$|^\.current-(\d+)$|^\.built-from\.json-(\d+)$|^served\.json-(\d+)$/);
+  sweep(distDir, /^deployment\.json-(\d+)$/);
+  sweep(changes, /^[0-9a-f]{16}\.txt-(\d+)$/);
+  return removed;
 }

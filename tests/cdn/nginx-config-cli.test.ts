@@ -48,11 +48,12 @@ describe('npm run nginx-config', () => {
       [['--listen', '8080', '--origin', 'http://127.0.0.1:4321'], /--out is required/],
       [['--listen', '8080', '--origin', 'http://127.0.0.1:4321', '--out', out, '--workers', 'many'], /--workers must be a number/],
     ];
-    for (const [args, message] of cases) {
-      const result = await nginxConfig(...args);
-      expect(result.code, args.join(' ')).toBe(2);
-      expect(result.stderr, args.join(' ')).toMatch(message);
-    }
+    // the cases at once: each is a process of its own (npm, node), slow on a loaded machine
+    const results = await Promise.all(cases.map(([args]) => nginxConfig(...args)));
+    cases.forEach(([args, message], i) => {
+      expect(results[i]!.code, args.join(' ')).toBe(2);
+      expect(results[i]!.stderr, args.join(' ')).toMatch(message);
+    });
   });
 
   it('writes the static files a snapshot lacks, then a configuration nginx accepts', async () => {

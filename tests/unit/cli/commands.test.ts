@@ -1,0 +1,101 @@
+// Every operator command in scripts/ as an operator runs it: `--help` and `-h` print its usage and
+// run nothing; an unknown or mistyped option is refused with a message naming it, before anything
+// runs (exit 2). The catalogue and dist/ given to each command stay untouched. import and export
+// are the catalogue commands' own (tests/unit/catalogue).
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDirs } from '../support/fixtures.ts';
+import { smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
+
+const run = promisify(execFile);
+const dirs = tempDirs();
+afterAll(() => dirs.cleanup());
+
+/** The commands: every script in scripts/ but the shared helper and the catalogue's own. */
+const COMMANDS = readdirSync('scripts').filter((name) => name.endsWith('.ts') && !['cli.ts', 'import.ts', 'export.ts'].includes(name)).sort();
+const SHELL = readdirSync('scripts').filter((name) => name.endsWith('.sh')).sort();
+
+let env: NodeJS.ProcessEnv;
+let catalogue: string;
+let distDir: string;
+let catalogueStamp: number;
+
+beforeAll(() => {
+  const dir = dirs.make();
+  catalogue = writeCatalogueFile(join(dir, 'catalogue.db'), smallCatalogue());
+  catalogueStamp = statSync(catalogue).mtimeMs;
+  distDir = join(dir, 'dist');
+  // BENCH_PINNED: bench:search would otherwise re-run itself under taskset first
+  env = { ...process.env, CATALOGUE_DB: catalogue, DIST_DIR: distDir, BENCH_PINNED: '1', PORT: '0' };
+});
+
+async function command(script: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const [file, argv] = script.endsWith('.sh') ? ['bash', [join('scripts', script), ...args]] : [process.execPath, [join('scripts', script), ...args]];
+  try {
+    const { stdout, stderr } = await run(file, argv, { env, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** Nothing ran: no dist/, no new catalogue, the catalogue file unchanged. */
+function expectNothingRan(what: string) {
+  expect(existsSync(distDir), `${what} created dist/`).toBe(false);
+  expect(statSync(catalogue).mtimeMs, `${what} wrote the catalogue`).toBe(catalogueStamp);
+}
+
+describe('every command', () => {
+  it('covers the scripts it should', () => {
+    expect(COMMANDS).toEqual(expect.arrayContaining(['build.ts', 'changes.ts', 'keys.ts', 'nginx-config.ts', 'seed.ts', 'start.ts', 'bench-build.ts', 'bench-cdn.ts', 'bench-search.ts', 'bench-static.ts']));
+  });
+
+  // -h is the same flag to the shared parser (tests/unit/cli/args.test.ts): asked of build and start here
+  it.concurrent.each([...COMMANDS, ...SHELL])('%s answers --help with its usage and runs nothing', async (script) => {
+    for (const flag of ['build.ts', 'start.ts'].includes(script) ? ['--help', '-h'] : ['--help']) {
+      const result = await command(script, flag);
+      expect(result.code, `${script} ${flag}: ${result.stderr}`).toBe(0);
+      expect(result.stdout, `${script} ${flag}`).toMatch(/^usage: /);
+      expect(result.stdout, `${script} ${flag}`).toMatch(/--help|^usage: bash/);
+      expectNothingRan(`${script} ${flag}`);
+    }
+  });
+
+  it.concurrent.each([...COMMANDS, ...SHELL])('%s refuses an unknown option, naming it, and runs nothing', async (script) => {
+    const result = await command(script, '--no-such-option');
+    expect(result.code, `${script}: ${result.stdout}${result.stderr}`).toBe(2);
+    expect(result.stderr).toMatch(/unknown (option|argument) --no-such-option/);
+    expect(result.stderr).toMatch(/--help/);
+    expectNothingRan(script);
+  });
+
+  it('refuses a mistyped build option, suggesting the right one, and builds nothing', async () => {
+    for (const args of [['--static-file'], ['--full'], ['--help-me'], ['static-files'], ['--base-url']]) {
+      const result = await command('build.ts', ...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(/^build: (unknown option|unexpected argument|--base-url needs a value)/);
+      expectNothingRan(`build ${args.join(' ')}`);
+    }
+    expect((await command('build.ts', '--static-file')).stderr).toContain('(did you mean --static-files?)');
+  });
+
+  it('lets --help win over everything else on the line', async () => {
+    const result = await command('build.ts', '--for-new-origin', '--nonsense', '-h');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('--for-new-origin');
+    expectNothingRan('build --for-new-origin --nonsense -h');
+  });
+
+  it('refuses a changes option without its value, and a snapshot id that is not one', async () => {
+    const missing = await command('changes.ts', '--snapshot');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^changes: --snapshot needs a value/);
+    const bad = await command('changes.ts', '--snapshot', '../../etc');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--snapshot needs a snapshot id (16 hex digits), not "../../etc"');
+  });
+});
