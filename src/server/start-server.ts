@@ -34,7 +34,7 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const log = options.log ?? ((m: string) => console.log(m));
   const entry = pathToFileURL(resolve(options.astroEntry ?? ASTRO_ENTRY)).href;
   const { handler } = (await import(entry)) as { handler: AstroHandler };
-  const snapshots = holdSnapshots(layoutOf(config.distDir).root, config.snapshotCacheBytes, log);
+  const snapshots = holdSnapshots(layoutOf(config.distDir).root, { cacheBytes: config.snapshotCacheBytes, baseUrl: config.publicBaseUrl, log });
   const live = createLiveSource(config.catalogueDb, { log });
   const partners = createPartners(config.catalogueDb, { log });
   const gate = createGate({ limiter: new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners });
@@ -42,13 +42,16 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const checks = createStatusChecks({
     catalogueDb: config.catalogueDb, snapshotRoot: layoutOf(config.distDir).root, snapshots, monitor,
     catalogueErrors: () => [live.error, partners.error],
-    searchLoaded: () => snapshots.current?.search !== undefined,
+    searchLoaded: () => (snapshots.current ? snapshots.current.search !== undefined : undefined),
   });
   const assets = loadClientAssets(options.clientDir ?? CLIENT_DIR);
   const server = createApiServer({ baseUrl: config.publicBaseUrl, snapshots, astro: handler, assets, live, gate, partners, monitor, status: checks.report, log });
   server.keepAliveTimeout = 65_000;
   server.timeout = 120_000; // handed-over connections idle this long are closed
   const front = createFrontServer(snapshots, server, gate, monitor.record);
+  // The first snapshot is verified and loaded off the event loop (snapshot-holder.ts); the server
+  // listens once it is served (or refused, when no intact one exists: then it answers 503).
+  await snapshots.ready;
   await new Promise<void>((done, fail) => {
     front.server.once('error', fail);
     front.server.listen(config.port, config.host, () => done());
