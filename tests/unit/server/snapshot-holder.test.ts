@@ -159,7 +159,8 @@ describe('holdSnapshots', () => {
 
     const holder = hold(root);
     await holder.ready;
-    const other = (await buildSnapshot({ ...options, baseUrl: 'https://other.example' })).id;
+    // a build for another origin must say so (docs/reliability.md, "Builds and the file system")
+    const other = (await buildSnapshot({ ...options, baseUrl: 'https://other.example', newOrigin: true })).id;
     await holder.refresh();
     expect(holder.current?.id).toBe(first);
     expect(holder.problem).toMatchObject({ id: other, reason: expect.stringContaining('it was built for https://other.example, not for this server') });
