@@ -60,6 +60,7 @@ await runCommand('start', START_COMMAND, async ({ values }) => {
   const revision = readRevision(db);
   db.close();
   const reason = built === undefined ? 'no snapshot yet'
+    : built.baseUrl === undefined ? 'the snapshot is of an older format'
     : built.baseUrl !== config.publicBaseUrl ? `the snapshot was built for ${built.baseUrl}, not ${config.publicBaseUrl}`
     : builtFrom?.snapshot !== currentSnapshotId(layout.root) || builtFrom?.catalogueRevision !== revision ? 'the catalogue changed since the snapshot was built'
     : undefined;

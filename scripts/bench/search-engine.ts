@@ -3,8 +3,8 @@
 // times COUNT (default 2,000) distinct cold queries on videos, printing percentiles, the time by
 // number of words and the slowest queries. With --handlers, loads the whole snapshot and times
 // the benchmark's request mix through the handlers and the renderer instead (no HTTP).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Context, Endpoint } from '../../src/api/endpoint.ts';
 import { listVideos } from '../../src/api/handlers/list-videos.ts';
 import { search } from '../../src/api/handlers/search.ts';
@@ -41,7 +41,7 @@ function report(times: [number, string][]) {
 }
 
 if (process.argv.includes('--handlers')) {
-  const snapshot = loadSnapshot(current, 'bench', 0);
+  const snapshot = loadSnapshot(current, basename(realpathSync(current)), { cacheBytes: 0 });
   const context: Context = { model: snapshot.model, snapshot: snapshot.info, liveStreams: () => [], search: snapshot.search };
   // the benchmark's mix: 70% /v1/search, 20% /v1/videos?q=, 10% /v1/search?type=all
   const request = (q: string, i: number) => {

@@ -39,7 +39,7 @@ export const PROBLEMS = {
   'service-unavailable': {
     status: 503,
     title: 'Service unavailable',
-    description: 'No catalogue snapshot is loaded yet, so the service cannot answer. Retry shortly.',
+    description: 'No catalogue snapshot is loaded yet, or the page asked for cannot be read intact from it right now, so the service cannot answer. Retry shortly.',
   },
   'internal-error': {
     status: 500,

@@ -17,7 +17,8 @@ import type { SnapshotHolder } from './snapshot-holder.ts';
 import type { Snapshot } from './snapshot-store.ts';
 import { CORS_HEADERS } from './cors.ts';
 import type { Gate, RequestFacts } from './gate.ts';
-import { pageHeaders } from './static-pages.ts';
+import { pageHeaders, unreadablePage } from './static-pages.ts';
+import { PageReadError } from '../snapshot/page-files.ts';
 
 const MAX_HEAD = 16 * 1024;
 const KEEP_ALIVE_MS = 65_000;
@@ -157,7 +158,7 @@ function statusAndDate(status: '200' | '304'): Buffer {
   return dateLines[status];
 }
 
-const STATUS_TEXT: Readonly<Record<number, string>> = { 429: 'Too Many Requests' };
+const STATUS_TEXT: Readonly<Record<number, string>> = { 429: 'Too Many Requests', 503: 'Service Unavailable' };
 
 /** Writes a rendered (problem) answer whose headers vary per request. */
 function answerRendered(socket: Socket, rendered: Rendered, request: SimpleRequest): void {
@@ -170,26 +171,43 @@ function answerRendered(socket: Socket, rendered: Rendered, request: SimpleReque
   socket.uncork();
 }
 
-/** Writes the answer for a prerendered page, with the per-request header lines in `extra`. */
-function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: SimpleRequest, extra: string): void {
+/**
+ * Writes the answer for a prerendered page, with the per-request header lines in `extra`; its
+ * status. The body is read before anything is written: a page that cannot be read intact is a 503
+ * problem (static-pages.ts unreadablePage), never a 200 with other bytes.
+ */
+function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: SimpleRequest, extra: string): number {
   let entry = prepared.get(page);
   if (!entry) prepared.set(page, (entry = { headers: {}, notModified: {} }));
   const accepted = page.br || page.gzip ? acceptedEncodings(request.acceptEncoding) : [];
   const encoding = accepted.find((e) => page[e] !== undefined);
   const variant: Variant = encoding ?? 'identity';
-  socket.cork();
   if (request.ifNoneMatch !== undefined && matchesIfNoneMatch(request.ifNoneMatch, encoding ? etagFor(page.etag, page[encoding]![1]) : page.etag)) {
+    socket.cork();
     socket.write(statusAndDate('304'));
     if (extra) socket.write(extra, 'latin1');
     socket.write(entry.notModified[variant] ??= headerBlock(page, encoding, undefined));
-  } else {
-    const range = encoding ? page[encoding]! : page.body;
-    socket.write(statusAndDate('200'));
-    if (extra) socket.write(extra, 'latin1');
-    socket.write(entry.headers[variant] ??= headerBlock(page, encoding, range[1]));
-    if (!request.head) socket.write(snapshot.sources[encoding ?? 'body'].read(range));
+    socket.uncork();
+    return 304;
   }
+  const range = encoding ? page[encoding]! : page.body;
+  let body: Buffer | undefined;
+  if (!request.head) {
+    try {
+      body = snapshot.sources[encoding ?? 'body'].read(range);
+    } catch (error) {
+      if (!(error instanceof PageReadError)) throw error;
+      answerRendered(socket, unreadablePage(request.target, snapshot), request);
+      return 503;
+    }
+  }
+  socket.cork();
+  socket.write(statusAndDate('200'));
+  if (extra) socket.write(extra, 'latin1');
+  socket.write(entry.headers[variant] ??= headerBlock(page, encoding, range[1]));
+  if (body) socket.write(body);
   socket.uncork();
+  return 200;
 }
 
 export interface FrontServer {
@@ -255,8 +273,7 @@ export function createFrontServer(snapshots: SnapshotHolder, http: HttpServer, g
           }
           for (const [name, value] of Object.entries(admission.headers)) extra += `${name}: ${value}\r\n`;
         }
-        answer(socket, snapshot, page, request, extra);
-        record?.(200);
+        record?.(answer(socket, snapshot, page, request, extra));
         start = end + 4;
       }
       if (start < buffer.length) {

@@ -1,55 +1,197 @@
 // Holds the snapshot being served and follows `current`: when a build swaps it, the new snapshot
-// is loaded aside and then replaces the old one in a single assignment. Requests already running
-// keep the snapshot they started with; a snapshot that fails to load leaves the old one serving.
-import { watch, type FSWatcher } from 'node:fs';
+// is verified and loaded aside (openSnapshot: off the event loop, in slices) and then replaces the
+// old one in a single assignment. Requests already running keep the snapshot they started with.
+// A snapshot that fails verification or loading is refused: the one serving keeps serving, and
+// `problem` says which was refused and why, for /v1/status. At start-up, when `current` is
+// refused, the newest intact snapshot beside it is served instead (docs/reliability.md, "Snapshots").
+import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
+import { MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../snapshot/layout.ts';
 import { currentSnapshotId } from '../snapshot/swap.ts';
-import { closeSnapshot, loadSnapshot, type Snapshot } from './snapshot-store.ts';
+import { closeSnapshot, openSnapshot, SnapshotRefused, type Snapshot } from './snapshot-store.ts';
+
+/** A snapshot that was not served, and why (a sentence without server paths, for /v1/status). */
+export interface SnapshotProblem {
+  readonly id: string;
+  readonly reason: string;
+}
 
 export interface SnapshotHolder {
   readonly current: Snapshot | undefined;
-  /** Loads `current` if it changed; true when a new snapshot was swapped in. */
-  refresh(): boolean;
+  /** why `current` on disk is not the snapshot served (refused, or still loading), when it is not */
+  readonly problem: SnapshotProblem | undefined;
+  /** the snapshot `current` names, while it is being verified and loaded */
+  readonly loading: string | undefined;
+  /** Loads `current` if it changed (waiting for a load under way first); true when a new snapshot was swapped in. */
+  refresh(): Promise<boolean>;
+  /** settles when the first load (and any fallback) is over */
+  readonly ready: Promise<void>;
   close(): void;
 }
 
-export function holdSnapshots(root: string, cacheBytes: number, log: (message: string) => void): SnapshotHolder {
-  let current: Snapshot | undefined;
-  let failedId: string | undefined;
-  const refresh = (): boolean => {
-    const id = currentSnapshotId(root);
-    if (id === undefined || id === current?.id || id === failedId) return false;
+export interface HoldOptions {
+  /** page files up to this many bytes in all are held in memory */
+  readonly cacheBytes: number;
+  /** the server's PUBLIC_BASE_URL: snapshots built for another are refused */
+  readonly baseUrl?: string | undefined;
+  readonly log: (message: string) => void;
+}
+
+const SNAPSHOT_ID = /^[0-9a-f]{16}$/;
+
+/** Sizes and times of a snapshot's files: when it changes, a refused snapshot is worth another look. */
+function signatureOf(dir: string): string {
+  return [MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, ...Object.values(PAGE_FILES)].map((name) => {
     try {
-      const started = performance.now();
-      const next = loadSnapshot(join(root, id), id, cacheBytes);
-      const previous = current;
-      current = next;
-      failedId = undefined;
-      log(`serving snapshot ${id} (${next.info.pages} pages, ${next.info.videos} videos), loaded in ${Math.round(performance.now() - started)} ms`);
-      // Requests that started on the old snapshot finish with it; its file is closed after them.
-      if (previous) setTimeout(() => closeSnapshot(previous), 30_000).unref();
-      return true;
-    } catch (error) {
-      failedId = id;
-      log(`could not load snapshot ${id}: ${(error as Error).message}; still serving ${current?.id ?? 'nothing'}`);
+      const s = statSync(join(dir, name));
+      return `${s.size}:${s.mtimeMs}`;
+    } catch {
+      return '-';
+    }
+  }).join(' ');
+}
+
+/** The snapshots in `root` other than `except`, newest first. */
+function otherSnapshots(root: string, except: string | undefined): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  return names.filter((name) => SNAPSHOT_ID.test(name) && name !== except)
+    .map((name) => {
+      try {
+        return { name, time: statSync(join(root, name, MANIFEST_FILE)).mtimeMs };
+      } catch {
+        return { name, time: -1 };
+      }
+    })
+    .filter((s) => s.time >= 0)
+    .sort((a, b) => b.time - a.time || (a.name < b.name ? -1 : 1))
+    .map((s) => s.name);
+}
+
+const reasonOf = (error: unknown): string =>
+  (error instanceof SnapshotRefused ? error.message : `it could not be loaded (${/\b(E[A-Z]{2,})\b/.exec((error as Error).message)?.[1] ?? 'load error'})`);
+
+export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolder {
+  const { log } = options;
+  let current: Snapshot | undefined;
+  let problem: SnapshotProblem | undefined;
+  let loading: string | undefined;
+  let closed = false;
+  /** refused snapshots, by id, with the signature of their files when refused */
+  const refused = new Map<string, string>();
+  let running: Promise<boolean> | undefined;
+  let again = false;
+
+  const open = (id: string) => openSnapshot(join(root, id), id, { cacheBytes: options.cacheBytes, baseUrl: options.baseUrl });
+
+  const serve = (next: Snapshot, started: number, note: string) => {
+    const previous = current;
+    current = next;
+    log(`serving snapshot ${next.id} (${next.info.pages} pages, ${next.info.videos} videos, page files ${next.held === 'memory' ? 'in memory' : 'read from disk'})${note}, loaded in ${Math.round(performance.now() - started)} ms`);
+    // Requests that started on the old snapshot finish with it; its files are closed after them.
+    if (previous) setTimeout(() => closeSnapshot(previous), 30_000).unref();
+  };
+
+  /** One pass: load `current` if it is new (or was refused and has changed since). */
+  const pass = async (): Promise<boolean> => {
+    const id = currentSnapshotId(root);
+    if (id === undefined || id === current?.id) {
+      if (id === current?.id) problem = undefined;
       return false;
     }
+    const signature = signatureOf(join(root, id));
+    if (refused.get(id) === signature) return false;
+    const started = performance.now();
+    loading = id;
+    try {
+      const next = await open(id);
+      if (closed) {
+        closeSnapshot(next);
+        return false;
+      }
+      refused.delete(id);
+      problem = undefined;
+      serve(next, started, '');
+      return true;
+    } catch (error) {
+      const reason = reasonOf(error);
+      refused.set(id, signature);
+      problem = { id, reason };
+      log(`refused snapshot ${id}: ${reason}; ${current ? `still serving ${current.id}` : 'looking for an intact snapshot beside it'}`);
+      if (!current) await fallBack(id);
+      return false;
+    } finally {
+      loading = undefined;
+    }
   };
-  refresh();
+
+  /** With nothing served, the newest snapshot beside `current` that passes verification. */
+  const fallBack = async (refusedId: string): Promise<void> => {
+    for (const id of otherSnapshots(root, refusedId)) {
+      if (closed) return;
+      const started = performance.now();
+      try {
+        const next = await open(id);
+        if (closed) {
+          closeSnapshot(next);
+          return;
+        }
+        serve(next, started, ` in place of ${refusedId}, which was refused`);
+        return;
+      } catch (error) {
+        log(`refused snapshot ${id} as a fallback: ${reasonOf(error)}`);
+      }
+    }
+  };
+
+  const refresh = (): Promise<boolean> => {
+    if (closed) return Promise.resolve(false);
+    if (running) {
+      again = true;
+      return running.then(() => refresh());
+    }
+    running = (async () => {
+      try {
+        let swapped = false;
+        do {
+          again = false;
+          swapped = (await pass()) || swapped;
+        } while (again && !closed);
+        return swapped;
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  };
+
+  const ready = refresh().then(() => undefined, () => undefined);
   let watcher: FSWatcher | undefined;
   try {
-    watcher = watch(root, () => refresh());
+    watcher = watch(root, () => void refresh());
   } catch {
     watcher = undefined;
   }
-  const poll = setInterval(refresh, 1000);
+  const poll = setInterval(() => void refresh(), 1000);
   poll.unref();
   return {
     get current() {
       return current;
     },
+    get problem() {
+      return problem ?? (loading !== undefined && loading !== current?.id ? { id: loading, reason: 'it is being verified and loaded' } : undefined);
+    },
+    get loading() {
+      return loading;
+    },
     refresh,
+    ready,
     close() {
+      closed = true;
       watcher?.close();
       clearInterval(poll);
       if (current) closeSnapshot(current);

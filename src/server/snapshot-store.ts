@@ -1,19 +1,30 @@
-// Loads a snapshot for serving: the manifest as a Map, the page files held in memory (or read by
-// range when they are larger than the cache budget), and the model rebuilt from model.ndjson, so dynamic
-// answers come from exactly the data the static pages were rendered from.
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+// Loads a snapshot for serving: verified first (verify-snapshot.ts: the manifest's hash is the
+// snapshot's id, every file has the size and hash the manifest records), then the manifest as a
+// Map, the page files held in memory (or read by range from disk, each read checked, when they
+// are larger than the cache budget), and the model rebuilt from model.ndjson, so dynamic answers
+// come from exactly the data the static pages were rendered from.
+//
+// The server opens snapshots with `openSnapshot`: verification and file reads run on a worker
+// thread, and the parsing on this thread is cut into slices of a few milliseconds between which
+// requests are answered (docs/reliability.md, "Snapshots"). `loadSnapshot` does the same steps at
+// once, for tools and tests.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { SnapshotInfo } from '../api/endpoint.ts';
 import { buildModel, type Model } from '../model/build-model.ts';
 import { loadSearchIndex, type SearchIndex } from '../search/search-index.ts';
 import { MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../snapshot/layout.ts';
-import type { Manifest, PageEntry, Range } from '../snapshot/manifest.ts';
-import { readModelData } from '../snapshot/model-data.ts';
+import { parseManifestPage, SNAPSHOT_ID_LENGTH, type PageEntry } from '../snapshot/manifest.ts';
+import { collectModelLines } from '../snapshot/model-data.ts';
+import { diskSource, memorySource, type PageSource } from '../snapshot/page-files.ts';
+import { SnapshotRefused, verifySnapshot, type VerifiedFiles, type VerifyOptions } from '../snapshot/verify-snapshot.ts';
+import type { VerifyReply, VerifyRequest } from './verify-worker.ts';
 
-export interface PageSource {
-  read(range: Range): Buffer;
-  close(): void;
-}
+export type { PageSource };
+export { SnapshotRefused };
 
 export interface Snapshot {
   readonly id: string;
@@ -22,66 +33,192 @@ export interface Snapshot {
   readonly pages: ReadonlyMap<string, PageEntry>;
   /** identity bodies, br and gzip variants */
   readonly sources: { readonly body: PageSource; readonly br: PageSource; readonly gzip: PageSource };
+  /** whether the page files are held in memory (verified whole) or read from disk (each read checked) */
+  readonly held: 'memory' | 'disk';
   readonly model: Model;
   readonly info: SnapshotInfo;
   /** its search index; absent for a snapshot built before search (handlers then build one on first use) */
   readonly search: SearchIndex | undefined;
-  /** when its directory was written (ms since the epoch) */
+  /** when it was built (ms since the epoch): the manifest's mtime */
   readonly builtAt: number;
+  /** page reads refused since it was loaded (a file damaged or changed under a disk-backed snapshot) */
+  readonly faults: PageFaults;
 }
 
-function memorySource(file: string): PageSource {
-  const all = readFileSync(file);
-  return { read: ([offset, length]) => all.subarray(offset, offset + length), close: () => {} };
+export interface PageFaults {
+  count: number;
+  /** the last refusal, naming the file (no server path) */
+  last: string | undefined;
 }
 
-/** Reads each range from disk; the OS page cache keeps hot pages in memory. */
-function diskSource(file: string): PageSource {
-  const fd = openSync(file, 'r');
+/** A page source that counts its refused reads (which it still throws). */
+function counted(source: PageSource, faults: PageFaults): PageSource {
   return {
-    read([offset, length]) {
-      const buffer = Buffer.allocUnsafe(length);
-      readSync(fd, buffer, 0, length, offset);
-      return buffer;
+    read(range) {
+      try {
+        return source.read(range);
+      } catch (error) {
+        faults.count++;
+        faults.last = (error as Error).message;
+        throw error;
+      }
     },
-    close: () => closeSync(fd),
+    close: () => source.close(),
   };
 }
 
+export type OpenOptions = VerifyOptions;
+
+/** Lines of a buffer, each decoded on its own (no string of the whole buffer is made). */
+function* bufferLines(bytes: Uint8Array): Generator<string> {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let start = 0; start < buffer.length;) {
+    let end = buffer.indexOf(10, start);
+    if (end === -1) end = buffer.length;
+    yield buffer.toString('utf8', start, end);
+    start = end + 1;
+  }
+}
+
+/** Lines handled between two chances to pause. */
+const STEP = 256;
+
+/** What the assembly asks of its driver: a pause, or a file of the snapshot read whole. */
+type Need = { readonly pause: true } | { readonly read: string };
+const PAUSE: Need = { pause: true };
+
 /**
- * Loads a snapshot, in the order that keeps the peak of memory lowest: the search index and the
- * pages' table first (each parsed from one JSON text, let go before the next), then the model,
- * streamed a line at a time.
+ * Builds the Snapshot from verified files, asking its driver to read each file (one at a time,
+ * each let go before the next, which keeps the peak of memory low) and yielding pauses, where the
+ * driver may let other work run. The manifest's pages and the model's lines are parsed a line at
+ * a time; the search index and the model's indexes in one step each.
  */
-export function loadSnapshot(dir: string, id: string, cacheBytes: number): Snapshot {
-  const search = existsSync(join(dir, SEARCH_FILE)) ? loadSearchIndex(readFileSync(join(dir, SEARCH_FILE), 'utf8')) : undefined;
-  const { pages, baseUrl } = readPages(join(dir, MANIFEST_FILE), id);
-  const files = { body: join(dir, PAGE_FILES.body), br: join(dir, PAGE_FILES.br), gzip: join(dir, PAGE_FILES.gzip) };
-  const total = statSync(files.body).size + statSync(files.br).size + statSync(files.gzip).size;
-  const open = total <= cacheBytes ? memorySource : diskSource;
-  const sources = { body: open(files.body), br: open(files.br), gzip: open(files.gzip) };
-  const data = readModelData(join(dir, MODEL_FILE));
+function* assemble(dir: string, id: string, files: VerifiedFiles): Generator<Need, Snapshot, Buffer | undefined> {
+  const { head } = files;
+  const changed = (name: string) => new SnapshotRefused(`${name} changed while the snapshot was loaded`);
+  const readChecked = function* (name: string): Generator<Need, Buffer, Buffer | undefined> {
+    const bytes = yield { read: name };
+    // Verified on the worker; read again here: a file that changed size since is refused.
+    if (!bytes || bytes.length !== head.files[name]?.size) throw changed(name);
+    return bytes;
+  };
+  // The manifest read here is hashed again (a megabyte a step): it must still be the snapshot's id.
+  const manifest = yield { read: MANIFEST_FILE };
+  if (!manifest) throw changed(MANIFEST_FILE);
+  const hash = createHash('sha256');
+  for (let at = 0; at < manifest.length; at += 1 << 20) {
+    hash.update(manifest.subarray(at, at + (1 << 20)));
+    yield PAUSE;
+  }
+  if (hash.digest('hex').slice(0, SNAPSHOT_ID_LENGTH) !== id) throw changed(MANIFEST_FILE);
+  const pages = new Map<string, PageEntry>();
+  let n = 0;
+  for (const line of bufferLines(manifest)) {
+    if (n++ === 0 || line === '}}') continue;
+    const [key, entry] = parseManifestPage(line);
+    pages.set(key, entry);
+    if (n % STEP === 0) yield PAUSE;
+  }
+  if (pages.size !== head.counts['pages']) throw new SnapshotRefused(`the manifest lists ${pages.size} pages, not the ${head.counts['pages']} it counts`);
+  const search = head.files[SEARCH_FILE] ? loadSearchIndex((yield* readChecked(SEARCH_FILE)).toString('utf8')) : undefined;
+  yield PAUSE;
+  const collector = collectModelLines();
+  n = 0;
+  for (const line of bufferLines(yield* readChecked(MODEL_FILE))) {
+    collector.add(line);
+    if (++n % STEP === 0) yield PAUSE;
+  }
+  const data = collector.finish();
+  yield PAUSE;
   const model = buildModel(data.catalogue, data.derived, data.baseUrl);
+  const faults: PageFaults = { count: 0, last: undefined };
+  const source = (which: keyof typeof PAGE_FILES): PageSource => {
+    const bytes = files.pages?.[which];
+    return counted(bytes ? memorySource(PAGE_FILES[which], Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) : diskSource(join(dir, PAGE_FILES[which])), faults);
+  };
+  const sources = { body: source('body'), br: source('br'), gzip: source('gzip') };
   return {
     id,
     dir,
-    baseUrl,
+    baseUrl: head.baseUrl,
     pages,
     sources,
+    held: files.pages ? 'memory' : 'disk',
     model,
     info: { id, videos: data.catalogue.videos.length, pages: pages.size, loadedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') },
     search,
-    builtAt: statSync(join(dir, MANIFEST_FILE)).mtimeMs,
+    builtAt: files.builtAt,
+    faults,
   };
 }
 
-/** The manifest's pages as a Map, filled entry by entry (no array of every entry on the way). */
-function readPages(file: string, id: string): { pages: Map<string, PageEntry>; baseUrl: string } {
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-  if (manifest.format !== 1) throw new Error(`snapshot ${id} has format ${String(manifest.format)}; rebuild it with npm run build`);
-  const pages = new Map<string, PageEntry>();
-  for (const key in manifest.pages) pages.set(key, manifest.pages[key]!);
-  return { pages, baseUrl: manifest.baseUrl };
+/** A file of the snapshot read whole, or undefined when it cannot be. */
+const readSnapshotFile = (dir: string, name: string): Buffer | undefined => {
+  try {
+    return readFileSync(join(dir, name));
+  } catch {
+    return undefined;
+  }
+};
+
+/** Verifies and loads a snapshot at once, on this thread (tools and tests; the server uses openSnapshot). */
+export function loadSnapshot(dir: string, id: string, options: OpenOptions): Snapshot {
+  const steps = assemble(dir, id, verifySnapshot(dir, id, options));
+  let answer: Buffer | undefined;
+  for (;;) {
+    const step = steps.next(answer);
+    if (step.done) return step.value;
+    answer = 'read' in step.value ? readSnapshotFile(dir, step.value.read) : undefined;
+  }
+}
+
+/** Runs verifySnapshot on a worker thread; the verified bytes are moved here, not copied. */
+function verifyOffThread(dir: string, id: string, options: VerifyOptions): Promise<VerifiedFiles> {
+  return new Promise((resolve, reject) => {
+    const request: VerifyRequest = { dir, id, options: { cacheBytes: options.cacheBytes, baseUrl: options.baseUrl } };
+    const worker = new Worker(new URL('./verify-worker.ts', import.meta.url), { workerData: request });
+    let settled = false;
+    worker.once('message', (reply: VerifyReply) => {
+      settled = true;
+      if ('files' in reply) resolve(reply.files);
+      else reject(reply.refused ? new SnapshotRefused(reply.message) : new Error(reply.message));
+      void worker.terminate();
+    });
+    worker.once('error', (error) => {
+      if (!settled) reject(error);
+      settled = true;
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`the snapshot verifier stopped (exit code ${code})`));
+      settled = true;
+    });
+  });
+}
+
+/** Milliseconds of parsing between two pauses: a request waits at most about this long for a load. */
+export const SLICE_MS = 10;
+
+/**
+ * Verifies and loads a snapshot without holding the event loop: verification on a worker thread,
+ * parsing in slices of SLICE_MS between which other callbacks run.
+ */
+export async function openSnapshot(dir: string, id: string, options: OpenOptions): Promise<Snapshot> {
+  const files = await verifyOffThread(dir, id, options);
+  const steps = assemble(dir, id, files);
+  let sliceStart = performance.now();
+  let answer: Buffer | undefined;
+  for (;;) {
+    const step = steps.next(answer);
+    answer = undefined;
+    if (step.done) return step.value;
+    if ('read' in step.value) {
+      answer = await readFile(join(dir, step.value.read)).catch(() => undefined);
+      sliceStart = performance.now();
+    } else if (performance.now() - sliceStart >= SLICE_MS) {
+      await new Promise((resume) => setImmediate(resume));
+      sliceStart = performance.now();
+    }
+  }
 }
 
 export function closeSnapshot(snapshot: Snapshot): void {

@@ -40,7 +40,7 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const log = options.log ?? ((m: string) => console.log(m));
   const entry = pathToFileURL(resolve(options.astroEntry ?? ASTRO_ENTRY)).href;
   const { handler } = (await import(entry)) as { handler: AstroHandler };
-  const snapshots = holdSnapshots(layoutOf(config.distDir).root, config.snapshotCacheBytes, log);
+  const snapshots = holdSnapshots(layoutOf(config.distDir).root, { cacheBytes: config.snapshotCacheBytes, baseUrl: config.publicBaseUrl, log });
   // every read and write of the catalogue runs in this thread, never on the event loop
   const catalogue = startCatalogueThread(config.catalogueDb);
   const live = createLiveSource(catalogue, { log });
@@ -52,13 +52,16 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const checks = createStatusChecks({
     catalogue, snapshotRoot: layoutOf(config.distDir).root, snapshots, monitor,
     catalogueFailures: () => [live.failure, partners.failure],
-    searchLoaded: () => snapshots.current?.search !== undefined,
+    searchLoaded: () => (snapshots.current ? snapshots.current.search !== undefined : undefined),
   });
   const assets = loadClientAssets(options.clientDir ?? CLIENT_DIR);
   const server = createApiServer({ baseUrl: config.publicBaseUrl, snapshots, astro: handler, assets, live, gate, partners, monitor, status: checks.report, log });
   server.keepAliveTimeout = 65_000;
   server.timeout = 120_000; // handed-over connections idle this long are closed
   const front = createFrontServer(snapshots, server, gate, monitor.record);
+  // The first snapshot is verified and loaded off the event loop (snapshot-holder.ts); the server
+  // listens once it is served (or refused, when no intact one exists: then it answers 503).
+  await snapshots.ready;
   // the first reads of keys, live state and alerts, so the first requests see them (bounded: a
   // locked or missing catalogue does not hold the start up)
   await Promise.race([Promise.all([partners.ready(), live.refresh(), checks.ready()]), new Promise((r) => setTimeout(r, FIRST_READ_MS).unref())]);

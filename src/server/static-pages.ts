@@ -1,14 +1,17 @@
 // The static fast path: a request whose URL, as sent or in canonical form, is a prerendered page
 // is answered from the snapshot's bytes with precomputed validators, without running a handler.
 // Each page's response headers are built once (per encoding) and reused, so a hit costs a Map
-// lookup, a buffer slice and one writeHead.
+// lookup, a read of the one representation sent and one writeHead. A page whose bytes cannot be
+// read intact is a 503 problem, never a 200 with other bytes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Encoding } from '../api/encoding.ts';
-import { CACHE_CONTROL, JSON_TYPE } from '../api/respond.ts';
+import { acceptedEncodings, type Encoding } from '../api/encoding.ts';
+import { ProblemError } from '../api/problems.ts';
+import { CACHE_CONTROL, JSON_TYPE, renderProblem, type Rendered } from '../api/respond.ts';
 import { matchRoute } from '../api/routes.ts';
-import type { PageEntry } from '../snapshot/manifest.ts';
+import type { PageEntry, Range } from '../snapshot/manifest.ts';
+import { PageReadError } from '../snapshot/page-files.ts';
 import { CORS_HEADERS } from './cors.ts';
-import { etagFor, negotiate } from './negotiate.ts';
+import { etagFor, matchesIfNoneMatch } from './negotiate.ts';
 import type { Snapshot } from './snapshot-store.ts';
 
 /** The manifest entry for a request's URL in canonical form, when the URL as sent is not one. */
@@ -56,24 +59,43 @@ export function pageHeaders(page: PageEntry, encoding: Encoding | undefined, len
   return flat;
 }
 
+/** The representation of a page to send: from its metadata alone, as the fast path chooses. */
+export function chooseVariant(page: PageEntry, acceptEncoding: string | undefined): { encoding: Encoding | undefined; range: Range; etag: string } {
+  const encoding = page.br || page.gzip ? acceptedEncodings(acceptEncoding).find((e) => page[e] !== undefined) : undefined;
+  const range = encoding ? page[encoding]! : page.body;
+  return { encoding, range, etag: encoding ? etagFor(page.etag, range[1]) : page.etag };
+}
+
+/**
+ * The 503 problem for a page whose bytes cannot be read intact (a damaged or truncated page file):
+ * never a 200 with other bytes (docs/reliability.md, "Snapshots").
+ */
+export function unreadablePage(instance: string, snapshot: Snapshot): Rendered {
+  return renderProblem(new ProblemError('service-unavailable', 'This page cannot be read intact from the snapshot being served; the operator has been told (/v1/status). Retry shortly.',
+    { headers: { 'retry-after': '30' } }), instance, snapshot.model.urls);
+}
+
+/** Reads only the bytes of the representation sent; a HEAD or a 304 reads nothing. */
 export function servePage(req: IncomingMessage, res: ServerResponse, snapshot: Snapshot, page: PageEntry): void {
-  const { sources } = snapshot;
-  const acceptEncoding = req.headers['accept-encoding'];
-  const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch === undefined && (acceptEncoding === undefined || (!page.br && !page.gzip))) {
-    const body = sources.body.read(page.body);
-    res.writeHead(200, headersFor(page, undefined, body.length, false));
-    res.end(req.method === 'HEAD' ? undefined : body);
+  const header = (name: string) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; };
+  const { encoding, range, etag } = chooseVariant(page, header('accept-encoding'));
+  if (matchesIfNoneMatch(header('if-none-match'), etag)) {
+    res.writeHead(304, headersFor(page, encoding, 0, true)).end();
     return;
   }
-  const chosen = negotiate(
-    { identity: sources.body.read(page.body), br: page.br && sources.br.read(page.br), gzip: page.gzip && sources.gzip.read(page.gzip) },
-    page.etag, acceptEncoding, ifNoneMatch, false,
-  );
-  if (chosen.notModified) {
-    res.writeHead(304, headersFor(page, chosen.encoding, 0, true)).end();
+  if (req.method === 'HEAD') {
+    res.writeHead(200, headersFor(page, encoding, range[1], false)).end();
     return;
   }
-  res.writeHead(200, headersFor(page, chosen.encoding, chosen.body.length, false));
-  res.end(req.method === 'HEAD' ? undefined : chosen.body);
+  let body: Buffer;
+  try {
+    body = snapshot.sources[encoding ?? 'body'].read(range);
+  } catch (error) {
+    if (!(error instanceof PageReadError)) throw error;
+    const problem = unreadablePage((req.url ?? '/').slice(0, 2000), snapshot);
+    res.writeHead(problem.status, { ...problem.headers, 'content-length': problem.body.length }).end(problem.body);
+    return;
+  }
+  res.writeHead(200, headersFor(page, encoding, body.length, false));
+  res.end(body);
 }

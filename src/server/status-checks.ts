@@ -28,8 +28,8 @@ export interface StatusSources {
   readonly monitor: HealthMonitor;
   /** other users of the catalogue, whose failures are reported too */
   readonly catalogueFailures: () => readonly (CatalogueFailure | undefined)[];
-  /** whether the loaded snapshot has its search index (no component when not given) */
-  readonly searchLoaded?: () => boolean;
+  /** whether the loaded snapshot has its search index (no component when not given, or with no snapshot loaded) */
+  readonly searchLoaded?: () => boolean | undefined;
   readonly now?: () => number;
   /** false: the alerts and revision are read only by ready() (tests) */
   readonly poll?: boolean;
@@ -76,14 +76,24 @@ export function createStatusChecks(sources: StatusSources): { report(): StatusRe
       const snapshot = sources.snapshots.current;
       const components: StatusComponent[] = [];
 
+      const problem = sources.snapshots.problem;
+      const refusal = problem && `Snapshot ${problem.id} (current) is not served: ${problem.reason}.`;
       if (!snapshot) {
-        components.push(component('snapshot', 'Snapshot', 'outage', 'No snapshot is loaded: the API answers 503 until npm run build makes one.'));
+        components.push(component('snapshot', 'Snapshot', 'outage', refusal
+          ? `No snapshot is loaded. ${refusal} No intact snapshot was found beside it: the API answers 503 until npm run build makes one.`
+          : 'No snapshot is loaded: the API answers 503 until npm run build makes one.'));
       } else {
         const builtFrom = readBuiltFrom(sources.snapshotRoot);
         const stale = feed.failure === undefined && builtFrom !== undefined && builtFrom.snapshot === snapshot.id && builtFrom.catalogueRevision !== stored.revision;
         const about = `Snapshot ${snapshot.id}: ${snapshot.info.pages} pages, ${snapshot.info.videos} videos, built ${age(t - snapshot.builtAt)} ago, loaded at ${snapshot.info.loadedAt}.`;
-        components.push(component('snapshot', 'Snapshot', stale ? 'degraded' : 'operational',
-          stale ? `${about} The catalogue has changed since it was built: run npm run build.` : about));
+        const faults = snapshot.faults.count > 0
+          ? ` ${snapshot.faults.count} page read${snapshot.faults.count === 1 ? ' was' : 's were'} refused (answered 503), the last because ${snapshot.faults.last}: rebuild or copy the snapshot again.`
+          : '';
+        const refused = refusal ? ` ${refusal} The snapshot above keeps serving.` : '';
+        const loading = problem !== undefined && sources.snapshots.loading === problem.id;
+        const degraded = stale || faults !== '' || (refused !== '' && !loading);
+        components.push(component('snapshot', 'Snapshot', degraded ? 'degraded' : 'operational',
+          `${about}${refused}${faults}${stale ? ' The catalogue has changed since it was built: run npm run build.' : ''}`));
       }
 
       const failures = [feed.failure, ...sources.catalogueFailures()].filter((f): f is CatalogueFailure => f !== undefined);

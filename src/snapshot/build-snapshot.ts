@@ -17,7 +17,7 @@ import { diffManifests, type PageEtags } from './diff-manifests.ts';
 import { describeDiskFault, writeAll } from './disk-faults.ts';
 import { layoutOf, MANIFEST_FILE, MODEL_FILE, SEARCH_FILE } from './layout.ts';
 import { buildSearchIndex, serialiseSearchIndex } from '../search/search-index.ts';
-import type { Manifest } from './manifest.ts';
+import { MANIFEST_FORMAT, manifestLines, SNAPSHOT_ID_LENGTH, type FileRecord, type Manifest } from './manifest.ts';
 import { modelLines } from './model-data.ts';
 import { createPageWriter, type PageWriter } from './page-writer.ts';
 import { planPages } from './plan-pages.ts';
@@ -113,11 +113,11 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     try {
       writer = createPageWriter(tmp);
       // Before the pages, while memory holds only the model: the index is written and let go.
-      let searchHash: Buffer;
+      let searchFile: FileRecord;
       {
         const searchJson = Buffer.from(serialiseSearchIndex(buildSearchIndex(model)));
         writeFileSync(join(tmp, SEARCH_FILE), searchJson);
-        searchHash = createHash('sha256').update(searchJson).digest();
+        searchFile = { size: searchJson.length, sha256: createHash('sha256').update(searchJson).digest('hex') };
         progress(`search index written: ${(searchJson.length / 1e6).toFixed(1)} MB (${lap()}); rendering pages`);
       }
       let rendered = 0;
@@ -162,17 +162,19 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         closeSync(fd);
       }
 
-      modelHash.update(searchHash);
       progress(`model data written (${lap()}); writing manifest`);
       const keys = [...writer.entries.keys()].sort();
+      const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: { size: modelBytes, sha256: modelHash.digest('hex') }, [SEARCH_FILE]: searchFile };
       const manifest: Manifest = {
-        format: 1,
+        format: MANIFEST_FORMAT,
         apiVersion: API_VERSION,
         baseUrl: options.baseUrl,
         counts: { videos: catalogue.videos.length, pages: keys.length },
+        files: Object.fromEntries(Object.keys(files).sort().map((name) => [name, files[name]!])),
         pages: Object.fromEntries(keys.map((k) => [k, writer!.entries.get(k)!])),
       };
-      const id = writeManifest(join(tmp, MANIFEST_FILE), manifest).update(modelHash.digest()).digest('hex').slice(0, 16);
+      // The manifest records every other file's size and hash, so its own hash names them all.
+      const id = writeManifest(join(tmp, MANIFEST_FILE), manifest).digest('hex').slice(0, SNAPSHOT_ID_LENGTH);
 
       // Everything is written aside (static files included) before anything is renamed into place.
       const target = join(layout.root, id);
@@ -243,8 +245,8 @@ function snapshotBytes(dir: string): number | undefined {
 }
 
 /**
- * Writes the manifest as JSON a page at a time (the same bytes as JSON.stringify, without holding
- * a string of every page at once) and returns the running hash of what it wrote.
+ * Writes the manifest as JSON a page a line (manifest.ts manifestLines, without holding a string
+ * of every page at once) and returns the running hash of what it wrote.
  */
 function writeManifest(file: string, manifest: Manifest): Hash {
   const hash = createHash('sha256');
@@ -260,14 +262,8 @@ function writeManifest(file: string, manifest: Manifest): Hash {
         chunk = '';
       }
     };
-    const { pages, ...head } = manifest;
-    put(JSON.stringify(head).slice(0, -1) + ',"pages":{');
-    let first = true;
-    for (const [key, entry] of Object.entries(pages)) {
-      put(`${first ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(entry)}`);
-      first = false;
-    }
-    put('}}', true);
+    for (const line of manifestLines(manifest)) put(line);
+    put('', true);
   } finally {
     closeSync(fd);
   }

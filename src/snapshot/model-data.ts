@@ -34,6 +34,13 @@ export interface ModelData {
 
 /** Parses model data from lines (each one JSON value), in the order modelLines wrote them. */
 export function parseModelLines(lines: Iterable<string>): ModelData {
+  const collector = collectModelLines();
+  for (const text of lines) collector.add(text);
+  return collector.finish();
+}
+
+/** Model data taken a line at a time (so a caller may pause between lines), then finished. */
+export function collectModelLines(): { add(text: string): void; finish(): ModelData } {
   let baseUrl = '';
   const categories: PublicCategory[] = [];
   const channels: PublicChannel[] = [];
@@ -46,27 +53,31 @@ export function parseModelLines(lines: Iterable<string>): ModelData {
   // the garbage collector would otherwise track one by one.
   const pool: number[] = [];
   const bounds: number[] = [];
-  for (const text of lines) {
-    if (text === '') continue;
-    const line = JSON.parse(text) as Line;
-    switch (line[0]) {
-      case 'header': baseUrl = line[1].baseUrl; break;
-      case 'category': categories.push(line[1]); break;
-      case 'channel': channels.push(line[1]); break;
-      case 'video':
-        videos.push(line[1]);
-        trending.push(line[2]);
-        bounds.push(pool.length);
-        for (const j of line[3]) pool.push(j);
-        break;
-      case 'playlist': playlists.push(line[1]); break;
-      case 'comment': comments.push(line[1]); break;
-      case 'live': live.push(line[1]); break;
-    }
-  }
-  const all = Int32Array.from(pool);
-  const related = bounds.map((start, i) => all.subarray(start, bounds[i + 1] ?? all.length));
-  return { baseUrl, catalogue: { categories, channels, videos, playlists, comments, live }, derived: { trending, related } };
+  return {
+    add(text) {
+      if (text === '') return;
+      const line = JSON.parse(text) as Line;
+      switch (line[0]) {
+        case 'header': baseUrl = line[1].baseUrl; break;
+        case 'category': categories.push(line[1]); break;
+        case 'channel': channels.push(line[1]); break;
+        case 'video':
+          videos.push(line[1]);
+          trending.push(line[2]);
+          bounds.push(pool.length);
+          for (const j of line[3]) pool.push(j);
+          break;
+        case 'playlist': playlists.push(line[1]); break;
+        case 'comment': comments.push(line[1]); break;
+        case 'live': live.push(line[1]); break;
+      }
+    },
+    finish() {
+      const all = Int32Array.from(pool);
+      const related = bounds.map((start, i) => all.subarray(start, bounds[i + 1] ?? all.length));
+      return { baseUrl, catalogue: { categories, channels, videos, playlists, comments, live }, derived: { trending, related } };
+    },
+  };
 }
 
 export const parseModelData = (text: string): ModelData => parseModelLines(text.split('\n'));

@@ -1,7 +1,10 @@
 // Appends prerendered pages to a snapshot: identity bodies to pages.bin, their br and gzip
 // variants (compressed on worker threads) to pages.br.bin and pages.gz.bin, each file in page
 // order so the output never depends on timing. A file per page would cost ~60 µs of file-system
-// time each here and dominate the build; three sequential files cost almost nothing.
+// time each here and dominate the build; three sequential files cost almost nothing. Each range
+// carries the CRC-32 of its bytes and each file its size and SHA-256, for the manifest
+// (manifest.ts), so the server can verify what it serves.
+import { createHash } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIN_COMPRESSIBLE } from '../api/encoding.ts';
@@ -9,7 +12,8 @@ import type { Rendered } from '../api/respond.ts';
 import { createCompressPool } from './compress-pool.ts';
 import { writeAll } from './disk-faults.ts';
 import { PAGE_FILES } from './layout.ts';
-import type { PageEntry, Range } from './manifest.ts';
+import type { FileRecord, PageEntry, Range } from './manifest.ts';
+import { checksumOf } from './page-files.ts';
 
 const FLUSH_BYTES = 4 << 20;
 const BATCH = 64;
@@ -19,43 +23,43 @@ type MutableEntry = { -readonly [K in keyof PageEntry]: PageEntry[K] };
 
 function appendOnly(path: string) {
   const fd = openSync(path, 'w');
+  const hash = createHash('sha256');
+  let open = true;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let offset = 0;
-  let open = true;
   const flush = () => {
-    if (pendingBytes > 0) writeAll(fd, Buffer.concat(pending, pendingBytes));
+    if (pendingBytes > 0) {
+      const data = Buffer.concat(pending, pendingBytes);
+      writeAll(fd, data);
+      hash.update(data);
+    }
     pending = [];
     pendingBytes = 0;
-  };
-  /** Closes the file once, whatever happens: a second close or a discard after a failed flush is a no-op. */
-  const release = () => {
-    if (!open) return;
-    open = false;
-    pending = [];
-    pendingBytes = 0;
-    closeSync(fd);
   };
   return {
     append(data: Buffer): Range {
-      const range: Range = [offset, data.length];
+      const range: Range = [offset, data.length, checksumOf(data)];
       pending.push(data);
       pendingBytes += data.length;
       offset += data.length;
       if (pendingBytes >= FLUSH_BYTES) flush();
       return range;
     },
-    close() {
+    /** Writes what is pending and closes the file; its size and SHA-256. */
+    close(): FileRecord {
       try {
-        if (open) flush();
+        flush();
       } finally {
-        release();
+        open = false;
+        closeSync(fd);
       }
+      return { size: offset, sha256: hash.digest('hex') };
     },
-    /** Closes without writing what is pending (after a failure: a full disk must not be written to again). */
-    discard: release,
-    get size() {
-      return offset;
+    /** Closes the file, written or not (after a failure). */
+    abandon() {
+      if (open) closeSync(fd);
+      open = false;
     },
   };
 }
@@ -69,6 +73,8 @@ export interface PageWriter {
   abort(): Promise<void>;
   readonly entries: Map<string, PageEntry>;
   readonly bytes: { identity: number; br: number; gzip: number };
+  /** each page file's size and SHA-256 by name, once closed */
+  readonly files: Record<string, FileRecord>;
 }
 
 export function createPageWriter(dir: string): PageWriter {
@@ -76,6 +82,7 @@ export function createPageWriter(dir: string): PageWriter {
   const pool = createCompressPool();
   const entries = new Map<string, PageEntry>();
   const bytes = { identity: 0, br: 0, gzip: 0 };
+  const records: Record<string, FileRecord> = {};
   let batch: { entry: MutableEntry; body: Buffer }[] = [];
 
   const submit = () => {
@@ -100,6 +107,7 @@ export function createPageWriter(dir: string): PageWriter {
   return {
     entries,
     bytes,
+    files: records,
     write(key, rendered) {
       if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
       const entry: MutableEntry = { etag: rendered.headers['etag']!, body: files.body.append(rendered.body) };
@@ -121,16 +129,12 @@ export function createPageWriter(dir: string): PageWriter {
         await pool.drain();
       } finally {
         await pool.close();
-        try {
-          for (const file of Object.values(files)) file.close();
-        } finally {
-          for (const file of Object.values(files)) file.discard();
-        }
+        for (const [kind, file] of Object.entries(files)) records[PAGE_FILES[kind as keyof typeof PAGE_FILES]] = file.close();
       }
     },
     async abort() {
       await pool.close();
-      for (const file of Object.values(files)) file.discard();
+      for (const file of Object.values(files)) file.abandon();
     },
   };
 }

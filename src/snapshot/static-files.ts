@@ -4,13 +4,14 @@
 // page's content stamp, so nginx's ETag (`"<mtime>-<size>"` in hex) is the origin's ETag of that
 // representation. Also written: `_headers` (the per-file headers, in the format Netlify and
 // Cloudflare Pages read) and nginx maps of the headers that vary per page (Link, X-Robots-Tag).
-import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CACHE_CONTROL, JSON_TYPE } from '../api/respond.ts';
 import { CORS_HEADERS } from '../server/cors.ts';
 import { etagFor } from '../server/negotiate.ts';
 import { PAGE_FILES, pageFile } from './layout.ts';
 import type { Manifest, PageEntry, Range } from './manifest.ts';
+import { diskSource } from './page-files.ts';
 
 export const STATIC_DIR = 'static';
 /** nginx `map` bodies, keyed by file path under `static/`: `"/pages/...json" "value";` */
@@ -35,16 +36,12 @@ interface Sources {
   close(): void;
 }
 
+/** The snapshot's page files through the one checked reader (page-files.ts). */
 function openSources(dir: string): Sources {
-  const fds = { body: openSync(join(dir, PAGE_FILES.body), 'r'), br: openSync(join(dir, PAGE_FILES.br), 'r'), gzip: openSync(join(dir, PAGE_FILES.gzip), 'r') };
+  const files = { body: diskSource(join(dir, PAGE_FILES.body)), br: diskSource(join(dir, PAGE_FILES.br)), gzip: diskSource(join(dir, PAGE_FILES.gzip)) };
   return {
-    read(which, [offset, length]) {
-      const buffer = Buffer.allocUnsafe(length);
-      let done = 0;
-      while (done < length) done += readSync(fds[which], buffer, done, length - done, offset + done);
-      return buffer;
-    },
-    close: () => { for (const fd of Object.values(fds)) closeSync(fd); },
+    read: (which, range) => files[which].read(range),
+    close: () => { for (const file of Object.values(files)) file.close(); },
   };
 }
 

@@ -52,7 +52,7 @@ beforeAll(async () => {
     db.close();
   }
   await fx.rebuild();
-  fx.running.snapshots.refresh();
+  await fx.running.snapshots.refresh();
 });
 afterAll(async () => { await fx?.close(); });
 

@@ -108,7 +108,7 @@ describe('/v1/status', () => {
     expect(Date.parse(alert!.startsAt)).toBeLessThanOrEqual(Date.parse(last.checkedAt));
 
     await fx.rebuild();
-    fx.running.snapshots.refresh();
+    await fx.running.snapshots.refresh();
     const after = await statusWhen((s) => component(s, 'snapshot')?.status === 'operational', 3000);
     expect(component(after.last, 'snapshot')?.status).toBe('operational');
     expect(after.last.alerts.map((a) => a.id)).not.toContain('auto-snapshot');

@@ -1,9 +1,9 @@
-import { copyFileSync, cpSync, mkdirSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { holdSnapshots, type SnapshotHolder } from '../../../src/server/snapshot-holder.ts';
 import { buildSnapshot } from '../../../src/snapshot/build-snapshot.ts';
-import { layoutOf } from '../../../src/snapshot/layout.ts';
+import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES } from '../../../src/snapshot/layout.ts';
 import { swapCurrent } from '../../../src/snapshot/swap.ts';
 import { BASE_URL, tempDirs } from '../support/fixtures.ts';
 import { runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
@@ -34,45 +34,142 @@ async function setup() {
   return { options, root: layoutOf(options.distDir).root, first: built.id };
 }
 
-function hold(root: string, log: string[] = []): SnapshotHolder {
-  const holder = holdSnapshots(root, 1 << 30, (m) => log.push(m));
+function hold(root: string, log: string[] = [], baseUrl: string | undefined = BASE_URL): SnapshotHolder {
+  const holder = holdSnapshots(root, { cacheBytes: 1 << 30, baseUrl, log: (m) => log.push(m) });
   holders.push(holder);
   return holder;
 }
 
+/** A second snapshot beside the first: the catalogue changed, then built (current points at it). */
+async function buildSecond(options: { catalogue: string; distDir: string; baseUrl: string }): Promise<string> {
+  runSql(options.catalogue, "UPDATE videos SET views = 12345 WHERE id = 'v1'");
+  return (await buildSnapshot(options)).id;
+}
+
 describe('holdSnapshots', () => {
-  it('serves nothing while no snapshot has been built', () => {
+  it('serves nothing while no snapshot has been built', async () => {
     const root = join(dirs.make(), 'snapshots');
     mkdirSync(root);
     const holder = hold(root);
+    await holder.ready;
     expect(holder.current).toBeUndefined();
-    expect(holder.refresh()).toBe(false);
+    expect(await holder.refresh()).toBe(false);
+    expect(holder.problem).toBeUndefined();
   });
 
-  it('loads the current snapshot at once', async () => {
+  it('loads the current snapshot before it is ready', async () => {
     const { root, first } = await setup();
-    expect(hold(root).current?.id).toBe(first);
+    const holder = hold(root);
+    await holder.ready;
+    expect(holder.current?.id).toBe(first);
+    expect(holder.problem).toBeUndefined();
   });
 
   it('swaps in a new snapshot after a build, and only once', async () => {
     const { options, root, first } = await setup();
     const holder = hold(root);
-    runSql(options.catalogue, "UPDATE videos SET views = 12345 WHERE id = 'v1'");
-    const second = (await buildSnapshot(options)).id;
+    await holder.ready;
+    const second = await buildSecond(options);
     expect(second).not.toBe(first);
-    holder.refresh();
+    await holder.refresh();
     expect(holder.current?.id).toBe(second);
-    expect(holder.refresh()).toBe(false);
+    expect(await holder.refresh()).toBe(false);
   });
 
   it('keeps serving the loaded snapshot when the new one cannot be loaded', async () => {
     const { root, first } = await setup();
     const log: string[] = [];
     const holder = hold(root, log);
+    await holder.ready;
     mkdirSync(join(root, 'ffffffffffffffff'));
     swapCurrent(root, 'ffffffffffffffff');
-    expect(holder.refresh()).toBe(false);
+    expect(await holder.refresh()).toBe(false);
     expect(holder.current?.id).toBe(first);
+    expect(holder.problem).toEqual({ id: 'ffffffffffffffff', reason: 'manifest.json is missing' });
     expect(log.some((m) => m.includes('ffffffffffffffff') && m.includes(first))).toBe(true);
   });
+
+  it.each([
+    ['model.ndjson missing', (dir: string) => rmSync(join(dir, MODEL_FILE)), /^model\.ndjson is missing$/],
+    ['pages.bin truncated', (dir: string) => truncateSync(join(dir, PAGE_FILES.body), statSync(join(dir, PAGE_FILES.body)).size - 10), /^pages\.bin holds \d+ bytes, not the \d+ the manifest records/],
+    ['pages.gz.bin truncated', (dir: string) => truncateSync(join(dir, PAGE_FILES.gzip), 5), /^pages\.gz\.bin holds 5 bytes/],
+    ['a byte of pages.br.bin changed', (dir: string) => flipByte(join(dir, PAGE_FILES.br)), /^pages\.br\.bin does not match the SHA-256/],
+    ['a byte of model.ndjson changed', (dir: string) => flipByte(join(dir, MODEL_FILE)), /^model\.ndjson does not match the SHA-256/],
+    ['a byte of the manifest changed', (dir: string) => flipByte(join(dir, MANIFEST_FILE)), /^manifest\.json does not match the snapshot's id/],
+  ])('refuses a swap to a snapshot with %s: the previous keeps serving and the problem is named', async (_what, damage, reason) => {
+    const { options, root, first } = await setup();
+    const holder = hold(root);
+    await holder.ready;
+    const second = await buildSecond(options);
+    damage(join(root, second));
+    await holder.refresh();
+    expect(holder.current?.id).toBe(first);
+    expect(holder.problem?.id).toBe(second);
+    expect(holder.problem?.reason).toMatch(reason);
+    expect(holder.problem?.reason).not.toContain(root);
+  });
+
+  it('falls back at start-up to the newest intact snapshot when current is damaged, and says which was refused', async () => {
+    const { options, root, first } = await setup();
+    const second = await buildSecond(options);
+    runSql(options.catalogue, "UPDATE videos SET views = 777 WHERE id = 'v1'");
+    const third = (await buildSnapshot(options)).id;
+    // the newest intact one beside current is `second`, not the older `first`
+    utimesSync(join(root, first, MANIFEST_FILE), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    rmSync(join(root, third, MODEL_FILE));
+    const log: string[] = [];
+    const holder = hold(root, log);
+    await holder.ready;
+    expect(holder.current?.id).toBe(second);
+    expect(holder.problem).toEqual({ id: third, reason: 'model.ndjson is missing' });
+    expect(log.some((m) => m.includes(`serving snapshot ${second}`) && m.includes(`in place of ${third}`))).toBe(true);
+  });
+
+  it('serves nothing when no intact snapshot is left, naming the refused one', async () => {
+    const { root, first } = await setup();
+    truncateSync(join(root, first, PAGE_FILES.body), 3);
+    const holder = hold(root);
+    await holder.ready;
+    expect(holder.current).toBeUndefined();
+    expect(holder.problem?.id).toBe(first);
+    expect(holder.problem?.reason).toMatch(/^pages\.bin holds 3 bytes/);
+  });
+
+  it('loads a refused snapshot once its files are repaired', async () => {
+    const { options, root, first } = await setup();
+    const holder = hold(root);
+    await holder.ready;
+    const second = await buildSecond(options);
+    const model = join(root, second, MODEL_FILE);
+    renameSync(model, `${model}.aside`);
+    await holder.refresh();
+    expect(holder.current?.id).toBe(first);
+    renameSync(`${model}.aside`, model);
+    await holder.refresh();
+    expect(holder.current?.id).toBe(second);
+    expect(holder.problem).toBeUndefined();
+  });
+
+  it('never serves a snapshot built for another base URL, at start-up or on a swap', async () => {
+    const { options, root, first } = await setup();
+    const atStart = hold(root, [], 'https://other.example');
+    await atStart.ready;
+    expect(atStart.current).toBeUndefined();
+    expect(atStart.problem).toEqual({ id: first, reason: `it was built for ${BASE_URL}, not for this server's https://other.example: run npm run build with PUBLIC_BASE_URL=https://other.example` });
+
+    const holder = hold(root);
+    await holder.ready;
+    // a build for another origin must say so (docs/reliability.md, "Builds and the file system")
+    const other = (await buildSnapshot({ ...options, baseUrl: 'https://other.example', newOrigin: true })).id;
+    await holder.refresh();
+    expect(holder.current?.id).toBe(first);
+    expect(holder.problem).toMatchObject({ id: other, reason: expect.stringContaining('it was built for https://other.example, not for this server') });
+  });
 });
+
+function flipByte(file: string): void {
+  const bytes = readFileSync(file);
+  const at = Math.floor(bytes.length / 2);
+  bytes[at] = bytes[at]! ^ 0x20;
+  writeFileSync(file, bytes);
+}

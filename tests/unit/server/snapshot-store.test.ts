@@ -34,7 +34,7 @@ afterEach(() => { for (const s of opened.splice(0)) closeSnapshot(s); });
 afterAll(() => dirs.cleanup());
 
 const load = (cacheBytes: number) => {
-  const snapshot = loadSnapshot(snapshotDir, id, cacheBytes);
+  const snapshot = loadSnapshot(snapshotDir, id, { cacheBytes });
   opened.push(snapshot);
   return snapshot;
 };
@@ -79,20 +79,20 @@ describe('loadSnapshot', () => {
   it('refuses a snapshot of another format, advising a rebuild', () => {
     const dir = join(dirs.make(), 'bad');
     mkdirSync(dir);
-    writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify({ format: 2, pages: {} }));
+    writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify({ format: 1, pages: {} }));
     for (const file of Object.values(PAGE_FILES)) writeFileSync(join(dir, file), '');
     writeFileSync(join(dir, MODEL_FILE), '');
-    expect(() => loadSnapshot(dir, 'bad', 0)).toThrow(/npm run build/);
+    expect(() => loadSnapshot(dir, 'bad', { cacheBytes: 0 })).toThrow(/npm run build/);
   });
 
   it('fails on a directory that holds no snapshot', () => {
-    expect(() => loadSnapshot(dirs.make(), 'none', 0)).toThrow();
+    expect(() => loadSnapshot(dirs.make(), 'none', { cacheBytes: 0 })).toThrow();
   });
 });
 
 describe('findPage (static-pages.ts)', () => {
   let snapshot: Snapshot;
-  beforeAll(() => { snapshot = loadSnapshot(snapshotDir, id, 1 << 30); });
+  beforeAll(() => { snapshot = loadSnapshot(snapshotDir, id, { cacheBytes: 1 << 30 }); });
   afterAll(() => closeSnapshot(snapshot));
   const find = (raw: string) => findPage(snapshot, raw, new URL(raw, 'http://origin.invalid'));
 

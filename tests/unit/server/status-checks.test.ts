@@ -11,7 +11,7 @@ import { markRevision } from '../../../src/catalogue/revision.ts';
 import type { CatalogueFailure } from '../../../src/server/catalogue-connection.ts';
 import { startCatalogueThread, type CatalogueThread } from '../../../src/server/catalogue-thread.ts';
 import type { HealthMonitor } from '../../../src/server/service-health.ts';
-import type { SnapshotHolder } from '../../../src/server/snapshot-holder.ts';
+import type { SnapshotHolder, SnapshotProblem } from '../../../src/server/snapshot-holder.ts';
 import type { Snapshot } from '../../../src/server/snapshot-store.ts';
 import { createStatusChecks, type StatusSources } from '../../../src/server/status-checks.ts';
 import { recordBuiltFrom } from '../../../src/snapshot/swap.ts';
@@ -40,9 +40,9 @@ function writeCatalogue(path: string, raws: readonly Raw[] = []): string {
   }
 }
 
-const snapshotHolder = (current: Snapshot | undefined): SnapshotHolder => ({ current, refresh: () => false, close: () => {} });
-const fakeSnapshot = (id = SNAPSHOT_ID): Snapshot =>
-  ({ id, builtAt: T0 - 3 * 3_600_000, info: { id, videos: 12, pages: 34, loadedAt: '2026-03-01T09:00:00Z' } }) as unknown as Snapshot;
+const snapshotHolder = (current: Snapshot | undefined, problem?: SnapshotProblem): SnapshotHolder => ({ current, problem, loading: undefined, refresh: async () => false, ready: Promise.resolve(), close: () => {} });
+const fakeSnapshot = (id = SNAPSHOT_ID, faults = { count: 0, last: undefined as string | undefined }): Snapshot =>
+  ({ id, builtAt: T0 - 3 * 3_600_000, info: { id, videos: 12, pages: 34, loadedAt: '2026-03-01T09:00:00Z' }, faults }) as unknown as Snapshot;
 
 function fakeMonitor() {
   const state = { total: 0, failed: 0, p99: 3, max: 8 };
@@ -59,6 +59,7 @@ interface Setup {
   raws?: readonly Raw[];
   snapshot?: Snapshot | undefined;
   builtFrom?: 'current' | 'other' | 'none';
+  problem?: SnapshotProblem;
   over?: Partial<StatusSources>;
 }
 
@@ -76,7 +77,7 @@ async function setup(options: Setup = {}) {
   const catalogue = startCatalogueThread(catalogueDb);
   threads.push(catalogue);
   const checks = createStatusChecks({
-    catalogue, snapshotRoot, snapshots: snapshotHolder(snapshot), monitor, catalogueFailures: () => failures, now: () => clock.now, poll: false, ...over,
+    catalogue, snapshotRoot, snapshots: snapshotHolder(snapshot, options.problem), monitor, catalogueFailures: () => failures, now: () => clock.now, poll: false, ...over,
   });
   closers.push(checks.close);
   await checks.ready();
@@ -102,6 +103,31 @@ describe('createStatusChecks', () => {
   it('reports a snapshot outage when none is loaded', async () => {
     const { statusOf } = await setup({ snapshot: undefined });
     expect(statusOf('snapshot')).toMatchObject({ status: 'outage', detail: expect.stringMatching(/No snapshot is loaded/) });
+  });
+
+  it('names a refused snapshot while the previous one keeps serving, as degraded', async () => {
+    const problem = { id: 'bbbbbbbbbbbbbbbb', reason: 'model.ndjson is missing' };
+    const detail = (await setup({ problem })).statusOf('snapshot');
+    expect(detail).toMatchObject({ status: 'degraded', detail: expect.stringContaining(`Snapshot ${SNAPSHOT_ID}:`) });
+    expect(detail?.detail).toContain('Snapshot bbbbbbbbbbbbbbbb (current) is not served: model.ndjson is missing. The snapshot above keeps serving.');
+  });
+
+  it('names the refused snapshot in the outage when no intact one is left', async () => {
+    const problem = { id: 'bbbbbbbbbbbbbbbb', reason: 'pages.bin holds 10 bytes, not the 20 the manifest records (truncated or partly copied)' };
+    expect((await setup({ snapshot: undefined, problem })).statusOf('snapshot')).toMatchObject({
+      status: 'outage', detail: expect.stringContaining('Snapshot bbbbbbbbbbbbbbbb (current) is not served: pages.bin holds 10 bytes'),
+    });
+  });
+
+  it('reports page reads refused on the served snapshot, naming the file and not a path', async () => {
+    const snapshot = fakeSnapshot(SNAPSHOT_ID, { count: 3, last: 'pages.bin: ends at byte 100, before the 40 bytes at 90 the manifest names (truncated?)' });
+    const detail = (await setup({ snapshot })).statusOf('snapshot');
+    expect(detail).toMatchObject({ status: 'degraded', detail: expect.stringContaining('3 page reads were refused (answered 503), the last because pages.bin: ends at byte 100') });
+    expect(detail?.detail).not.toContain('/');
+  });
+
+  it('reports no search component while no snapshot is loaded (not "predates search")', async () => {
+    expect((await setup({ snapshot: undefined, over: { searchLoaded: () => undefined } })).statusOf('search')).toBeUndefined();
   });
 
   it('reports the snapshot degraded when the catalogue changed since the build, from the next read of the revision', async () => {

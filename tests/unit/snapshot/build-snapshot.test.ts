@@ -12,7 +12,7 @@ import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../src/snapshot/build-snapshot.ts';
 import { diffManifests } from '../../../src/snapshot/diff-manifests.ts';
 import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES, pageFile, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
-import type { Manifest, PageEntry } from '../../../src/snapshot/manifest.ts';
+import { MANIFEST_FORMAT, type Manifest, type PageEntry } from '../../../src/snapshot/manifest.ts';
 import { planPages } from '../../../src/snapshot/plan-pages.ts';
 import { currentSnapshotId, swapCurrent, withBuildLock } from '../../../src/snapshot/swap.ts';
 import { BASE_URL, catalogueOf, category, modelOf, rawVideo, tempDirs, video, writeNdjsonFile } from '../support/fixtures.ts';
@@ -356,9 +356,9 @@ describe('withBuildLock', () => {
   });
 });
 
-const pageEntry = (etag: string): PageEntry => ({ etag: `"${etag}"`, body: [0, 1] });
+const pageEntry = (etag: string): PageEntry => ({ etag: `"${etag}"`, body: [0, 1, 0] });
 const manifestOf = (pages: Record<string, PageEntry>): Manifest =>
-  ({ format: 1, apiVersion: '1', baseUrl: 'https://x.test', counts: {}, pages }) as Manifest;
+  ({ format: MANIFEST_FORMAT, apiVersion: '1', baseUrl: 'https://x.test', counts: {}, files: {}, pages }) as Manifest;
 
 describe('diffManifests', () => {
   it('lists every page of a first snapshot', () => {

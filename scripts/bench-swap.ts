@@ -1,0 +1,166 @@
+// npm run bench:swap -- [--seconds S] [--help]: what a snapshot swap and a start-up cost a running
+// server, on the catalogue and snapshots of CATALOGUE_DB and DIST_DIR (build them first, e.g. the
+// 100,000-video pyvideo file: docs/performance.md). Starts the real server (`npm start`, its own
+// process), sends a request every 50 ms from here from the moment it is spawned, and prints:
+//   - start-up: time to the first 200 answer, and the server's RSS once serving;
+//   - swap: `current` pointed at a twin of the served snapshot (its files hard-linked, its manifest
+//     head marked `"twin":1`, so a swap costs a full load without a second build), then back; for
+//     each: the worst and p99 latency of the 50 ms requests, failures, time until the new snapshot
+//     served, and the server's peak RSS;
+// against the targets: worst latency <= 100 ms with 0 failures, first answer <= 3 s, RSS <= 600 MB.
+// The requests alternate a prerendered page and a dynamic list query. Prints the machine's load
+// average: on a shared machine the figures move with it. The twin is removed at the end.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
+import { swapCurrent } from '../src/snapshot/swap.ts';
+import { wholeNumber } from '../src/cli/args.ts';
+import { runCommand, UsageError } from './cli.ts';
+
+const TARGET = { worstMs: 100, firstAnswerMs: 3000, rssMb: 600 };
+const EVERY_MS = 50;
+
+interface Sample { at: number; ms: number; status: number }
+
+function get(port: number, path: string, timeoutMs = 30_000): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false, timeout: timeoutMs }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => { body += c; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', () => resolve({ status: 0, body: '' }));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve({ status: 0, body: '' }));
+    req.end();
+  });
+}
+
+/** RSS of a process and its children (npm → sh → node), in MB, from /proc. */
+function rssOf(pid: number): number {
+  let total = 0;
+  const walk = (p: number) => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+      for (const child of readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) walk(Number(child));
+    } catch { /* gone */ }
+  };
+  walk(pid);
+  return total;
+}
+
+/** A twin of a snapshot: its files hard-linked, its manifest head marked; returns the twin's id. */
+function makeTwin(root: string, id: string): string {
+  const manifest = readFileSync(join(root, id, MANIFEST_FILE));
+  const at = manifest.indexOf(',"pages":{');
+  if (at === -1) throw new Error(`snapshot ${id} has no readable manifest`);
+  const twin = Buffer.concat([manifest.subarray(0, at), Buffer.from(',"twin":1'), manifest.subarray(at)]);
+  const twinId = createHash('sha256').update(twin).digest('hex').slice(0, 16);
+  const dir = join(root, twinId);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
+  for (const name of readdirSync(join(root, id))) if (name !== MANIFEST_FILE) linkSync(join(root, id, name), join(dir, name));
+  writeFileSync(join(dir, MANIFEST_FILE), twin);
+  return twinId;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+};
+
+const BENCH_SWAP_COMMAND = {
+  run: 'npm run bench:swap',
+  about: 'What a snapshot swap and a start-up cost a running server, on the catalogue and snapshots of CATALOGUE_DB and DIST_DIR (build them first): start-up to the first answer, the worst latency of a request every 50 ms during a swap, failures and RSS, against the targets.',
+  options: {
+    seconds: { type: 'string', value: 'S', help: 'how long to keep measuring after each swap (default 3)' },
+  },
+  notes: ['environment: CATALOGUE_DB, DIST_DIR and PUBLIC_BASE_URL name a built catalogue; PORT defaults to 4620.'],
+} as const;
+
+await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
+  const settle = wholeNumber('seconds', values.seconds, { min: 1, max: 3600, fallback: 3 }) * 1000;
+  const port = Number(process.env['PORT'] ?? 4620);
+  const config = loadConfig({ ...process.env, PORT: String(port), HOST: '127.0.0.1' });
+  const { root } = layoutOf(config.distDir);
+  const original = readlinkSync(join(root, 'current'));
+  const manifestHead = readFileSync(join(root, original, MANIFEST_FILE)).subarray(0, 4096).toString('utf8');
+  const page = '/v1/categories';
+  const dynamic = (n: number) => `/v1/videos?limit=${7 + (n % 13)}&sort=views`;
+  console.log(`bench:swap: snapshot ${original} in ${root}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on this machine`);
+  if (!manifestHead.includes(`"baseUrl":${JSON.stringify(config.publicBaseUrl)}`)) {
+    throw new UsageError(`the snapshot was not built for PUBLIC_BASE_URL=${config.publicBaseUrl}; set PUBLIC_BASE_URL to the one it was built for`);
+  }
+
+  const samples: Sample[] = [];
+  let n = 0;
+  let stopped = false;
+  const ticker = (async () => {
+    while (!stopped) {
+      const at = performance.now();
+      const path = n++ % 2 === 0 ? page : dynamic(n);
+      void get(port, path).then(({ status }) => samples.push({ at, ms: performance.now() - at, status }));
+      await new Promise((r) => setTimeout(r, Math.max(0, EVERY_MS - (performance.now() - at))));
+    }
+  })();
+
+  const started = performance.now();
+  const server = spawn(process.execPath, ['--max-semi-space-size=32', 'scripts/start.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let serverLog = '';
+  server.stdout.on('data', (c: Buffer) => { serverLog += c.toString(); });
+  server.stderr.on('data', (c: Buffer) => { serverLog += c.toString(); });
+  try {
+    let firstAnswer: number | undefined;
+    while (firstAnswer === undefined && performance.now() - started < 900_000) {
+      await new Promise((r) => setTimeout(r, 20));
+      const ok = samples.find((s) => s.status === 200);
+      if (ok) firstAnswer = ok.at + ok.ms - started;
+      if (server.exitCode !== null) throw new Error(`the server stopped:\n${serverLog}`);
+    }
+    await new Promise((r) => setTimeout(r, settle));
+    const rssServing = rssOf(server.pid!);
+    console.log(`start-up: first 200 answer ${firstAnswer === undefined ? 'never' : `${Math.round(firstAnswer)} ms`} after spawning npm start (target <= ${TARGET.firstAnswerMs} ms); RSS ${rssServing.toFixed(0)} MB once serving (target <= ${TARGET.rssMb} MB)`);
+
+    const twin = makeTwin(root, original);
+    try {
+      for (const [from, to] of [[original, twin], [twin, original]] as const) {
+        samples.length = 0;
+        let peak = rssOf(server.pid!);
+        const swapAt = performance.now();
+        swapCurrent(root, to);
+        let servedAt: number | undefined;
+        while (servedAt === undefined && performance.now() - swapAt < 900_000) {
+          await new Promise((r) => setTimeout(r, 100));
+          peak = Math.max(peak, rssOf(server.pid!));
+          const health = await get(port, '/v1/health');
+          if (health.body.includes(to)) servedAt = performance.now();
+        }
+        const end = performance.now() + settle;
+        while (performance.now() < end) {
+          await new Promise((r) => setTimeout(r, 100));
+          peak = Math.max(peak, rssOf(server.pid!));
+        }
+        const during = samples.filter((s) => s.at >= swapAt);
+        const times = during.map((s) => s.ms);
+        const failures = during.filter((s) => s.status !== 200).length;
+        const worst = Math.max(...times);
+        console.log(`swap ${from} -> ${to}: served after ${servedAt === undefined ? 'never' : `${Math.round(servedAt - swapAt)} ms`}; ${during.length} requests every ${EVERY_MS} ms: worst ${worst.toFixed(0)} ms (target <= ${TARGET.worstMs}), p99 ${percentile(times, 0.99).toFixed(0)} ms, p50 ${percentile(times, 0.5).toFixed(0)} ms, ${failures} failures (target 0); peak RSS ${peak.toFixed(0)} MB (target <= ${TARGET.rssMb} MB)`);
+      }
+    } finally {
+      swapCurrent(root, original);
+      rmSync(join(root, twin), { recursive: true, force: true });
+    }
+    console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  } finally {
+    stopped = true;
+    await ticker;
+    server.kill('SIGTERM');
+  }
+});

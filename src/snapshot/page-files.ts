@@ -1,0 +1,92 @@
+// The one reader of a snapshot's page files (pages.bin, pages.br.bin, pages.gz.bin), for the
+// server and for the static-file export alike. A read returns exactly the bytes of the range or
+// throws: a file shorter than the manifest says, a failed read or (for files read from disk) bytes
+// whose CRC-32 is not the manifest's are a PageReadError, never a buffer holding anything else
+// (docs/reliability.md, "Snapshots").
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
+import { crc32 } from 'node:zlib';
+import type { Range } from './manifest.ts';
+
+export class PageReadError extends Error {
+  readonly file: string;
+  constructor(file: string, message: string) {
+    super(`${file}: ${message}`);
+    this.name = 'PageReadError';
+    this.file = file;
+  }
+}
+
+/** Reads exactly `length` bytes at `position`, looping over short reads; throws at the end of the file. */
+export function readExactly(fd: number, length: number, position: number, file: string): Buffer {
+  // Zero-filled, never allocUnsafe: whatever happens below, no other request's memory is in it.
+  const buffer = Buffer.alloc(length);
+  let done = 0;
+  while (done < length) {
+    let read: number;
+    try {
+      read = readSync(fd, buffer, done, length - done, position + done);
+    } catch (error) {
+      throw new PageReadError(file, `read failed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    if (read === 0) throw new PageReadError(file, `ends at byte ${position + done}, before the ${length} bytes at ${position} the manifest names (truncated?)`);
+    done += read;
+  }
+  return buffer;
+}
+
+export interface PageSource {
+  /** The bytes of a range, exactly; throws PageReadError otherwise. */
+  read(range: Range): Buffer;
+  close(): void;
+}
+
+/** A page file held in memory (verified whole when it was loaded, so reads check bounds only). */
+export function memorySource(file: string, bytes: Buffer): PageSource {
+  return {
+    read([offset, length]) {
+      if (offset + length > bytes.length) throw new PageReadError(file, `holds ${bytes.length} bytes, not the ${offset + length} the manifest names`);
+      return bytes.subarray(offset, offset + length);
+    },
+    close: () => {},
+  };
+}
+
+/**
+ * A page file read by range from disk: every read loops over short reads and checks the range's
+ * CRC-32. Errors name the file by `name` (no server path).
+ */
+export function diskSource(path: string, file: string = basename(path)): PageSource {
+  const fd = openSync(path, 'r');
+  return {
+    read([offset, length, checksum]) {
+      const bytes = readExactly(fd, length, offset, file);
+      if (crc32(bytes) !== checksum) throw new PageReadError(file, `the ${length} bytes at ${offset} do not match their checksum (the file changed or is damaged)`);
+      return bytes;
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+/** CRC-32 of a page's bytes, as the manifest records it. */
+export const checksumOf = (bytes: Buffer): number => crc32(bytes);
+
+/** Size and SHA-256 of a whole file, read a megabyte at a time. */
+export function hashFile(file: string): { size: number; sha256: string } {
+  const fd = openSync(file, 'r');
+  try {
+    const hash = createHash('sha256');
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    let size = 0;
+    for (;;) {
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      hash.update(chunk.subarray(0, read));
+      size += read;
+    }
+    return { size, sha256: hash.digest('hex') };
+  } finally {
+    closeSync(fd);
+  }
+}
