@@ -151,8 +151,9 @@ export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolde
   const refresh = (): Promise<boolean> => {
     if (closed) return Promise.resolve(false);
     if (running) {
+      // the pass under way runs once more when it ends (the loop below), and answers for both
       again = true;
-      return running.then(() => refresh());
+      return running;
     }
     running = (async () => {
       try {

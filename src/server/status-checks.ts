@@ -78,8 +78,11 @@ export function createStatusChecks(sources: StatusSources): { report(): StatusRe
 
       const problem = sources.snapshots.problem;
       const refusal = problem && `Snapshot ${problem.id} (current) is not served: ${problem.reason}.`;
+      const loading = problem !== undefined && sources.snapshots.loading === problem.id;
       if (!snapshot) {
-        components.push(component('snapshot', 'Snapshot', 'outage', refusal
+        components.push(component('snapshot', 'Snapshot', 'outage', loading
+          ? `No snapshot is loaded yet: snapshot ${problem.id} is being verified and loaded.`
+          : refusal
           ? `No snapshot is loaded. ${refusal} No intact snapshot was found beside it: the API answers 503 until npm run build makes one.`
           : 'No snapshot is loaded: the API answers 503 until npm run build makes one.'));
       } else {
@@ -90,7 +93,6 @@ export function createStatusChecks(sources: StatusSources): { report(): StatusRe
           ? ` ${snapshot.faults.count} page read${snapshot.faults.count === 1 ? ' was' : 's were'} refused (answered 503), the last because ${snapshot.faults.last}: rebuild or copy the snapshot again.`
           : '';
         const refused = refusal ? ` ${refusal} The snapshot above keeps serving.` : '';
-        const loading = problem !== undefined && sources.snapshots.loading === problem.id;
         const degraded = stale || faults !== '' || (refused !== '' && !loading);
         components.push(component('snapshot', 'Snapshot', degraded ? 'degraded' : 'operational',
           `${about}${refused}${faults}${stale ? ' The catalogue has changed since it was built: run npm run build.' : ''}`));

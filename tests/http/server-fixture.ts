@@ -70,24 +70,30 @@ export async function startFixture(source: CatalogueSource): Promise<Fixture> {
   }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const rebuild = () => buildSnapshot({ catalogue, distDir, baseUrl: base, staticFiles: source.staticFiles ?? false });
+  let running: RunningServer | undefined;
+  // The server verifies and loads a new snapshot off the event loop: a rebuild returns once it serves it.
+  const rebuild = async () => {
+    const summary = await buildSnapshot({ catalogue, distDir, baseUrl: base, staticFiles: source.staticFiles ?? false });
+    await running?.snapshots.refresh();
+    return summary;
+  };
   await rebuild();
   const config = loadConfig({ ...AMPLE_RATE_LIMITS, ...source.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, CATALOGUE_DB: catalogue, DIST_DIR: distDir });
-  let running = await startServer(config, { log: () => {} });
+  running = await startServer(config, { log: () => {} });
   return {
     base, dir, catalogue, distDir, config, rebuild,
     get running() {
-      return running;
+      return running!;
     },
     async restart() {
-      await running.close();
+      await running!.close();
       // lets keep-alive clients in this process see their connections closed, so that none reuses one
       await new Promise((resolve) => setTimeout(resolve, 50));
       running = await startServer(config, { log: () => {} });
       return running;
     },
     async close() {
-      await running.close();
+      await running!.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

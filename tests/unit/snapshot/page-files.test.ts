@@ -1,0 +1,64 @@
+// src/snapshot/page-files.ts: the one reader of page files returns exactly a range's bytes or throws.
+import { truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Range } from '../../../src/snapshot/manifest.ts';
+import { checksumOf, diskSource, memorySource, PageReadError } from '../../../src/snapshot/page-files.ts';
+import { tempDirs } from '../support/fixtures.ts';
+
+const dirs = tempDirs();
+afterAll(() => dirs.cleanup());
+
+const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7) % 251));
+const range = (offset: number, length: number): Range => [offset, length, crc32(bytes.subarray(offset, offset + length))];
+
+function fileOf(content: Buffer): string {
+  const file = join(dirs.make(), 'pages.bin');
+  writeFileSync(file, content);
+  return file;
+}
+
+describe('diskSource', () => {
+  it('reads exactly the bytes of each range', () => {
+    const source = diskSource(fileOf(bytes));
+    for (const [offset, length] of [[0, 1], [10, 4000], [4999, 1], [0, 5000]] as const) {
+      expect(source.read(range(offset, length)).equals(bytes.subarray(offset, offset + length))).toBe(true);
+    }
+    source.close();
+  });
+
+  it('throws for a range past the end of a truncated file, naming the file and not its folder', () => {
+    const file = fileOf(bytes);
+    const source = diskSource(file);
+    truncateSync(file, 3000);
+    expect(source.read(range(0, 3000)).equals(bytes.subarray(0, 3000))).toBe(true);
+    expect(() => source.read(range(2000, 2000))).toThrow(PageReadError);
+    expect(() => source.read(range(2000, 2000))).toThrow(/^pages\.bin: ends at byte 3000, before the 2000 bytes at 2000 the manifest names/);
+    expect(() => source.read(range(4000, 10))).toThrow(PageReadError);
+    source.close();
+  });
+
+  it('throws when the bytes do not match their checksum', () => {
+    const damaged = Buffer.from(bytes);
+    damaged[100] = damaged[100]! ^ 1;
+    const source = diskSource(fileOf(damaged));
+    expect(() => source.read(range(50, 100))).toThrow(/do not match their checksum/);
+    expect(source.read(range(200, 100)).equals(bytes.subarray(200, 300))).toBe(true);
+    source.close();
+  });
+});
+
+describe('memorySource', () => {
+  it('serves ranges within the bytes and refuses one beyond them', () => {
+    const source = memorySource('pages.br.bin', bytes.subarray(0, 1000));
+    expect(source.read(range(10, 20)).equals(bytes.subarray(10, 30))).toBe(true);
+    expect(() => source.read(range(990, 20))).toThrow(/^pages\.br\.bin: holds 1000 bytes, not the 1010/);
+  });
+});
+
+describe('checksumOf', () => {
+  it('is the CRC-32 the manifest records for a range', () => {
+    expect(checksumOf(bytes.subarray(5, 50))).toBe(range(5, 45)[2]);
+  });
+});
