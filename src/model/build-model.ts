@@ -6,6 +6,7 @@ import { memoiseJson } from '../api/serialise.ts';
 import { buildChannels, type ChannelEntry, type ChannelSort } from './build-channels.ts';
 import { buildPlaylists, type PlaylistEntry } from './build-playlists.ts';
 import { durationClass, type DurationClass } from './durations.ts';
+import { buildChannelListIndex, buildVideoListIndex, type ChannelListIndex, type VideoListIndex } from './list-index.ts';
 import type { PublicCatalogue, PublicVideo } from './public-catalogue.ts';
 import { computeRelated } from './related.ts';
 import { toCategory, toCreator, toReply, toThread, toVideo } from './resources.ts';
@@ -51,6 +52,8 @@ export interface Model {
   readonly channelOrders: Readonly<Record<ChannelSort, readonly ChannelEntry[]>>;
   /** public and unlisted playlists by id */
   readonly playlists: ReadonlyMap<string, PlaylistEntry>;
+  /** what answers list queries without walking the model (model/list-index.ts) */
+  readonly lists: { readonly videos: VideoListIndex; readonly channels: ChannelListIndex };
 }
 
 export function deriveCatalogue(catalogue: PublicCatalogue): Derived {
@@ -126,5 +129,6 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
   const playlists = buildPlaylists(catalogue.playlists, videos, creators, urls);
   const channels = buildChannels(catalogue.channels, orders.latest, playlists, urls);
 
-  return { urls, live: catalogue.live, entries, videos, orders, categories, channels: channels.channels, channelOrders: channels.orders, playlists };
+  const lists = { videos: buildVideoListIndex(orders), channels: buildChannelListIndex(channels.orders) };
+  return { urls, live: catalogue.live, entries, videos, orders, categories, channels: channels.channels, channelOrders: channels.orders, playlists, lists };
 }
