@@ -24,6 +24,8 @@ export interface Derived {
 }
 
 export interface VideoEntry {
+  /** position in Model.entries (catalogue order) */
+  readonly index: number;
   readonly video: PublicVideo;
   readonly resource: Video;
   readonly trending: number;
@@ -99,6 +101,7 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
       toThread(c, (repliesOf.get(c.id) ?? []).sort(oldestFirst), urls));
     const commentCount = threads.reduce((n, t) => n + 1 + t.replyCount, 0);
     return {
+      index: i,
       video,
       // Not memoised as JSON: the build serialises most videos about twice, and holding a JSON copy
       // of every video and thread cost ~150 MB at 100,000 videos.

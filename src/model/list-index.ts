@@ -21,7 +21,6 @@ export interface VideoFilters {
 }
 
 const FEATURES: readonly Feature[] = ['3d', 'calm', 'restricted', 'captions'];
-const DURATIONS: readonly DurationClass[] = ['short', 'medium', 'long'];
 
 /** One filter value: the videos that have it, in each sort order. */
 interface Term {
@@ -40,6 +39,8 @@ interface Term {
 export interface VideoListIndex {
   /** public videos */
   readonly count: number;
+  /** position in Model.entries → position in `latest` (-1: not public) */
+  readonly latestOf: Int32Array;
   /** per sort: position in that order → the video's position in `latest` */
   readonly order: Readonly<Record<VideoSort, Int32Array>>;
   /** per sort: the video's position in `latest` → its position in that order */
@@ -78,63 +79,94 @@ function mapSorts<S extends string, T>(sorts: readonly S[], make: (sort: S) => T
 }
 
 export function buildVideoListIndex(orders: Readonly<Record<VideoSort, readonly VideoEntry[]>>): VideoListIndex {
+  // Plain loops over typed arrays throughout: this runs once per model, over every public video.
   const sorts = Object.keys(orders) as VideoSort[];
   const latest = orders.latest;
   const count = latest.length;
-  const positionOf = new Map<VideoEntry, number>();
-  latest.forEach((e, p) => positionOf.set(e, p));
-  const order = mapSorts(sorts, (s) => Int32Array.from(orders[s], (e) => positionOf.get(e)!));
+  let entries = 0;
+  for (let p = 0; p < count; p++) entries = Math.max(entries, latest[p]!.index + 1);
+  const latestOf = new Int32Array(entries).fill(-1);
+  for (let p = 0; p < count; p++) latestOf[latest[p]!.index] = p;
+  const order = mapSorts(sorts, (s) => {
+    const ordered = orders[s];
+    const o = new Int32Array(count);
+    for (let position = 0; position < count; position++) o[position] = latestOf[ordered[position]!.index]!;
+    return o;
+  });
   const rank = mapSorts(sorts, (s) => {
+    const o = order[s];
     const r = new Int32Array(count);
-    order[s].forEach((p, position) => { r[p] = position; });
+    for (let position = 0; position < count; position++) r[o[position]!] = position;
     return r;
   });
+  const words = wordsFor(count);
 
   /** One dimension: each video's value code (-1 for none), or its feature bits. */
-  const dimension = (codeOf: (e: VideoEntry) => number, names: readonly string[], mask: boolean): Map<string, Term> => {
-    const attribute = Int32Array.from(latest, codeOf);
+  const dimension = (attribute: Int32Array, names: readonly string[], mask: boolean): Map<string, Term> => {
     const counts = new Int32Array(names.length);
-    for (const value of attribute) {
+    for (let p = 0; p < count; p++) {
+      const value = attribute[p]!;
       if (mask) { for (let c = 0; c < names.length; c++) if (value & (1 << c)) counts[c]!++; } else if (value >= 0) counts[value]!++;
     }
     const positions = Array.from(counts, (n) => mapSorts(sorts, () => new Int32Array(n)));
-    const bits = Array.from(counts, (n) => (n > wordsFor(count) ? mapSorts(sorts, () => new Int32Array(wordsFor(count))) : undefined));
+    const bits = Array.from(counts, (n) => (n > words ? mapSorts(sorts, () => new Int32Array(words)) : undefined));
     for (const s of sorts) {
       const ordered = order[s];
+      const lists = positions.map((byS) => byS[s]);
+      const sets = bits.map((byS) => byS?.[s]);
       const filled = new Int32Array(names.length);
-      const add = (c: number, position: number) => {
-        positions[c]![s][filled[c]!++] = position;
-        const set = bits[c]?.[s];
-        if (set) set[position >>> 5]! |= 1 << (position & 31);
-      };
       for (let position = 0; position < count; position++) {
         const value = attribute[ordered[position]!]!;
-        if (!mask) { if (value >= 0) add(value, position); } else for (let c = 0; value >>> c !== 0; c++) if (value & (1 << c)) add(c, position);
+        for (let c = mask ? 0 : value; c >= 0 && c < names.length; c = mask ? c + 1 : -1) {
+          if (mask && (value & (1 << c)) === 0) continue;
+          lists[c]![filled[c]!++] = position;
+          const set = sets[c];
+          if (set !== undefined) set[position >>> 5]! |= 1 << (position & 31);
+        }
       }
     }
     const terms = new Map<string, Term>();
-    names.forEach((name, c) => {
-      if (counts[c] === 0) return;
-      terms.set(name, { count: counts[c]!, positions: positions[c]!, bits: bits[c], attribute, code: mask ? 1 << c : c, mask });
-    });
+    for (let c = 0; c < names.length; c++) {
+      if (counts[c] === 0) continue;
+      terms.set(names[c]!, { count: counts[c]!, positions: positions[c]!, bits: bits[c], attribute, code: mask ? 1 << c : c, mask });
+    }
     return terms;
   };
 
-  const codes = (values: Iterable<string | undefined>) => {
-    const names: string[] = [];
-    const code = new Map<string, number>();
-    for (const v of values) if (v !== undefined && !code.has(v)) { code.set(v, names.length); names.push(v); }
-    return { names, code };
-  };
-  const category = codes(latest.map((e) => e.video.category));
-  const creator = codes(latest.map((e) => e.video.channel));
+  // one pass over the videos: each one's category, creator and duration class as codes (in order
+  // of first appearance, -1 where missing) and its features as bits
+  const category = codesOf();
+  const creator = codesOf();
+  const duration = codesOf();
+  const features = new Int32Array(count);
+  for (let p = 0; p < count; p++) {
+    const entry = latest[p]!;
+    const video = entry.video;
+    category.attribute[p] = category.codeOf(video.category);
+    creator.attribute[p] = creator.codeOf(video.channel);
+    duration.attribute[p] = duration.codeOf(entry.durationClass);
+    const flags = video.features;
+    for (let c = 0; c < FEATURES.length; c++) if (flags[FEATURES[c]!]) features[p]! |= 1 << c;
+  }
   return {
-    count, order, rank,
-    categories: dimension((e) => (e.video.category === undefined ? -1 : category.code.get(e.video.category)!), category.names, false),
-    creators: dimension((e) => creator.code.get(e.video.channel)!, creator.names, false),
-    durations: dimension((e) => (e.durationClass === undefined ? -1 : DURATIONS.indexOf(e.durationClass)), DURATIONS, false),
-    features: dimension((e) => FEATURES.reduce((bits, f, c) => (e.video.features[f] ? bits | (1 << c) : bits), 0), FEATURES, true),
+    count, latestOf, order, rank,
+    categories: dimension(category.attribute, category.names, false),
+    creators: dimension(creator.attribute, creator.names, false),
+    durations: dimension(duration.attribute, duration.names, false),
+    features: dimension(features, FEATURES, true),
   };
+
+  function codesOf() {
+    const names: string[] = [];
+    const codes = new Map<string, number>();
+    const codeOf = (value: string | undefined): number => {
+      if (value === undefined) return -1;
+      let c = codes.get(value);
+      if (c === undefined) { c = names.length; codes.set(value, c); names.push(value); }
+      return c;
+    };
+    return { names, codeOf, attribute: new Int32Array(count) };
+  }
 }
 
 export function buildChannelListIndex(orders: Readonly<Record<ChannelSort, readonly ChannelEntry[]>>): ChannelListIndex {

@@ -39,8 +39,13 @@ const aligned = new WeakMap<object, { model: Model; latestOf: Int32Array }>();
 function latestPositions(index: SearchIndex, model: Model): Int32Array {
   const known = aligned.get(index.videos);
   if (known?.model === model) return known.latestOf;
-  const positionOf = new Map(model.orders.latest.map((e, p) => [e.video.id, p]));
-  const latestOf = Int32Array.from(index.videos.keys, (k) => positionOf.get(k) ?? -1);
+  const ofEntry = model.lists.videos.latestOf;
+  const keys = index.videos.keys;
+  const latestOf = new Int32Array(keys.length);
+  for (let d = 0; d < keys.length; d++) {
+    const entry = model.videos.get(keys[d]!);
+    latestOf[d] = entry === undefined ? -1 : ofEntry[entry.index]!;
+  }
   aligned.set(index.videos, { model, latestOf });
   return latestOf;
 }

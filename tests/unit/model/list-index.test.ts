@@ -65,7 +65,7 @@ const contextOf = (model: Model): Context => ({ model, snapshot: undefined, live
 
 /** The reference: every public video of the sort order (or the search's ranking) filtered one by one. */
 function scanVideos(model: Model, query: URLSearchParams): PageAnswer<unknown> {
-  const { filters, page } = listVideos.parse({}, query) as { filters: Record<string, string | undefined>; page: Parameters<typeof paginate>[1] };
+  const { filters, page } = listVideos.parse({}, query) as unknown as { filters: Record<string, string | undefined>; page: Parameters<typeof paginate>[1] };
   const keep = (e: VideoEntry) =>
     (filters['category'] === undefined || e.video.category === filters['category']) &&
     (filters['creator'] === undefined || e.video.channel === filters['creator']) &&
