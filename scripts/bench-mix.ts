@@ -14,70 +14,21 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
-import { manifestBaseUrl, type Manifest } from '../src/snapshot/manifest.ts';
+import { manifestBaseUrl } from '../src/snapshot/manifest.ts';
 import { runCli, UsageError } from './cli.ts';
+import { mixUrls } from './bench/mix-urls.ts';
 import { freePort, median, need, option, waitFor, wrk } from './bench/serving.ts';
 
-const SORTS = ['latest', 'trending', 'views', 'likes'];
-const DURATIONS = ['short', 'medium', 'long'];
-const FEATURES = ['captions', 'calm', '3d', 'restricted'];
-
-/** A small deterministic generator (mulberry32): the same URLs every run. */
-function randomFrom(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <T>(list: readonly T[]): T => list[int(list.length)]! };
-}
-
-interface Catalogue {
-  readonly videos: string[];
-  readonly comments: string[];
-  readonly categories: string[];
-  readonly channels: string[];
-  readonly playlists: string[];
-}
-
-/** What the URLs are made of, from the snapshot's manifest (its keys are the prerendered pages). */
-function readCatalogue(manifestFile: string): Catalogue {
-  const keys = Object.keys((JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest).pages);
-  const matching = (pattern: RegExp) => keys.flatMap((k) => { const m = pattern.exec(k); return m ? [m[1] ?? m[0]] : []; });
-  return {
-    videos: matching(/^\/v1\/videos\/[^/?%]+$/),
-    comments: matching(/^\/v1\/videos\/[^/?%]+\/comments(?:\?.*)?$/),
-    categories: [...new Set(matching(/^\/v1\/videos\?(?:.*&)?category=([^&]+)/))],
-    channels: matching(/^\/v1\/channels\/([^/?%]+)$/),
-    playlists: matching(/^\/v1\/playlists\/([^/?%]+)$/),
-  };
-}
-
-/** An offset-paged list page: mostly /v1/videos with filters and a sort, some nested lists. */
-function listUrl(r: ReturnType<typeof randomFrom>, c: Catalogue): string {
-  const limit = 1 + r.int(50);
-  const kind = r.next();
-  if (kind < 0.15) return `/v1/channels/${r.pick(c.channels)}/videos?offset=${r.int(200)}&limit=${limit}`;
-  if (kind < 0.2) return `/v1/playlists/${r.pick(c.playlists)}/videos?offset=${r.int(30)}&limit=${limit}`;
-  if (kind < 0.25) return `/v1/channels?sort=${r.pick(['subscribers', 'views', 'videos'])}&offset=${r.int(500)}&limit=${limit}`;
-  const query = new URLSearchParams();
-  if (r.next() < 0.8) query.set('category', r.pick(c.categories));
-  if (r.next() < 0.15) query.set('creator', r.pick(c.channels));
-  if (r.next() < 0.3) query.set('duration', r.pick(DURATIONS));
-  if (r.next() < 0.3) query.set('feature', r.pick(FEATURES));
-  query.set('sort', r.pick(SORTS));
-  query.set('offset', String(r.int(query.size > 2 ? 800 : 3000)));
-  query.set('limit', String(limit));
-  return `/v1/videos?${query}`;
-}
-
-function sample<T>(r: ReturnType<typeof randomFrom>, list: readonly T[], n: number): T[] {
-  if (list.length === 0) throw new UsageError('the snapshot has no pages of a kind the mix needs');
-  return Array.from({ length: n }, () => r.pick(list));
+/** Waits (up to 10 minutes: a 100,000-video snapshot on a busy machine loads in a minute or more) for the first answer. */
+async function waitUntilServing(port: number, server: ReturnType<typeof spawn>): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/v1/categories`)).ok) return;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the server gave no answer in 10 minutes');
 }
 
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -142,14 +93,7 @@ await runCli('bench:mix', async () => {
   closeSync(fd);
   if (baseUrl === undefined) throw new UsageError(`no snapshot in ${config.distDir}: build one with npm run build`);
 
-  const catalogue = readCatalogue(manifestFile);
-  const r = randomFrom(5000);
-  const lists = Array.from({ length: 2000 }, () => listUrl(r, catalogue));
-  const urls = listsOnly ? lists : [
-    ...lists, ...sample(r, catalogue.videos, 2000), ...sample(r, catalogue.comments, 980),
-    ...Array.from({ length: 20 }, () => `/v1/channels?sort=${r.pick(['subscribers', 'views', 'videos'])}&limit=${1 + r.int(50)}`),
-  ];
-  const firsts = Array.from({ length: first }, () => listUrl(randomFrom(r.int(2 ** 31)), catalogue));
+  const { urls, firsts } = mixUrls(manifestFile, listsOnly, first);
 
   const dir = mkdtempSync(join(tmpdir(), 'vpa-bench-mix-'));
   chmodSync(dir, 0o755); // nginx workers run as an unprivileged user
@@ -166,7 +110,7 @@ await runCli('bench:mix', async () => {
       env: { ...process.env, PORT: String(ourPort), HOST: '127.0.0.1', PUBLIC_BASE_URL: baseUrl, RATE_LIMIT_PUBLIC: '10000000' },
       stdio: 'ignore',
     });
-    await waitFor(`http://127.0.0.1:${ourPort}/v1/categories`);
+    await waitUntilServing(ourPort, server);
     console.log(`ours: first answer ${((performance.now() - started) / 1000).toFixed(1)} s after start; ${memoryOf(server.pid!)}`);
     const ours: number[] = [];
     for (let run = 1; run <= runs; run++) {
