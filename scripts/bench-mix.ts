@@ -11,13 +11,13 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import { manifestBaseUrl } from '../src/snapshot/manifest.ts';
 import { runCli, UsageError } from './cli.ts';
 import { mixUrls } from './bench/mix-urls.ts';
-import { freePort, median, need, option, waitFor, wrk } from './bench/serving.ts';
+import { freePort, median, need, option, waitFor } from './bench/serving.ts';
 
 /** Waits (up to 10 minutes: a 100,000-video snapshot on a busy machine loads in a minute or more) for the first answer. */
 async function waitUntilServing(port: number, server: ReturnType<typeof spawn>): Promise<void> {
@@ -29,6 +29,16 @@ async function waitUntilServing(port: number, server: ReturnType<typeof spawn>):
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error('the server gave no answer in 10 minutes');
+}
+
+/** Requests/s of wrk (-t1 -c50, on core 1) over the paths in `urls`, and its socket errors (timeouts under load are reported, not fatal); throws on any non-2xx answer. */
+function wrk(port: number, urls: string, seconds: number): { rate: number; errors: string } {
+  const out = execFileSync('taskset', ['-c', '1', 'wrk', '-t1', '-c50', `-d${seconds}s`, '-s', resolve('scripts/bench/random-urls.lua'), `http://127.0.0.1:${port}`],
+    { env: { ...process.env, URLS: urls }, encoding: 'utf8' });
+  const match = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  if (!match || /Non-2xx/.test(out)) throw new Error(`wrk run failed or saw errors:\n${out}`);
+  const errors = /Socket errors: (.*)/.exec(out)?.[1];
+  return { rate: Number(match[1]), errors: errors === undefined ? '' : `; socket errors: ${errors}` };
 }
 
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -115,8 +125,9 @@ await runCli('bench:mix', async () => {
     const ours: number[] = [];
     for (let run = 1; run <= runs; run++) {
       const before = load();
-      ours.push(wrk(ourPort, join(dir, 'ours.txt'), seconds));
-      console.log(`ours run ${run}${run === 1 ? ' (fresh)' : ''}: ${ours.at(-1)!.toFixed(0)} req/s (load before ${before}); ${memoryOf(server.pid!)}`);
+      const { rate, errors } = wrk(ourPort, join(dir, 'ours.txt'), seconds);
+      ours.push(rate);
+      console.log(`ours run ${run}${run === 1 ? ' (fresh)' : ''}: ${rate.toFixed(0)} req/s (load before ${before})${errors}; ${memoryOf(server.pid!)}`);
     }
 
     // The same bodies as files for nginx, as our server sends them.
@@ -140,8 +151,9 @@ http { access_log off; sendfile on; tcp_nopush on; tcp_nodelay on; keepalive_tim
     const nginx: number[] = [];
     for (let run = 1; run <= runs; run++) {
       const before = load();
-      nginx.push(wrk(nginxPort, join(dir, 'nginx.txt'), seconds));
-      console.log(`nginx run ${run}: ${nginx.at(-1)!.toFixed(0)} req/s (load before ${before})`);
+      const { rate, errors } = wrk(nginxPort, join(dir, 'nginx.txt'), seconds);
+      nginx.push(rate);
+      console.log(`nginx run ${run}: ${rate.toFixed(0)} req/s (load before ${before})${errors}`);
     }
     const base = median(nginx);
     console.log(`ours/nginx: first run ${(ours[0]! / base).toFixed(2)}, runs ${ours.map((o) => (o / base).toFixed(2)).join(' / ')} (against nginx's median ${base.toFixed(0)} req/s; target: first run at least 0.5)`);
