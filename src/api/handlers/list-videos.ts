@@ -74,7 +74,8 @@ export function selectVideos(context: Pick<Context, 'model' | 'search'>, f: Filt
       length: ranking.total,
       at(i) {
         if (i >= ranking.ids.length) ranking = searchKind(index, 'videos', q, Number.POSITIVE_INFINITY);
-        return latest[latestOf[ranking.ids[i]!]!]!;
+        const id = ranking.ids[i]!;
+        return latest[latestOf[id]!] ?? model.videos.get(index.videos.keys[id]!)!;
       },
     };
   }
