@@ -6,6 +6,7 @@ import { memoiseJson } from '../api/serialise.ts';
 import { buildChannels, type ChannelEntry, type ChannelSort } from './build-channels.ts';
 import { buildPlaylists, type PlaylistEntry } from './build-playlists.ts';
 import { durationClass, type DurationClass } from './durations.ts';
+import { buildChannelListIndex, buildVideoListIndex, type ChannelListIndex, type VideoListIndex } from './list-index.ts';
 import type { PublicCatalogue, PublicVideo } from './public-catalogue.ts';
 import { computeRelated } from './related.ts';
 import { toCategory, toCreator, toReply, toThread, toVideo } from './resources.ts';
@@ -23,6 +24,8 @@ export interface Derived {
 }
 
 export interface VideoEntry {
+  /** position in Model.entries (catalogue order) */
+  readonly index: number;
   readonly video: PublicVideo;
   readonly resource: Video;
   readonly trending: number;
@@ -51,6 +54,8 @@ export interface Model {
   readonly channelOrders: Readonly<Record<ChannelSort, readonly ChannelEntry[]>>;
   /** public and unlisted playlists by id */
   readonly playlists: ReadonlyMap<string, PlaylistEntry>;
+  /** what answers list queries without walking the model (model/list-index.ts) */
+  readonly lists: { readonly videos: VideoListIndex; readonly channels: ChannelListIndex };
 }
 
 export function deriveCatalogue(catalogue: PublicCatalogue): Derived {
@@ -96,6 +101,7 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
       toThread(c, (repliesOf.get(c.id) ?? []).sort(oldestFirst), urls));
     const commentCount = threads.reduce((n, t) => n + 1 + t.replyCount, 0);
     return {
+      index: i,
       video,
       // Not memoised as JSON: the build serialises most videos about twice, and holding a JSON copy
       // of every video and thread cost ~150 MB at 100,000 videos.
@@ -126,5 +132,6 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
   const playlists = buildPlaylists(catalogue.playlists, videos, creators, urls);
   const channels = buildChannels(catalogue.channels, orders.latest, playlists, urls);
 
-  return { urls, live: catalogue.live, entries, videos, orders, categories, channels: channels.channels, channelOrders: channels.orders, playlists };
+  const lists = { videos: buildVideoListIndex(orders), channels: buildChannelListIndex(channels.orders) };
+  return { urls, live: catalogue.live, entries, videos, orders, categories, channels: channels.channels, channelOrders: channels.orders, playlists, lists };
 }

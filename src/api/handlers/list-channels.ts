@@ -3,6 +3,7 @@
 // (typo-tolerant, prefix-aware); the order stays the sort's, whose default applies with `q` too.
 // Channels carry `isLive` as of the request, so the answer is not prerendered.
 import type { ChannelEntry, ChannelSort } from '../../model/build-channels.ts';
+import { rankChannels } from '../../model/list-index.ts';
 import { channelAsOf, liveNow } from '../../model/live.ts';
 import { searchIndexFor } from '../../search/index-for.ts';
 import { searchKind } from '../../search/run-search.ts';
@@ -19,12 +20,13 @@ interface Filters {
   readonly q: string | undefined;
 }
 
+/** The channels to list, in the sort's order; with `q`, the matches put in that order by rank (model/list-index.ts). */
 export function selectChannels(context: Pick<Context, 'model' | 'search'>, f: Filters): readonly ChannelEntry[] {
   const ordered = context.model.channelOrders[f.sort];
   if (f.q === undefined) return ordered;
   const index = searchIndexFor(context);
-  const matched = new Set(Array.from(searchKind(index, 'channels', f.q, Number.POSITIVE_INFINITY).ids, (id) => index.channels.keys[id]!));
-  return ordered.filter((entry) => matched.has(entry.channel.username));
+  const usernames = Array.from(searchKind(index, 'channels', f.q, Number.POSITIVE_INFINITY).ids, (id) => index.channels.keys[id]!);
+  return Array.from(rankChannels(context.model.lists.channels, f.sort, new Set(usernames)), (position) => ordered[position]!);
 }
 
 export const listChannels = defineEndpoint<{ filters: Filters; page: PageSpec }>({

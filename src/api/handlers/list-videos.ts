@@ -1,8 +1,10 @@
 // GET /v1/videos: public videos, every sort and filter (AND), cursor or offset paging. `q` matches
 // through the search index (typo-tolerant, prefix-aware, src/search); with `q` and no `sort` the
 // matches come best first, with a `sort` in that order.
-import type { VideoEntry, VideoSort } from '../../model/build-model.ts';
+import type { Model, VideoEntry, VideoSort } from '../../model/build-model.ts';
+import { matchesFilters, rankPositions, selectPositions, type PositionList } from '../../model/list-index.ts';
 import { searchIndexFor } from '../../search/index-for.ts';
+import type { SearchIndex } from '../../search/search-index.ts';
 import { searchKind } from '../../search/run-search.ts';
 import { defineEndpoint, type Context } from '../endpoint.ts';
 import { canonicalPage, paginatePositions, readPageSpec, type PageSpec } from '../paging.ts';
@@ -21,37 +23,50 @@ interface Filters {
   readonly q: string | undefined;
 }
 
-/** A list to page over: an array, or a view of a search ranking that allocates nothing per match. */
+/** A list to page over: an array, or a view of an index or a search ranking that allocates nothing per match. */
 export interface EntryList {
   readonly length: number;
   at(position: number): VideoEntry;
 }
 
 const ofArray = (entries: readonly VideoEntry[]): EntryList => ({ length: entries.length, at: (i) => entries[i]! });
+const inOrder = (entries: readonly VideoEntry[], positions: PositionList): EntryList =>
+  ({ length: positions.length, at: (i) => entries[positions.at(i)]! });
 
-/** Video entries by search document id, and document ids by video id, for one index and model. */
-const aligned = new WeakMap<object, { entries: VideoEntry[]; docOf: Map<string, number> }>();
+/** For one search index and model: each video document's position in `latest` (-1: not a public video). */
+const aligned = new WeakMap<object, { model: Model; latestOf: Int32Array }>();
 
+function latestPositions(index: SearchIndex, model: Model): Int32Array {
+  const known = aligned.get(index.videos);
+  if (known?.model === model) return known.latestOf;
+  const ofEntry = model.lists.videos.latestOf;
+  const keys = index.videos.keys;
+  const latestOf = new Int32Array(keys.length);
+  for (let d = 0; d < keys.length; d++) {
+    const entry = model.videos.get(keys[d]!);
+    latestOf[d] = entry === undefined ? -1 : ofEntry[entry.index]!;
+  }
+  aligned.set(index.videos, { model, latestOf });
+  return latestOf;
+}
+
+/**
+ * The public videos passing `f`, in its order. Without `q` the list indexes answer (the page and
+ * the rarest filter's count, never a walk of the videos); with `q`, the search's matches are
+ * filtered and put in the sort's order by rank (model/list-index.ts).
+ */
 export function selectVideos(context: Pick<Context, 'model' | 'search'>, f: Filters): EntryList {
   const { model } = context;
-  const keep = (e: VideoEntry) =>
-    (f.category === undefined || e.video.category === f.category) &&
-    (f.creator === undefined || e.video.channel === f.creator) &&
-    (f.duration === undefined || e.durationClass === f.duration) &&
-    (f.feature === undefined || e.video.features[f.feature]);
+  const lists = model.lists.videos;
   const filtering = f.category !== undefined || f.creator !== undefined || f.duration !== undefined || f.feature !== undefined;
   if (f.q === undefined) {
-    const base = model.orders[f.sort ?? 'latest'];
-    return ofArray(filtering ? base.filter(keep) : base);
+    const sort = f.sort ?? 'latest';
+    return inOrder(model.orders[sort], selectPositions(lists, sort, f));
   }
   const index = searchIndexFor(context);
-  let docs = aligned.get(index.videos);
-  if (!docs) {
-    const keys = index.videos.keys;
-    aligned.set(index.videos, (docs = { entries: keys.map((k) => model.videos.get(k)!), docOf: new Map(keys.map((k, i) => [k, i])) }));
-  }
-  const { entries, docOf } = docs;
   const q = f.q;
+  const latest = model.orders.latest;
+  const latestOf = latestPositions(index, model);
   if (f.sort === undefined && !filtering) {
     // the best matches are cached; a page past them ranks every match, once per request
     let ranking = searchKind(index, 'videos', q);
@@ -59,16 +74,25 @@ export function selectVideos(context: Pick<Context, 'model' | 'search'>, f: Filt
       length: ranking.total,
       at(i) {
         if (i >= ranking.ids.length) ranking = searchKind(index, 'videos', q, Number.POSITIVE_INFINITY);
-        return entries[ranking.ids[i]!]!;
+        const id = ranking.ids[i]!;
+        return latest[latestOf[id]!] ?? model.videos.get(index.videos.keys[id]!)!;
       },
     };
   }
   const ranking = searchKind(index, 'videos', q, Number.POSITIVE_INFINITY);
-  if (f.sort === undefined) return ofArray(Array.from(ranking.ids, (id) => entries[id]!).filter(keep));
-  const member = new Uint8Array(entries.length);
-  for (const id of ranking.ids) member[id] = 1;
-  return ofArray(model.orders[f.sort].filter((e) => member[docOf.get(e.video.id)!] === 1 && keep(e)));
+  const keep = matchesFilters(lists, f);
+  if (!keep) return ofArray([]);
+  const matches = new Int32Array(ranking.ids.length);
+  let n = 0;
+  for (const id of ranking.ids) {
+    const p = latestOf[id]!;
+    if (p >= 0 && keep(p)) matches[n++] = p;
+  }
+  if (f.sort === undefined) return inOrder(latest, ofPositions(matches.subarray(0, n)));
+  return inOrder(model.orders[f.sort], ofPositions(rankPositions(lists, f.sort, matches.subarray(0, n))));
 }
+
+const ofPositions = (positions: Int32Array): PositionList => ({ length: positions.length, at: (i) => positions[i]! });
 
 export const listVideos = defineEndpoint<{ filters: Filters; page: PageSpec }>({
   name: 'list-videos',

@@ -1,0 +1,175 @@
+// npm run bench:mix -- [--seconds S] [--runs R] [--lists-only] [--first N]: the long tail against
+// nginx, on the snapshot in DIST_DIR (built from CATALOGUE_DB; e.g. pyvideo-100k, docs/performance.md).
+// 5,000 URLs: 2,000 offset-paged list pages with filters and sorts (not prerendered: the handlers
+// answer them), 2,000 video pages and 980 comment pages (prerendered), 20 channel list pages; with
+// --lists-only, the 2,000 list pages alone. Our server starts fresh, pinned to core 0, and serves R
+// runs of wrk -t1 -c50 (core 1, a random URL of the list per request); then the same bodies, fetched
+// from our server, are written to files and nginx serves them for R runs. Last, the latency of N
+// (default 1,000) list pages never asked before, one at a time, identity and with br accepted.
+// Needs nginx and wrk (apt-get install -y nginx-light wrk).
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, get } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
+import { manifestBaseUrl } from '../src/snapshot/manifest.ts';
+import { runCli, UsageError } from './cli.ts';
+import { mixUrls } from './bench/mix-urls.ts';
+import { freePort, median, need, option, waitFor } from './bench/serving.ts';
+
+/** Waits (up to 10 minutes: a 100,000-video snapshot on a busy machine loads in a minute or more) for the first answer. */
+async function waitUntilServing(port: number, server: ReturnType<typeof spawn>): Promise<void> {
+  for (let i = 0; i < 1200; i++) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/v1/categories`)).ok) return;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the server gave no answer in 10 minutes');
+}
+
+/** Requests/s of wrk (-t1 -c50, on core 1) over the paths in `urls`, and its socket errors (timeouts under load are reported, not fatal); throws on any non-2xx answer. */
+function wrk(port: number, urls: string, seconds: number): { rate: number; errors: string } {
+  const out = execFileSync('taskset', ['-c', '1', 'wrk', '-t1', '-c50', `-d${seconds}s`, '-s', resolve('scripts/bench/random-urls.lua'), `http://127.0.0.1:${port}`],
+    { env: { ...process.env, URLS: urls }, encoding: 'utf8' });
+  const match = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  if (!match || /Non-2xx/.test(out)) throw new Error(`wrk run failed or saw errors:\n${out}`);
+  const errors = /Socket errors: (.*)/.exec(out)?.[1];
+  return { rate: Number(match[1]), errors: errors === undefined ? '' : `; socket errors: ${errors}` };
+}
+
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+
+/** VmRSS and VmHWM (peak) of a process, in MB. */
+function memoryOf(pid: number): string {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return `RSS ${(kb('VmRSS') / 1024).toFixed(0)} MB (peak ${(kb('VmHWM') / 1024).toFixed(0)} MB)`;
+}
+
+/** GETs each path once, one at a time on one connection: each answer's status, body and time. */
+async function fetchEach(port: number, paths: readonly string[], headers: Record<string, string> = {}) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const answers: { path: string; status: number; body: Buffer; ms: number }[] = [];
+  for (const path of paths) {
+    const started = performance.now();
+    answers.push(await new Promise((resolve, reject) => {
+      get({ host: '127.0.0.1', port, path, agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ path, status: res.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - started }));
+      }).on('error', reject);
+    }));
+  }
+  agent.destroy();
+  return answers;
+}
+
+function percentiles(ms: number[]): string {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!.toFixed(2);
+  return `p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`;
+}
+
+const USAGE = `usage: npm run bench:mix -- [--seconds S] [--runs R] [--first N] [--lists-only]
+  Serves the snapshot in DIST_DIR (from CATALOGUE_DB) fresh, pinned to core 0, for R runs (default 3)
+  of wrk -t1 -c50 -dS (default 10) over 5,000 URLs (2,000 offset-paged list pages, 2,000 videos,
+  980 comment pages, 20 channel lists; --lists-only: the list pages alone), then nginx serving the
+  same bodies from files; prints req/s of each run and the ratio, then the latency of N (default
+  1,000) list pages never asked before. Needs nginx and wrk.`;
+
+await runCli('bench:mix', async () => {
+  if (process.argv.includes('--help')) {
+    console.log(USAGE);
+    return;
+  }
+  const known = new Set(['--seconds', '--runs', '--first', '--lists-only']);
+  const unknown = process.argv.slice(2).find((a, i, all) => a.startsWith('--') ? !known.has(a) : !['--seconds', '--runs', '--first'].includes(all[i - 1] ?? ''));
+  if (unknown !== undefined) throw new UsageError(`unknown argument ${unknown}\n${USAGE}`);
+  need(['nginx', 'wrk', 'taskset'], 'nginx-light wrk util-linux');
+  const seconds = option('--seconds', 10);
+  const runs = option('--runs', 3);
+  const first = option('--first', 1000);
+  const listsOnly = process.argv.includes('--lists-only');
+  const config = loadConfig();
+  const current = layoutOf(config.distDir).current;
+  const manifestFile = join(current, MANIFEST_FILE);
+  const head = Buffer.alloc(4096);
+  const fd = openSync(manifestFile, 'r');
+  const baseUrl = manifestBaseUrl(head.toString('utf8', 0, readSync(fd, head, 0, head.length, 0)));
+  closeSync(fd);
+  if (baseUrl === undefined) throw new UsageError(`no snapshot in ${config.distDir}: build one with npm run build`);
+
+  const { urls, firsts } = mixUrls(manifestFile, listsOnly, first);
+
+  const dir = mkdtempSync(join(tmpdir(), 'vpa-bench-mix-'));
+  chmodSync(dir, 0o755); // nginx workers run as an unprivileged user
+  const prefix = join(dir, 'nginx');
+  const [ourPort, nginxPort] = [await freePort(), await freePort()];
+  let server: ReturnType<typeof spawn> | undefined;
+  try {
+    writeFileSync(join(dir, 'ours.txt'), urls.join('\n') + '\n');
+    console.log(`${urls.length} URLs (${listsOnly ? '2,000 list pages' : '2,000 list pages, 2,000 videos, 980 comment pages, 20 channel lists'}) of the snapshot in ${config.distDir}`);
+    console.log(`wrk -t1 -c50 -d${seconds}s on core 1, each server on core 0; load average before: ${load()}`);
+    const started = performance.now();
+    server = spawn('taskset', ['-c', '0', process.execPath, '--max-semi-space-size=32', 'scripts/start.ts'], {
+      // one load generator from one address: a lane budget would answer 429 after 600 requests
+      env: { ...process.env, PORT: String(ourPort), HOST: '127.0.0.1', PUBLIC_BASE_URL: baseUrl, RATE_LIMIT_PUBLIC: '10000000' },
+      stdio: 'ignore',
+    });
+    await waitUntilServing(ourPort, server);
+    console.log(`ours: first answer ${((performance.now() - started) / 1000).toFixed(1)} s after start; ${memoryOf(server.pid!)}`);
+    const ours: number[] = [];
+    for (let run = 1; run <= runs; run++) {
+      const before = load();
+      const { rate, errors } = wrk(ourPort, join(dir, 'ours.txt'), seconds);
+      ours.push(rate);
+      console.log(`ours run ${run}${run === 1 ? ' (fresh)' : ''}: ${rate.toFixed(0)} req/s (load before ${before})${errors}; ${memoryOf(server.pid!)}`);
+    }
+
+    // The same bodies as files for nginx, as our server sends them.
+    const root = join(dir, 'root');
+    mkdirSync(join(root, 'm'), { recursive: true });
+    const answers = await fetchEach(ourPort, urls);
+    const failed = answers.filter((a) => a.status !== 200);
+    if (failed.length > 0) throw new Error(`${failed.length} URLs failed, e.g. ${failed[0]!.path}: ${failed[0]!.status}`);
+    answers.forEach((a, i) => writeFileSync(join(root, 'm', `${i}.json`), a.body));
+    writeFileSync(join(dir, 'nginx.txt'), urls.map((_, i) => `/m/${i}.json`).join('\n') + '\n');
+    mkdirSync(join(prefix, 'tmp'), { recursive: true });
+    writeFileSync(join(prefix, 'nginx.conf'), `worker_processes 1; daemon on; pid ${prefix}/nginx.pid; error_log ${prefix}/error.log warn;
+events { worker_connections 1024; }
+http { access_log off; sendfile on; tcp_nopush on; tcp_nodelay on; keepalive_timeout 65; keepalive_requests 100000;
+  types { application/json json; } default_type application/octet-stream; open_file_cache max=200000 inactive=60s;
+  client_body_temp_path ${prefix}/tmp; proxy_temp_path ${prefix}/tmp; fastcgi_temp_path ${prefix}/tmp; uwsgi_temp_path ${prefix}/tmp; scgi_temp_path ${prefix}/tmp;
+  server { listen 127.0.0.1:${nginxPort}; root ${root}; add_header Access-Control-Allow-Origin *; } }
+`);
+    execFileSync('taskset', ['-c', '0', 'nginx', '-p', prefix, '-c', join(prefix, 'nginx.conf')]);
+    await waitFor(`http://127.0.0.1:${nginxPort}/m/0.json`);
+    const nginx: number[] = [];
+    for (let run = 1; run <= runs; run++) {
+      const before = load();
+      const { rate, errors } = wrk(nginxPort, join(dir, 'nginx.txt'), seconds);
+      nginx.push(rate);
+      console.log(`nginx run ${run}: ${rate.toFixed(0)} req/s (load before ${before})${errors}`);
+    }
+    const base = median(nginx);
+    console.log(`ours/nginx: first run ${(ours[0]! / base).toFixed(2)}, runs ${ours.map((o) => (o / base).toFixed(2)).join(' / ')} (against nginx's median ${base.toFixed(0)} req/s; target: first run at least 0.5)`);
+
+    // First requests: list pages never asked before, one at a time.
+    const half = Math.ceil(firsts.length / 2);
+    const identity = await fetchEach(ourPort, firsts.slice(0, half));
+    const br = await fetchEach(ourPort, firsts.slice(half), { 'accept-encoding': 'br, gzip' });
+    console.log(`first requests of ${half} list pages, identity: ${percentiles(identity.map((a) => a.ms))} (load ${load()})`);
+    console.log(`first requests of ${firsts.length - half} list pages, br accepted: ${percentiles(br.map((a) => a.ms))}`);
+    console.log(`ours at the end: ${memoryOf(server.pid!)}`);
+  } finally {
+    server?.kill('SIGTERM');
+    try {
+      execFileSync('nginx', ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-s', 'quit'], { stdio: 'ignore' });
+    } catch { /* nginx was not started */ }
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
