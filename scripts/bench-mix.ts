@@ -15,9 +15,9 @@ import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import { manifestBaseUrl } from '../src/snapshot/manifest.ts';
-import { runCli, UsageError } from './cli.ts';
+import { runCommand, UsageError } from './cli.ts';
 import { mixUrls } from './bench/mix-urls.ts';
-import { freePort, median, need, option, waitFor } from './bench/serving.ts';
+import { freePort, median, need, positive, waitFor } from './bench/serving.ts';
 
 /** Waits (up to 10 minutes: a 100,000-video snapshot on a busy machine loads in a minute or more) for the first answer. */
 async function waitUntilServing(port: number, server: ReturnType<typeof spawn>): Promise<void> {
@@ -74,26 +74,23 @@ function percentiles(ms: number[]): string {
   return `p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms`;
 }
 
-const USAGE = `usage: npm run bench:mix -- [--seconds S] [--runs R] [--first N] [--lists-only]
-  Serves the snapshot in DIST_DIR (from CATALOGUE_DB) fresh, pinned to core 0, for R runs (default 3)
-  of wrk -t1 -c50 -dS (default 10) over 5,000 URLs (2,000 offset-paged list pages, 2,000 videos,
-  980 comment pages, 20 channel lists; --lists-only: the list pages alone), then nginx serving the
-  same bodies from files; prints req/s of each run and the ratio, then the latency of N (default
-  1,000) list pages never asked before. Needs nginx and wrk.`;
+const BENCH_MIX_COMMAND = {
+  run: 'npm run bench:mix',
+  about: 'Serves the snapshot in DIST_DIR (from CATALOGUE_DB) fresh, pinned to core 0, for R runs of wrk -t1 -c50 over 5,000 URLs (2,000 offset-paged list pages, 2,000 videos, 980 comment pages, 20 channel lists), then nginx serving the same bodies from files; prints req/s of each run and the ratio, then the latency of N list pages never asked before. Needs nginx and wrk.',
+  options: {
+    seconds: { type: 'string', value: 'S', help: 'length of each run (default 10)' },
+    runs: { type: 'string', value: 'R', help: 'runs of each side (default 3)' },
+    first: { type: 'string', value: 'N', help: 'list pages never asked before, timed one at a time (default 1000)' },
+    'lists-only': { type: 'boolean', help: 'the 2,000 list pages alone' },
+  },
+} as const;
 
-await runCli('bench:mix', async () => {
-  if (process.argv.includes('--help')) {
-    console.log(USAGE);
-    return;
-  }
-  const known = new Set(['--seconds', '--runs', '--first', '--lists-only']);
-  const unknown = process.argv.slice(2).find((a, i, all) => a.startsWith('--') ? !known.has(a) : !['--seconds', '--runs', '--first'].includes(all[i - 1] ?? ''));
-  if (unknown !== undefined) throw new UsageError(`unknown argument ${unknown}\n${USAGE}`);
+await runCommand('bench:mix', BENCH_MIX_COMMAND, async ({ values }) => {
   need(['nginx', 'wrk', 'taskset'], 'nginx-light wrk util-linux');
-  const seconds = option('--seconds', 10);
-  const runs = option('--runs', 3);
-  const first = option('--first', 1000);
-  const listsOnly = process.argv.includes('--lists-only');
+  const seconds = positive('seconds', values.seconds, 10);
+  const runs = positive('runs', values.runs, 3);
+  const first = positive('first', values.first, 1000);
+  const listsOnly = values['lists-only'] === true;
   const config = loadConfig();
   const current = layoutOf(config.distDir).current;
   const manifestFile = join(current, MANIFEST_FILE);
