@@ -43,7 +43,7 @@ export interface Variants {
  * Words' variants remembered per index, up to this many variants in all (about 12 bytes each):
  * the typo lookup takes 0.1–0.5 ms, and words recur across queries far more than whole queries do.
  */
-export const CACHED_VARIANTS = 2_000_000;
+export const CACHED_VARIANTS = 1_000_000;
 interface VariantCache { readonly words: Map<string, Variants>; size: number }
 const variantCaches = new WeakMap<KindIndex, VariantCache>();
 
