@@ -74,7 +74,7 @@ export function variantsOf(index: KindIndex, word: string, last: boolean): Varia
 
 function findVariants(index: KindIndex, word: string, last: boolean): Variants {
   const weights = new Map<number, number>();
-  const exact = index.vocabulary.get(word) ?? -1;
+  const exact = (allowsTypos(word) ? index.vocabulary : index.denseVocabulary).get(word) ?? -1;
   const add = (id: number, base: number, reference: number | undefined) => {
     if (id === exact) return;
     const weight = reference === undefined ? base : base * Math.min(1, reference / idfOf(index, id));
@@ -87,10 +87,12 @@ function findVariants(index: KindIndex, word: string, last: boolean): Variants {
     // completion a user most likely means only for being rare.
     const completions: number[] = [];
     let commonest = -1;
-    for (const [, id] of index.vocabulary.atPrefix(word)) {
-      if (id === exact) continue;
-      completions.push(id);
-      if (commonest === -1 || index.frequency[id]! > index.frequency[commonest]!) commonest = id;
+    for (const vocabulary of [index.vocabulary, index.denseVocabulary]) {
+      for (const [, id] of vocabulary.atPrefix(word)) {
+        if (id === exact) continue;
+        completions.push(id);
+        if (commonest === -1 || index.frequency[id]! > index.frequency[commonest]!) commonest = id;
+      }
     }
     const reference = exactIdf ?? (commonest === -1 ? undefined : idfOf(index, commonest));
     for (const id of completions) add(id, COMPLETION_WEIGHT, reference);
@@ -116,15 +118,32 @@ export function postingsOf(index: KindIndex, variants: Variants): number {
 }
 
 /**
- * Calls `visit` with each posting range a word's variants score in: the exact term's whole list
- * (every field), then each other variant's postings in the short fields (the front of its list).
+ * Scores the postings `start`..`end` into `total` (the query's first word): each document keeps
+ * its best score, and is added to `candidates` the first time. Returns the candidates' count.
+ * A plain function over arrays, not a closure, so the hot loop keeps its values in registers.
  */
-function forEachRange(index: KindIndex, variants: Variants, visit: (start: number, end: number, scores: Float32Array, weight: number) => void): void {
-  if (variants.exact !== -1) visit(index.starts[variants.exact]!, index.starts[variants.exact + 1]!, index.scoreAll, 1);
-  for (let v = 0; v < variants.ids.length; v++) {
-    const id = variants.ids[v]!;
-    visit(index.starts[id]!, index.looseEnds[id]!, index.scoreLoose, variants.weights[v]!);
+function scoreFirst(docs: Int32Array, scores: Float32Array, start: number, end: number, weight: number, total: Float64Array, candidates: Int32Array, count: number): number {
+  for (let p = start; p < end; p++) {
+    const score = scores[p]! * weight;
+    if (score === 0) continue;
+    const doc = docs[p]!;
+    if (total[doc] === 0) candidates[count++] = doc;
+    if (score > total[doc]!) total[doc] = score;
   }
+  return count;
+}
+
+/** Scores the postings `start`..`end` of a later word into `word`, for the documents still matching (`matched` = `wi`). Returns the touched count. */
+function scoreLater(docs: Int32Array, scores: Float32Array, start: number, end: number, weight: number, matched: Uint8Array, wi: number, word: Float64Array, touched: Int32Array, count: number): number {
+  for (let p = start; p < end; p++) {
+    const doc = docs[p]!;
+    if (matched[doc] !== wi) continue;
+    const score = scores[p]! * weight;
+    if (score === 0) continue;
+    if (word[doc] === 0) touched[count++] = doc;
+    if (score > word[doc]!) word[doc] = score;
+  }
+  return count;
 }
 
 /** Per-index working memory, reused by every query: typed arrays only, so a query makes no garbage for the collector to trace. */
@@ -185,29 +204,24 @@ export function rankWords(index: KindIndex, words: readonly string[], keep: numb
   const { total, word, matched, candidates, touched } = scratch;
   // The first word scores straight into the totals (0 + its score is its score) and names the
   // candidates; each later word keeps the candidates it matches, adding its score.
+  // Each word's exact term scores over every field (its whole postings list), its other variants
+  // over the short fields (the front of theirs).
   let candidateCount = 0;
-  forEachRange(index, variantsOf(index, words[0]!, words.length === 1), (start, end, scores, weight) => {
-    for (let p = start; p < end; p++) {
-      const score = scores[p]! * weight;
-      if (score === 0) continue;
-      const doc = index.docs[p]!;
-      if (total[doc] === 0) candidates[candidateCount++] = doc;
-      if (score > total[doc]!) total[doc] = score;
-    }
-  });
+  const first = variantsOf(index, words[0]!, words.length === 1);
+  if (first.exact !== -1) candidateCount = scoreFirst(index.docs, index.scoreAll, index.starts[first.exact]!, index.starts[first.exact + 1]!, 1, total, candidates, candidateCount);
+  for (let v = 0; v < first.ids.length; v++) {
+    const id = first.ids[v]!;
+    candidateCount = scoreFirst(index.docs, index.scoreLoose, index.starts[id]!, index.looseEnds[id]!, first.weights[v]!, total, candidates, candidateCount);
+  }
   for (let wi = 1; wi < words.length; wi++) {
     if (wi === 1) for (let i = 0; i < candidateCount; i++) matched[candidates[i]!] = 1;
     let count = 0;
-    forEachRange(index, variantsOf(index, words[wi]!, wi === words.length - 1), (start, end, scores, weight) => {
-      for (let p = start; p < end; p++) {
-        const doc = index.docs[p]!;
-        if (matched[doc] !== wi) continue;
-        const score = scores[p]! * weight;
-        if (score === 0) continue;
-        if (word[doc] === 0) touched[count++] = doc;
-        if (score > word[doc]!) word[doc] = score;
-      }
-    });
+    const later = variantsOf(index, words[wi]!, wi === words.length - 1);
+    if (later.exact !== -1) count = scoreLater(index.docs, index.scoreAll, index.starts[later.exact]!, index.starts[later.exact + 1]!, 1, matched, wi, word, touched, count);
+    for (let v = 0; v < later.ids.length; v++) {
+      const id = later.ids[v]!;
+      count = scoreLater(index.docs, index.scoreLoose, index.starts[id]!, index.looseEnds[id]!, later.weights[v]!, matched, wi, word, touched, count);
+    }
     for (let i = 0; i < count; i++) {
       const doc = touched[i]!;
       total[doc]! += word[doc]!;
