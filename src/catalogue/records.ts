@@ -8,10 +8,27 @@ import { normaliseInstant } from '../lib/time.ts';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
-/** Ids, usernames and slugs: safe as a URL path segment and a file name. */
+/**
+ * Ids, usernames and slugs (docs/catalogue.md "Ids"): 1–128 of the URL-unreserved characters
+ * `A-Z a-z 0-9 . _ -`, in any position, but not only dots (`.` and `..` are path segments of
+ * their own). Every id real platforms issue fits: YouTube (`-OK9i1_YYYc`), Vimeo (digits),
+ * Dailymotion (`x8abc12`), PeerTube (UUIDs, short UUIDs), slugs. Such an id is a URL path
+ * segment as it is; a page file name escapes a leading dot (src/snapshot/layout.ts pageFile).
+ */
+export const KEY_PATTERN = /^(?!\.+$)[A-Za-z0-9._-]{1,128}$/;
 export const Key = z
   .string()
-  .regex(/^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ -, not starting with . or -');
+  .regex(KEY_PATTERN, 'must be 1-128 characters of A-Z a-z 0-9 . _ - and not only dots');
+
+/**
+ * Video ids that are words of the API's paths where an id would go (`/v1/videos/batch`): a video
+ * so named could never be reached. tests/unit/catalogue/records.test.ts derives them from the route table.
+ */
+export const RESERVED_VIDEO_IDS: readonly string[] = ['batch'];
+const VideoId = Key.regex(
+  new RegExp(`^(?!(${RESERVED_VIDEO_IDS.join('|')})$)`),
+  `must not be ${RESERVED_VIDEO_IDS.map((w) => `"${w}"`).join(' or ')}, a word of the API's paths (/v1/videos/batch)`,
+);
 
 const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -121,7 +138,7 @@ export type ChannelRecord = z.infer<typeof ChannelRecord>;
 
 export const VideoRecord = z.strictObject({
   kind: z.literal('video'),
-  id: Key,
+  id: VideoId,
   channel: Key,
   title: Name(500),
   publishedAt: Instant,

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { PROBLEMS, type ProblemSlug } from '../api/problems.ts';
 import { ENDPOINTS } from '../api/routes.ts';
 import { DEFAULT_LIMIT, DurationFilter, FeatureFilter, MAX_LIMIT } from '../api/params.ts';
+import { KEY_PATTERN } from '../catalogue/records.ts';
 import { VIDEO_SORTS } from '../model/build-model.ts';
 import { FILE_HEADERS, NGINX_MAPS, STATIC_DIR } from '../snapshot/static-files.ts';
 
@@ -59,7 +60,7 @@ const RULES: Readonly<Record<string, ParameterRule>> = {
   cursor: { absent: '', valid: '~^[A-Za-z0-9_-]+$' },
   // a page at an offset is canonical only as offset 0 (left out); others are answered by the origin
   offset: { absent: '' },
-  category: { absent: '', valid: '~^[A-Za-z0-9_][A-Za-z0-9._-]*$' },
+  category: { absent: '', valid: `~${KEY_PATTERN.source}` },
   duration: { absent: '', valid: enumPattern(DurationFilter.options) },
   feature: { absent: '', valid: enumPattern(FeatureFilter.options) },
   // never prerendered: their presence sends the request to the origin
@@ -69,6 +70,9 @@ const RULES: Readonly<Record<string, ParameterRule>> = {
 
 /** The routes nginx may serve from files: snapshot answers under /v1, in route-table order. */
 function servableRoutes() {
+  for (const endpoint of ENDPOINTS) {
+    if ((endpoint.path.match(/:\w+/g) ?? []).length > 1) throw new Error(`nginx-config: ${endpoint.path} has two id segments; $vp_path escapes one`);
+  }
   return ENDPOINTS.map((endpoint) => ({
     endpoint,
     regex: `~^${endpoint.path.replace(/\./g, '\\.').replace(/:\w+/g, '[^/]+')}$`,
@@ -167,9 +171,15 @@ export function nginxConfig(options: NginxOptions): string {
     '    "~(^|&)cursor(=|&|$).*(^|&)offset(=|&|$)" 1;',
     '  }',
     '',
+    '  # the path as page files name it: an id segment starting with a dot gets a ~ before it',
+    '  # (src/snapshot/layout.ts pageFile; a servable route has one id segment at most)',
+    '  map $uri $vp_path {',
+    '    "~^(?<vp_head>.*/)(?<vp_tail>\\..*)$" "$vp_head~$vp_tail";',
+    '    default $uri;',
+    '  }',
     '  # the page file of the request, in its canonical form',
     '  map $vp_route $vp_file {',
-    ...routes.filter((r) => r.servable).map((r) => `    ${r.endpoint.name} "${r.parameters.length === 0 ? '/pages$uri.json' : `/pages$uri@${r.parameters.map((p) => `$vp_${p}`).join('')}`}";`),
+    ...routes.filter((r) => r.servable).map((r) => `    ${r.endpoint.name} "${r.parameters.length === 0 ? '/pages$vp_path.json' : `/pages$vp_path@${r.parameters.map((p) => `$vp_${p}`).join('')}`}";`),
     '    default "";',
     '  }',
     '  map $vp_file $vp_page {',

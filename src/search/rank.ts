@@ -1,18 +1,14 @@
-// How a query matches and ranks in one kind's index (CONTRACT §2 Search: typo-tolerant,
-// prefix-aware, best first). Every word must match (AND). A word matches its own term in every
-// field (title over tags over description, by the boosts), and in the short fields also its typos
-// (one edit from 4 letters, two from 8, a swap of two letters counting as one) and, for the last
-// word, as a user is still typing it, its completions: the 8 most frequent for a prefix of up to 3
-// letters, the 64 most frequent for a longer one. That bound keeps short prefixes fast. A
+// How a query matches and ranks in one kind's index (docs/search.md: typo-tolerant, prefix-aware,
+// best first). Every word must match (AND). A word matches its own term in every field (title over
+// tags over description, by the boosts), and in the short fields also its typos (one edit from 4
+// letters, two from 8, a swap of two letters counting as one; none in scripts where a character is
+// a syllable or a word) and, for the last word, as a user is still typing it, every indexed term it
+// is a prefix of: no completion is left out, so `total` is the exact number of matches. A
 // document's score is the sum over words of the best score of the word's variants (typos weigh
 // 0.45, completions 0.5); ties by document id.
 import type { KindIndex } from './search-index.ts';
+import { allowsTypos } from './text.ts';
 
-/** Prefixes up to this length stand for their most frequent completions. */
-export const SHORT_PREFIX = 3;
-/** Completions kept per short prefix. */
-export const COMPLETIONS = 8;
-export const MAX_COMPLETIONS = 64;
 /** Matches a ranking keeps when not asked for more: 10 pages of 20. */
 export const KEPT_MATCHES = 200;
 const COMPLETION_WEIGHT = 0.5;
@@ -25,82 +21,129 @@ export interface Ranking {
   readonly total: number;
 }
 
-const typos = (term: string): number => (term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0);
+const typos = (term: string): number => (!allowsTypos(term) ? 0 : term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0);
 
 const idfOf = (index: KindIndex, id: number) => {
   const df = index.frequency[id]!;
   return Math.log(1 + (index.keys.length - df + 0.5) / (df + 0.5));
 };
 
-export interface Variant {
-  readonly id: number;
-  /** scores over every field (the word as typed), or over the short fields only */
-  readonly all: boolean;
-  readonly weight: number;
+/**
+ * A word's variants: its own term (`exact`, scored over every field, weight 1; -1 when it is no
+ * term) and the terms it may stand for (typos, completions), scored over the short fields only,
+ * each with its weight. Typed arrays: a one-letter prefix stands for thousands of terms.
+ */
+export interface Variants {
+  readonly exact: number;
+  readonly ids: Int32Array;
+  readonly weights: Float64Array;
 }
 
-/** Words' variants remembered per index: the typo lookup takes 0.1–0.5 ms, and words recur across queries far more than whole queries do. */
-export const CACHED_WORDS = 4096;
-const variantCaches = new WeakMap<KindIndex, Map<string, readonly Variant[]>>();
+/**
+ * Words' variants remembered per index, up to this many variants in all (about 12 bytes each):
+ * the typo lookup takes 0.1–0.5 ms, and words recur across queries far more than whole queries do.
+ */
+export const CACHED_VARIANTS = 1_000_000;
+interface VariantCache { readonly words: Map<string, Variants>; size: number }
+const variantCaches = new WeakMap<KindIndex, VariantCache>();
 
 /**
  * A word's variants. A variant's scores carry its own rarity (idf); when the word itself is a
  * term, variants are weighed with the word's rarity instead, so a rare completion never outranks
  * the word as typed.
  */
-export function variantsOf(index: KindIndex, word: string, last: boolean): readonly Variant[] {
+export function variantsOf(index: KindIndex, word: string, last: boolean): Variants {
   let cache = variantCaches.get(index);
-  if (!cache) variantCaches.set(index, (cache = new Map()));
+  if (!cache) variantCaches.set(index, (cache = { words: new Map(), size: 0 }));
   const key = last ? `${word}*` : word; // a term never holds '*'
-  let variants = cache.get(key);
+  let variants = cache.words.get(key);
   if (variants) {
-    cache.delete(key);
+    cache.words.delete(key);
   } else {
     variants = findVariants(index, word, last);
-    if (cache.size >= CACHED_WORDS) cache.delete(cache.keys().next().value!);
+    cache.size += variants.ids.length + 1;
+    while (cache.size > CACHED_VARIANTS && cache.words.size > 0) {
+      const [oldest, dropped] = cache.words.entries().next().value!;
+      cache.words.delete(oldest);
+      cache.size -= dropped.ids.length + 1;
+    }
   }
-  cache.set(key, variants);
+  cache.words.set(key, variants);
   return variants;
 }
 
-function findVariants(index: KindIndex, word: string, last: boolean): Variant[] {
-  const variants = new Map<number, Variant>();
-  const exact = index.vocabulary.get(word);
-  if (exact !== undefined) variants.set(exact, { id: exact, all: true, weight: 1 });
-  const exactIdf = exact === undefined ? undefined : idfOf(index, exact);
-  const add = (id: number, base: number) => {
-    const weight = exactIdf === undefined ? base : base * Math.min(1, exactIdf / idfOf(index, id));
-    const before = variants.get(id);
-    if (!before || (!before.all && before.weight < weight)) variants.set(id, { id, all: false, weight });
+function findVariants(index: KindIndex, word: string, last: boolean): Variants {
+  const weights = new Map<number, number>();
+  const exact = (allowsTypos(word) ? index.vocabulary : index.denseVocabulary).get(word) ?? -1;
+  const add = (id: number, base: number, reference: number | undefined) => {
+    if (id === exact) return;
+    const weight = reference === undefined ? base : base * Math.min(1, reference / idfOf(index, id));
+    if (!(weights.get(id)! >= weight)) weights.set(id, weight);
   };
+  const exactIdf = exact === -1 ? undefined : idfOf(index, exact);
   if (last) {
-    if (word.length <= SHORT_PREFIX) {
-      for (const id of index.completions.get(word) ?? []) add(id, COMPLETION_WEIGHT);
-    } else {
-      const completions: number[] = [];
-      for (const [, id] of index.vocabulary.atPrefix(word)) completions.push(id);
-      completions.sort((a, b) => index.frequency[b]! - index.frequency[a]! || a - b);
-      for (const id of completions.slice(0, MAX_COMPLETIONS)) add(id, COMPLETION_WEIGHT);
+    // Every completion counts. They are weighed with the rarity of the word as typed, or when it
+    // is no term, of its commonest completion: a rare completion matches, but never outranks the
+    // completion a user most likely means only for being rare.
+    const completions: number[] = [];
+    let commonest = -1;
+    for (const vocabulary of [index.vocabulary, index.denseVocabulary]) {
+      for (const [, id] of vocabulary.atPrefix(word)) {
+        if (id === exact) continue;
+        completions.push(id);
+        if (commonest === -1 || index.frequency[id]! > index.frequency[commonest]!) commonest = id;
+      }
     }
+    const reference = exactIdf ?? (commonest === -1 ? undefined : idfOf(index, commonest));
+    for (const id of completions) add(id, COMPLETION_WEIGHT, reference);
   }
   const distance = typos(word);
   if (distance > 0) {
-    for (const [, [id, edits]] of index.vocabulary.fuzzyGet(word, distance)) if (edits > 0) add(id, TYPO_WEIGHT / edits);
+    for (const [, [id, edits]] of index.vocabulary.fuzzyGet(word, distance)) if (edits > 0) add(id, TYPO_WEIGHT / edits, exactIdf);
     // two letters swapped, the commonest typo, counts as one edit
     for (let i = 0; i < word.length - 1; i++) {
       if (word[i] === word[i + 1]) continue;
       const id = index.vocabulary.get(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
-      if (id !== undefined) add(id, TYPO_WEIGHT);
+      if (id !== undefined) add(id, TYPO_WEIGHT, exactIdf);
     }
   }
-  return [...variants.values()];
+  return { exact, ids: Int32Array.from(weights.keys()), weights: Float64Array.from(weights.values()) };
 }
 
 /** The postings a word's variants hold: what ranking it alone costs. */
-export function postingsOf(index: KindIndex, variants: readonly Variant[]): number {
-  let sum = 0;
-  for (const v of variants) sum += index.starts[v.id + 1]! - index.starts[v.id]!;
+export function postingsOf(index: KindIndex, variants: Variants): number {
+  let sum = variants.exact === -1 ? 0 : index.starts[variants.exact + 1]! - index.starts[variants.exact]!;
+  for (const id of variants.ids) sum += index.looseEnds[id]! - index.starts[id]!;
   return sum;
+}
+
+/**
+ * Scores the postings `start`..`end` into `total` (the query's first word): each document keeps
+ * its best score, and is added to `candidates` the first time. Returns the candidates' count.
+ * A plain function over arrays, not a closure, so the hot loop keeps its values in registers.
+ */
+function scoreFirst(docs: Int32Array, scores: Float32Array, start: number, end: number, weight: number, total: Float64Array, candidates: Int32Array, count: number): number {
+  for (let p = start; p < end; p++) {
+    const score = scores[p]! * weight;
+    if (score === 0) continue;
+    const doc = docs[p]!;
+    if (total[doc] === 0) candidates[count++] = doc;
+    if (score > total[doc]!) total[doc] = score;
+  }
+  return count;
+}
+
+/** Scores the postings `start`..`end` of a later word into `word`, for the documents still matching (`matched` = `wi`). Returns the touched count. */
+function scoreLater(docs: Int32Array, scores: Float32Array, start: number, end: number, weight: number, matched: Uint8Array, wi: number, word: Float64Array, touched: Int32Array, count: number): number {
+  for (let p = start; p < end; p++) {
+    const doc = docs[p]!;
+    if (matched[doc] !== wi) continue;
+    const score = scores[p]! * weight;
+    if (score === 0) continue;
+    if (word[doc] === 0) touched[count++] = doc;
+    if (score > word[doc]!) word[doc] = score;
+  }
+  return count;
 }
 
 /** Per-index working memory, reused by every query: typed arrays only, so a query makes no garbage for the collector to trace. */
@@ -161,30 +204,23 @@ export function rankWords(index: KindIndex, words: readonly string[], keep: numb
   const { total, word, matched, candidates, touched } = scratch;
   // The first word scores straight into the totals (0 + its score is its score) and names the
   // candidates; each later word keeps the candidates it matches, adding its score.
+  // Each word's exact term scores over every field (its whole postings list), its other variants
+  // over the short fields (the front of theirs).
   let candidateCount = 0;
-  for (const variant of variantsOf(index, words[0]!, words.length === 1)) {
-    const scores = variant.all ? index.scoreAll : index.scoreLoose;
-    for (let p = index.starts[variant.id]!, end = index.starts[variant.id + 1]!; p < end; p++) {
-      const score = scores[p]! * variant.weight;
-      if (score === 0) continue;
-      const doc = index.docs[p]!;
-      if (total[doc] === 0) candidates[candidateCount++] = doc;
-      if (score > total[doc]!) total[doc] = score;
-    }
+  const first = variantsOf(index, words[0]!, words.length === 1);
+  if (first.exact !== -1) candidateCount = scoreFirst(index.docs, index.scoreAll, index.starts[first.exact]!, index.starts[first.exact + 1]!, 1, total, candidates, candidateCount);
+  for (let v = 0; v < first.ids.length; v++) {
+    const id = first.ids[v]!;
+    candidateCount = scoreFirst(index.docs, index.scoreLoose, index.starts[id]!, index.looseEnds[id]!, first.weights[v]!, total, candidates, candidateCount);
   }
   for (let wi = 1; wi < words.length; wi++) {
     if (wi === 1) for (let i = 0; i < candidateCount; i++) matched[candidates[i]!] = 1;
     let count = 0;
-    for (const variant of variantsOf(index, words[wi]!, wi === words.length - 1)) {
-      const scores = variant.all ? index.scoreAll : index.scoreLoose;
-      for (let p = index.starts[variant.id]!, end = index.starts[variant.id + 1]!; p < end; p++) {
-        const score = scores[p]! * variant.weight;
-        if (score === 0) continue;
-        const doc = index.docs[p]!;
-        if (matched[doc] !== wi) continue;
-        if (word[doc] === 0) touched[count++] = doc;
-        if (score > word[doc]!) word[doc] = score;
-      }
+    const later = variantsOf(index, words[wi]!, wi === words.length - 1);
+    if (later.exact !== -1) count = scoreLater(index.docs, index.scoreAll, index.starts[later.exact]!, index.starts[later.exact + 1]!, 1, matched, wi, word, touched, count);
+    for (let v = 0; v < later.ids.length; v++) {
+      const id = later.ids[v]!;
+      count = scoreLater(index.docs, index.scoreLoose, index.starts[id]!, index.looseEnds[id]!, later.weights[v]!, matched, wi, word, touched, count);
     }
     for (let i = 0; i < count; i++) {
       const doc = touched[i]!;

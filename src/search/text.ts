@@ -1,21 +1,43 @@
-// How text becomes search terms, the same at index and query time: words split on anything that
-// is not a letter or digit, lower-cased, accents removed, and the commonest English function
-// words dropped (they match most documents and rank nothing).
+// How text becomes search terms, the same at index and query time (docs/search.md): words split
+// on anything that is not a letter, digit or combining mark; runs of scripts written without
+// spaces (Chinese, Japanese, Thai, Lao, Khmer, Burmese) split into words by ICU's dictionaries
+// (Intl.Segmenter, word granularity); lower-cased, accents removed (the combining diacritics of
+// Latin, Greek and Cyrillic letters only: other scripts' marks are part of their letters), and
+// the commonest English function words dropped (they match most documents and rank nothing).
 const STOPWORDS = new Set([
   'a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'is', 'it', 'its', 'of', 'on', 'or',
   'that', 'the', 'this', 'to', 'was', 'were', 'with',
 ]);
 
-const SPLIT = /[^\p{L}\p{N}]+/u;
+const SPLIT = /[^\p{L}\p{N}\p{M}]+/u;
+/** Scripts written without spaces between words. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+/** Scripts where one or two characters make a word: a one-letter change is another word, never a typo. */
+const DENSE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const ASCII = /^[\x00-\x7f]*$/;
+const DIACRITICS = /[\u0300-\u036f]/g;
+
+const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
 
 export function tokenize(text: string): string[] {
-  return text.split(SPLIT);
+  const tokens = text.split(SPLIT);
+  if (!UNSPACED.test(text)) return tokens;
+  const words: string[] = [];
+  for (const token of tokens) {
+    if (!UNSPACED.test(token)) {
+      words.push(token);
+      continue;
+    }
+    for (const part of segmenter.segment(token)) if (part.isWordLike) words.push(part.segment);
+  }
+  return words;
 }
 
 /** A token as a term, or null when it is not worth indexing. */
 export function processTerm(token: string): string | null {
   if (token === '') return null;
-  const term = token.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '');
+  const lower = token.toLowerCase();
+  const term = ASCII.test(lower) ? lower : lower.normalize('NFKD').replace(DIACRITICS, '').normalize('NFC');
   return term === '' || STOPWORDS.has(term) ? null : term;
 }
 
@@ -28,3 +50,6 @@ export function termsOf(text: string): string[] {
   }
   return terms;
 }
+
+/** Whether a term may match its typos: not in scripts where each character is a syllable or a word. */
+export const allowsTypos = (term: string): boolean => !DENSE.test(term);

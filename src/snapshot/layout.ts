@@ -25,11 +25,14 @@ export function layoutOf(distDir: string): Layout {
 /**
  * The file a page is exported to for a plain web server or CDN origin: `pages` + path +
  * (`@` + canonical query) + `.json`, e.g. `/v1/videos/abc` → `pages/v1/videos/abc.json`,
- * `/v1/videos?limit=20&sort=latest` → `pages/v1/videos@limit=20&sort=latest.json`. Ids never hold
- * `/` or start with `.`, so every file stays inside its folder; the web server maps a request to
- * its file with the same rule (`$uri@$args.json`).
+ * `/v1/videos?limit=20&sort=latest` → `pages/v1/videos@limit=20&sort=latest.json`. A path
+ * segment that starts with `.` (an id such as `.x`) gets a `~` before it (`pages/v1/videos/~.x.json`):
+ * most servers and static hosts hide or refuse dot files, and `~` is never in an id, so the name
+ * stays unique. Ids never hold `/` and are never only dots, so every file stays inside its
+ * folder; the web server maps a request to its file with the same rule (docs/cdn.md).
  */
 export function pageFile(key: string): string {
   const q = key.indexOf('?');
-  return q === -1 ? `pages${key}.json` : `pages${key.slice(0, q)}@${key.slice(q + 1)}.json`;
+  const path = (q === -1 ? key : key.slice(0, q)).replace(/\/\./g, '/~.');
+  return q === -1 ? `pages${path}.json` : `pages${path}@${key.slice(q + 1)}.json`;
 }

@@ -388,6 +388,14 @@ describe('pageFile', () => {
     expect(pageFile('/v1/videos/abc/comments?limit=20')).toBe('pages/v1/videos/abc/comments@limit=20.json');
   });
 
+  it('puts ~ before a path segment starting with a dot, so no page file or folder is a dot file', () => {
+    expect(pageFile('/v1/videos/.x')).toBe('pages/v1/videos/~.x.json');
+    expect(pageFile('/v1/videos/..x/comments?limit=20')).toBe('pages/v1/videos/~..x/comments@limit=20.json');
+    expect(pageFile('/v1/channels/.chan/videos?limit=20')).toBe('pages/v1/channels/~.chan/videos@limit=20.json');
+    expect(pageFile('/v1/videos/-OK9i1_YYYc')).toBe('pages/v1/videos/-OK9i1_YYYc.json');
+    expect(pageFile('/v1/videos?category=.cat&limit=20&sort=latest')).toBe('pages/v1/videos@category=.cat&limit=20&sort=latest.json');
+  });
+
   it('keeps a cursor page inside its folder', () => {
     const key = canonicalUrl('/v1/videos', { limit: 20, sort: 'latest', cursor: encodeCursor('/v1/videos?sort=latest', 20) });
     const file = pageFile(key);
@@ -397,7 +405,7 @@ describe('pageFile', () => {
   it('keeps every planned page inside pages/, each in its own file', () => {
     const model = modelOf(catalogueOf({
       categories: [category('music'), category('a.b_c-d')],
-      videos: [video('v1', { category: 'music' }), video('A.b-c_d'), video('_x'), video('u', { privacy: 'unlisted' })],
+      videos: [video('v1', { category: 'music' }), video('A.b-c_d'), video('_x'), video('u', { privacy: 'unlisted' }), video('.x'), video('-x'), video('..y')],
     }));
     const files = new Set<string>();
     for (const { url } of planPages(model)) {
@@ -405,6 +413,7 @@ describe('pageFile', () => {
       expect(posix.normalize(file)).toBe(file);
       expect(file.startsWith('pages/v1/')).toBe(true);
       expect(file.split('/')).not.toContain('..');
+      expect(file.split('/').filter((segment) => segment.startsWith('.')), file).toEqual([]);
       expect(files.has(file), file).toBe(false);
       files.add(file);
     }

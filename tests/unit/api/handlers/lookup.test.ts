@@ -19,14 +19,21 @@ describe('readKey', () => {
     expect(readKey({ id: 'a.b_c-D9' }, 'video')).toBe('a.b_c-D9');
   });
 
+  it('reads keys starting with a dash or a dot, as platforms issue them', () => {
+    expect(readKey({ id: '-OK9i1_YYYc' }, 'video')).toBe('-OK9i1_YYYc');
+    expect(readKey({ id: '.x' }, 'playlist')).toBe('.x');
+    expect(readKey({ username: '..x' }, 'channel')).toBe('..x');
+  });
+
   it('accepts a key of 128 characters', () => {
     const key = 'k'.repeat(128);
     expect(readKey({ id: key }, 'video')).toBe(key);
   });
 
   it.each([
-    ['starting with a dot', '.x'],
-    ['starting with a dash', '-x'],
+    ['that is one dot', '.'],
+    ['that is two dots', '..'],
+    ['with a tilde', '~x'],
     ['with a slash', 'a/b'],
     ['with a space', 'a b'],
     ['with a trailing newline', 'abc\n'],

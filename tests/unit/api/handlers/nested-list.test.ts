@@ -80,7 +80,7 @@ describe('defineNestedList', () => {
   });
 
   it('answers 404 for a badly shaped key before reading the query', () => {
-    for (const id of ['.x', 'a b', 'k'.repeat(300)]) {
+    for (const id of ['..', 'a b', 'k'.repeat(300)]) {
       const error = problemOf(() => items(id, 'limit=51'));
       expect(error.status).toBe(404);
       expect(error.message).toContain(id.slice(0, 200));

@@ -43,7 +43,7 @@ describe('defineSingleResource', () => {
   });
 
   it('answers 404 naming a badly shaped key without calling find', () => {
-    for (const key of ['.x', '-x', 'k'.repeat(300)]) {
+    for (const key of ['.', '..', 'k'.repeat(300)]) {
       const error = problemOf(() => thing.parse({ username: key }, new URLSearchParams()));
       expect(error.status).toBe(404);
       expect(error.message).toBe(`No public channel has the username "${key.slice(0, 200)}".`);
