@@ -52,6 +52,13 @@ export const Env = z.object({
   TRUST_PROXY: flag('TRUST_PROXY'),
   SNAPSHOT_CACHE_MB: int('SNAPSHOT_CACHE_MB', 0, 1_000_000, 256),
   STATIC_FILES: flag('STATIC_FILES'),
+  HEAD_TIMEOUT_MS: int('HEAD_TIMEOUT_MS', 100, 600_000, 10_000),
+  REQUEST_TIMEOUT_MS: int('REQUEST_TIMEOUT_MS', 100, 3_600_000, 20_000),
+  CONNECTIONS_PER_CLIENT: int('CONNECTIONS_PER_CLIENT', 0, 1_000_000, 256),
+}).superRefine((e, ctx) => {
+  if (e.REQUEST_TIMEOUT_MS < e.HEAD_TIMEOUT_MS) {
+    ctx.addIssue({ code: 'custom', message: `REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS}) must be at least HEAD_TIMEOUT_MS (${e.HEAD_TIMEOUT_MS}): the request's deadline includes its head` });
+  }
 });
 
 export interface Config {
@@ -67,6 +74,12 @@ export interface Config {
   readonly snapshotCacheBytes: number;
   /** whether builds also write the pages as plain files, for nginx or a static host (docs/cdn.md) */
   readonly staticFiles: boolean;
+  /** how long a request head may take to arrive, from its first byte (docs/reliability.md) */
+  readonly headTimeoutMs: number;
+  /** how long a whole request (head and body) may take to arrive */
+  readonly requestTimeoutMs: number;
+  /** open connections allowed per client address (an IPv6 /64); 0 for no limit */
+  readonly connectionsPerClient: number;
 }
 
 export class ConfigError extends Error {}
@@ -88,5 +101,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     snapshotCacheBytes: e.SNAPSHOT_CACHE_MB * 1024 * 1024,
     staticFiles: e.STATIC_FILES,
+    headTimeoutMs: e.HEAD_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    connectionsPerClient: e.CONNECTIONS_PER_CLIENT,
   };
 }
