@@ -14,7 +14,7 @@ import { matchRoute } from '../api/routes.ts';
 import { createAnswerCache } from './answer-cache.ts';
 import { serveClientAsset, type ClientAssets } from './client-assets.ts';
 import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts';
-import { answerAndClose, clientErrorProblem, instanceOf, isClosing } from './socket-problems.ts';
+import { answerAndClose, asksForHead, clientErrorProblem, instanceOf, isClosing } from './socket-problems.ts';
 import type { Admission, Gate } from './gate.ts';
 import type { LiveSource } from './live-source.ts';
 import type { Partners } from './partners.ts';
@@ -182,6 +182,8 @@ export function createApiServer(options: ServerOptions): Server {
   }
 
   const timeouts = options.timeouts ?? { headMs: 10_000, requestMs: 20_000 };
+  /** sockets whose request was answered before its body arrived: a late error there gets no second answer */
+  const answeredEarly = new WeakSet<Socket>();
   const server = createServer({
     // node:http checks these only on a server it sees listening: see the 'listening' event below
     headersTimeout: timeouts.headMs,
@@ -191,6 +193,11 @@ export function createApiServer(options: ServerOptions): Server {
     requireHostHeader: false,
   }, (req, res) => {
     if (options.monitor) res.once('finish', () => options.monitor!.record(res.statusCode));
+    res.once('finish', () => {
+      if (req.complete) return;
+      answeredEarly.add(req.socket);
+      req.once('end', () => answeredEarly.delete(req.socket));
+    });
     handle(req, res).catch((error: unknown) => {
       log(`[server] failed on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent) send(req, res, renderProblem(new ProblemError('internal-error', 'The service failed to answer this request.'), (req.url ?? '/').slice(0, 2000), urls));
@@ -201,17 +208,17 @@ export function createApiServer(options: ServerOptions): Server {
   // answer, when no answer is under way on the connection; the connection is closed either way.
   server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {
     if (isClosing(socket)) return;
-    if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || (socket as HttpSocket)._httpMessage?.headersSent) {
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || (socket as HttpSocket)._httpMessage?.headersSent || answeredEarly.has(socket)) {
       socket.destroy();
       return;
     }
     const problem = clientErrorProblem(error);
-    answerAndClose(socket, renderProblem(problem, instanceOf(error.rawPacket), urls));
+    answerAndClose(socket, renderProblem(problem, instanceOf(error.rawPacket), urls), { head: asksForHead(error.rawPacket) });
     options.monitor?.record(problem.status);
   });
   // CONNECT asks for a tunnel, which this service does not make: a 405 problem, not a dropped connection.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    answerAndClose(socket, renderProblem(new ProblemError('method-not-allowed', `CONNECT is not allowed: this API is read-only (${ALLOWED_METHODS}).`), '/', urls), { allow: ALLOWED_METHODS });
+    answerAndClose(socket, renderProblem(new ProblemError('method-not-allowed', `CONNECT is not allowed: this API is read-only (${ALLOWED_METHODS}).`), '/', urls), { extra: { allow: ALLOWED_METHODS } });
     options.monitor?.record(405);
   });
   // An Expect other than 100-continue (node:http answers 100-continue itself).

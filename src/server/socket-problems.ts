@@ -32,18 +32,22 @@ export const isClosing = (socket: Socket): boolean => closing.has(socket);
  * client still sends for a moment (so that unread input does not reset the connection before the
  * answer is read), then destroys it. Only the first call for a socket writes anything.
  */
-export function answerAndClose(socket: Socket, rendered: Rendered, extra?: Readonly<Record<string, string>>): void {
+export function answerAndClose(socket: Socket, rendered: Rendered, options: { extra?: Readonly<Record<string, string>>; head?: boolean } = {}): void {
   if (closing.has(socket)) return;
   closing.add(socket);
   if (!socket.writable || socket.destroyed) {
     socket.destroy();
     return;
   }
-  socket.end(responseBytes(rendered, { close: true, ...(extra && { extra }) }));
+  socket.end(responseBytes(rendered, { ...options, close: true }));
   socket.on('error', () => socket.destroy());
   socket.resume();
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
+
+/** Whether raw request bytes (possibly not valid HTTP) ask for HEAD: the answer then has no body. */
+export const asksForHead = (raw: Buffer | undefined): boolean =>
+  raw !== undefined && /^[\r\n]*HEAD /.test(raw.toString('latin1', 0, Math.min(raw.length, 16)));
 
 /** What can be shown of a raw request target: visible ASCII only, at most 2,000 characters; `/` if none. */
 export function instanceOf(rawHead: Buffer | string | undefined): string {
