@@ -1,0 +1,200 @@
+// npm run bench:hostile -- [--videos N] [--slow N] [--trickle N] [--fuzz N]: the HTTP front under
+// hostile clients (docs/reliability.md, "HTTP front"), against `scripts/start.ts` with the default
+// deadlines and limits:
+//   1. slow clients: N connections (default 1,000, from 8 loopback addresses) that send a byte a
+//      second — heads read by the fast path, heads after an OPTIONS (node:http's), 1 MB POST bodies,
+//      and connections that send nothing — while one normal client asks for pages in a loop: when
+//      each slow connection was closed, and the normal client's latency before and during;
+//   2. trickling: N connections (default 100) sending a byte a millisecond: the server's CPU;
+//   3. one address opening 300 connections: how many the cap refuses, each with a problem;
+//   4. fuzz: N random malformed heads (default 24,000): answers, drops, 5xx, problems with CORS.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request, Agent } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
+import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
+import { runCli } from './cli.ts';
+import { exchange, malformedRequest, seeded } from './bench/raw-http.ts';
+import { freePort, option, waitFor } from './bench/serving.ts';
+
+const ADDRESSES = 8;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+
+/** Asks for `paths` in turn on one keep-alive connection until `until()` is true; the latencies in ms. */
+async function normalClient(port: number, paths: readonly string[], until: () => boolean): Promise<{ latencies: number[]; errors: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  for (let i = 0; !until(); i++) {
+    const started = performance.now();
+    const status = await new Promise<number>((resolve) => {
+      const req = request({ host: '127.0.0.1', port, path: paths[i % paths.length], agent, headers: { 'accept-encoding': 'br' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.setTimeout(10_000, () => req.destroy());
+      req.on('error', () => resolve(0));
+      req.end();
+    });
+    latencies.push(performance.now() - started);
+    if (status !== 200) errors++;
+    await sleep(20);
+  }
+  agent.destroy();
+  return { latencies, errors };
+}
+
+const summary = (label: string, { latencies, errors }: { latencies: number[]; errors: number }) => {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return `${label}: ${sorted.length} requests, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms, ${errors} not 200`;
+};
+
+/** A slow connection: sends `first` at once, then `rest` a byte every `gapMs`; resolves with ms until the server closed it. */
+function slowConnection(port: number, localAddress: string, first: string, rest: string, gapMs: number): Promise<number> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket: Socket = connect({ port, host: '127.0.0.1', localAddress });
+    let i = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const done = () => { clearInterval(timer); socket.destroy(); resolve(performance.now() - started); };
+    socket.on('connect', () => {
+      if (first) socket.write(first);
+      timer = setInterval(() => { if (!socket.destroyed) socket.write(rest[i++ % rest.length]!); }, gapMs);
+    });
+    socket.on('data', () => {});
+    socket.on('end', done);
+    socket.on('close', done);
+    socket.on('error', done);
+  });
+}
+
+/** CPU time (user + system) of a process so far, in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+await runCli('bench:hostile', async () => {
+  const videos = option('--videos', 2000);
+  const slow = option('--slow', 1000);
+  const trickle = option('--trickle', 100);
+  const fuzz = option('--fuzz', 24_000);
+  const dir = mkdtempSync(join(tmpdir(), 'vpa-bench-hostile-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let server: ReturnType<typeof spawn> | undefined;
+  try {
+    const catalogue = join(dir, 'catalogue.db');
+    const distDir = join(dir, 'dist');
+    seedCatalogue(catalogue, { videos, seed: 42 });
+    await buildSnapshot({ catalogue, distDir, baseUrl: base });
+    server = spawn(process.execPath, ['scripts/start.ts'], {
+      // the normal client alone comes from 127.0.0.1: lane budgets are not what is measured here
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, CATALOGUE_DB: catalogue, DIST_DIR: distDir, RATE_LIMIT_PUBLIC: '10000000' },
+      stdio: 'ignore',
+    });
+    await waitFor(`${base}/v1/health`);
+    const pid = server.pid!;
+    const pages = ['/v1/categories', '/v1/videos?limit=20&sort=latest', '/v1/videos?limit=5'];
+    console.log(`server: scripts/start.ts with the default deadlines and limits, ${videos}-video snapshot; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+
+    // 1. slow clients
+    let attacking = true;
+    const baseline = await normalClient(port, pages, (() => { const end = performance.now() + 5000; return () => performance.now() > end; })());
+    console.log(summary('normal client, before', baseline));
+    const kinds = [
+      { name: 'slow head (fast path)', first: '', rest: 'GET /v1/categories HTTP/1.1\r\nHost: x\r\nX: ' + 'a'.repeat(4000) },
+      { name: 'slow head after OPTIONS (node:http)', first: 'OPTIONS / HTTP/1.1\r\nHost: x\r\n\r\n', rest: 'GET /v1/categories HTTP/1.1\r\nHost: x\r\nX: ' + 'a'.repeat(4000) },
+      { name: 'slow 1 MB POST body', first: 'POST /v1/categories HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n', rest: 'a' },
+      { name: 'silent', first: '', rest: '' },
+    ];
+    const started = performance.now();
+    const closings = Array.from({ length: slow }, (_, i) => {
+      const kind = kinds[i % kinds.length]!;
+      const closed = kind.rest === ''
+        ? slowConnection(port, `127.0.0.${2 + (i % ADDRESSES)}`, '', ' ', 3_600_000)
+        : slowConnection(port, `127.0.0.${2 + (i % ADDRESSES)}`, kind.first, kind.rest, 1000);
+      return closed.then((ms) => ({ kind: kind.name, ms }));
+    });
+    const during = normalClient(port, pages, () => !attacking);
+    const closed = await Promise.race([Promise.all(closings), sleep(120_000).then(() => undefined)]);
+    attacking = false;
+    const normal = await during;
+    if (!closed) throw new Error(`not every slow connection was closed within 120 s`);
+    console.log(`${slow} slow connections opened at once (${ADDRESSES} addresses, a byte a second), all gone ${((performance.now() - started) / 1000).toFixed(1)} s later; each closed by the server after:`);
+    for (const kind of kinds) {
+      const times = closed.filter((c) => c.kind === kind.name).map((c) => c.ms).sort((a, b) => a - b);
+      console.log(`  ${kind.name}: ${times.length}, median ${(percentile(times, 50) / 1000).toFixed(1)} s, last ${((times.at(-1) ?? NaN) / 1000).toFixed(1)} s`);
+    }
+    const last = Math.max(...closed.map((c) => c.ms)) / 1000;
+    console.log(`  all ${closed.length} closed within ${last.toFixed(1)} s (target: 30 s)`);
+    console.log(summary('normal client, during', normal) + ' (target p99: under 50 ms)');
+
+    // 2. a byte a millisecond
+    const cpuBefore = cpuMs(pid);
+    const t0 = performance.now();
+    let trickling = true;
+    const trickles = Array.from({ length: trickle }, (_, i) => {
+      const socket = connect({ port, host: '127.0.0.1', localAddress: `127.0.0.${2 + (i % ADDRESSES)}` });
+      socket.on('error', () => {});
+      socket.on('data', () => {});
+      const text = `GET /v1/categories HTTP/1.1\r\nHost: x\r\nX: ${'a'.repeat(20_000)}`;
+      let at = 0;
+      const timer = setInterval(() => { if (trickling && !socket.destroyed) socket.write(text[at++ % text.length]!); }, 1);
+      return () => { clearInterval(timer); socket.destroy(); };
+    });
+    await sleep(5000);
+    trickling = false;
+    for (const stop of trickles) stop();
+    const share = (cpuMs(pid) - cpuBefore) / (performance.now() - t0);
+    console.log(`${trickle} connections each sending a byte every millisecond for 5 s: server CPU ${(share * 100).toFixed(0)}% of a core`);
+    await sleep(500);
+
+    // 3. one address, many connections
+    const greedy = await Promise.all(Array.from({ length: 300 }, () => exchange(port, { pieces: ['GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n'], localAddress: '127.0.0.20', quietMs: 1500, limitMs: 5000 })));
+    const statuses = new Map<number, number>();
+    for (const g of greedy) for (const a of g.answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+    console.log(`300 connections at once from one address: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')}`);
+    await sleep(2500);
+
+    // 4. fuzz
+    const random = seeded(20260301);
+    let answered = 0, waiting = 0, dropped = 0, serverErrors = 0, refusals = 0, bare = 0;
+    const fuzzStarted = performance.now();
+    let next = 0;
+    let lastReport = 0;
+    await Promise.all(Array.from({ length: 32 }, async () => {
+      while (next < fuzz) {
+        next++;
+        const { bytes, method } = malformedRequest(random);
+        const result = await exchange(port, { pieces: [bytes], quietMs: 250, limitMs: 5000, headOnly: (n) => n === 0 && method === 'HEAD' });
+        if (result.answers.length > 0) answered++;
+        else if (result.closed) dropped++;
+        else waiting++;
+        for (const a of result.answers) {
+          if (a.status >= 500) serverErrors++;
+          if (a.status >= 400) {
+            refusals++;
+            if (a.headers['access-control-allow-origin'] !== '*' || !/^application\/problem\+json/.test(a.headers['content-type'] ?? '')) bare++;
+          }
+        }
+        const done = answered + dropped + waiting;
+        if (performance.now() - lastReport > 5000) {
+          lastReport = performance.now();
+          const rate = done / ((performance.now() - fuzzStarted) / 1000);
+          console.log(`  fuzz ${done}/${fuzz} (${((done / fuzz) * 100).toFixed(0)}%), ETA ${((fuzz - done) / rate).toFixed(0)} s`);
+        }
+      }
+    }));
+    console.log(`${fuzz} random malformed heads in ${((performance.now() - fuzzStarted) / 1000).toFixed(0)} s: ${answered} answered, ${waiting} incomplete heads still awaited after 250 ms, ${dropped} dropped without an answer, ${serverErrors} 5xx, ${refusals} answers >= 400 of which ${bare} not a problem with CORS`);
+    const health = await fetch(`${base}/v1/health`);
+    console.log(`after all this, /v1/health answers ${health.status}`);
+  } finally {
+    server?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
