@@ -138,20 +138,22 @@ await runCli('bench:hostile', async () => {
     const cpuBefore = cpuMs(pid);
     const t0 = performance.now();
     let trickling = true;
+    let sent = 0;
     const trickles = Array.from({ length: trickle }, (_, i) => {
       const socket = connect({ port, host: '127.0.0.1', localAddress: `127.0.0.${2 + (i % ADDRESSES)}` });
       socket.on('error', () => {});
       socket.on('data', () => {});
       const text = `GET /v1/categories HTTP/1.1\r\nHost: x\r\nX: ${'a'.repeat(20_000)}`;
       let at = 0;
-      const timer = setInterval(() => { if (trickling && !socket.destroyed) socket.write(text[at++ % text.length]!); }, 1);
+      const timer = setInterval(() => { if (trickling && !socket.destroyed) { socket.write(text[at++ % text.length]!); sent++; } }, 1);
       return () => { clearInterval(timer); socket.destroy(); };
     });
     await sleep(5000);
     trickling = false;
     for (const stop of trickles) stop();
-    const share = (cpuMs(pid) - cpuBefore) / (performance.now() - t0);
-    console.log(`${trickle} connections each sending a byte every millisecond for 5 s: server CPU ${(share * 100).toFixed(0)}% of a core`);
+    const seconds = (performance.now() - t0) / 1000;
+    const share = (cpuMs(pid) - cpuBefore) / (seconds * 1000);
+    console.log(`${trickle} connections each sending a byte every millisecond for 5 s (${sent} bytes sent, ${(sent / seconds / 1000).toFixed(0)} KB/s): server CPU ${(share * 100).toFixed(0)}% of a core`);
     await sleep(500);
 
     // 3. one address, many connections

@@ -54,7 +54,8 @@ export const Env = z.object({
   STATIC_FILES: flag('STATIC_FILES'),
   HEAD_TIMEOUT_MS: int('HEAD_TIMEOUT_MS', 100, 600_000, 10_000),
   REQUEST_TIMEOUT_MS: int('REQUEST_TIMEOUT_MS', 100, 3_600_000, 20_000),
-  CONNECTIONS_PER_CLIENT: int('CONNECTIONS_PER_CLIENT', 0, 1_000_000, 256),
+  // unset: DEFAULT_CONNECTIONS_PER_CLIENT, or no limit behind a trusted proxy (see loadConfig)
+  CONNECTIONS_PER_CLIENT: int('CONNECTIONS_PER_CLIENT', 0, 1_000_000, -1),
 }).superRefine((e, ctx) => {
   if (e.REQUEST_TIMEOUT_MS < e.HEAD_TIMEOUT_MS) {
     ctx.addIssue({ code: 'custom', message: `REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS}) must be at least HEAD_TIMEOUT_MS (${e.HEAD_TIMEOUT_MS}): the request's deadline includes its head` });
@@ -82,6 +83,13 @@ export interface Config {
   readonly connectionsPerClient: number;
 }
 
+/**
+ * Open connections per client address unless CONNECTIONS_PER_CLIENT says otherwise: a few dozen
+ * browsers behind one NAT (6 connections each), far below the 1,024 files a process often may open
+ * (docs/reliability.md). Behind a trusted proxy every connection comes from the proxy: no limit.
+ */
+export const DEFAULT_CONNECTIONS_PER_CLIENT = 256;
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -103,6 +111,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     staticFiles: e.STATIC_FILES,
     headTimeoutMs: e.HEAD_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
-    connectionsPerClient: e.CONNECTIONS_PER_CLIENT,
+    connectionsPerClient: e.CONNECTIONS_PER_CLIENT >= 0 ? e.CONNECTIONS_PER_CLIENT : e.TRUST_PROXY ? 0 : DEFAULT_CONNECTIONS_PER_CLIENT,
   };
 }

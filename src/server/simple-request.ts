@@ -22,37 +22,22 @@ export interface SimpleRequest {
   readonly authorization: boolean;
 }
 
-/** RFC 9110 §5.6.2 tchar: the bytes of a header name. */
-const TOKEN = new Uint8Array(128);
-for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TOKEN[c.charCodeAt(0)] = 1;
-
-/** Whether head[from, to) is a non-empty token. */
-function isToken(head: string, from: number, to: number): boolean {
-  if (to <= from) return false;
-  for (let i = from; i < to; i++) {
+/**
+ * Whether the head holds only tab, visible ASCII and space, and CR only before LF: no other
+ * control byte, no DEL, no obs-text. (A loop: twice as fast as a regular expression here.)
+ */
+function isPlainHead(head: string): boolean {
+  for (let i = 0; i < head.length; i++) {
     const c = head.charCodeAt(i);
-    if (c >= 128 || TOKEN[c] === 0) return false;
+    if (c >= 0x20 && c < 0x7f) continue;
+    if (c === 0x09 || c === 0x0a) continue;
+    if (c === 0x0d && head.charCodeAt(i + 1) === 0x0a) continue;
+    return false;
   }
   return true;
 }
-
-/** Whether head[from, to) holds only visible ASCII, space and tab (no control byte, no obs-text). */
-function isPlainValue(head: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = head.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09) || c > 0x7e) return false;
-  }
-  return true;
-}
-
-/** Whether head[from, to) holds only visible ASCII (a request target). */
-function isVisible(head: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = head.charCodeAt(i);
-    if (c <= 0x20 || c > 0x7e) return false;
-  }
-  return true;
-}
+/** A header name (RFC 9110 §5.6.2 tchar) and its colon, matched where a line starts. */
+const NAME = /[!#$%&'*+\-.^_`|~0-9A-Za-z]+:/y;
 
 /**
  * Reads a request head (its lines joined by CRLF, without the final blank line); undefined when
@@ -65,9 +50,9 @@ export function parseSimpleRequest(head: string): SimpleRequest | undefined {
   let lineEnd = head.indexOf('\r\n');
   if (lineEnd === -1) lineEnd = head.length;
   if (!head.startsWith(' HTTP/1.1', lineEnd - 9)) return undefined;
-  const targetStart = isHead ? 5 : 4;
-  if (!isVisible(head, targetStart, lineEnd - 9)) return undefined;
-  const target = head.slice(targetStart, lineEnd - 9);
+  if (!isPlainHead(head)) return undefined;
+  const target = head.slice(isHead ? 5 : 4, lineEnd - 9);
+  if (target.includes(' ') || target.includes('\t')) return undefined;
   let acceptEncoding: string | undefined;
   let ifNoneMatch: string | undefined;
   let connection: string | undefined;
@@ -82,8 +67,9 @@ export function parseSimpleRequest(head: string): SimpleRequest | undefined {
   for (let start = lineEnd + 2; start < head.length;) {
     let end = head.indexOf('\r\n', start);
     if (end === -1) end = head.length;
-    const colon = head.indexOf(':', start);
-    if (colon === -1 || colon > end || !isToken(head, start, colon) || !isPlainValue(head, colon + 1, end)) return undefined;
+    NAME.lastIndex = start;
+    if (!NAME.test(head) || NAME.lastIndex > end) return undefined;
+    const colon = NAME.lastIndex - 1;
     const name = head.slice(start, colon).toLowerCase();
     const value = () => head.slice(colon + 1, end).trim();
     switch (name) {
