@@ -34,7 +34,7 @@ export const PROBLEMS = {
   'request-timeout': {
     status: 408,
     title: 'Request timeout',
-    description: 'The request head (or its body) did not arrive in full within the deadline the service gives every request (docs/reliability.md). The connection is closed after this answer.',
+    description: 'The request head (or its body) did not arrive in full within the deadline the service gives every request: by default 10 s for the head, from its first byte, and 20 s for the whole request. Send each request whole. The connection is closed after this answer.',
   },
   'range-not-satisfiable': {
     status: 416,
@@ -46,6 +46,11 @@ export const PROBLEMS = {
     title: 'Expectation failed',
     description: 'The request sent an `Expect` header other than `100-continue`, the only expectation HTTP defines.',
   },
+  'rate-limited': {
+    status: 429,
+    title: 'Too many requests',
+    description: 'The client used up its rate-limit lane. Wait the number of seconds in `Retry-After` before retrying.',
+  },
   'too-many-connections': {
     status: 429,
     title: 'Too many connections',
@@ -55,11 +60,6 @@ export const PROBLEMS = {
     status: 431,
     title: 'Request headers too large',
     description: 'The request head (request line and header fields) is larger than the service reads: 16 KB. The connection is closed after this answer.',
-  },
-  'rate-limited': {
-    status: 429,
-    title: 'Too many requests',
-    description: 'The client used up its rate-limit lane. Wait the number of seconds in `Retry-After` before retrying.',
   },
   'not-implemented': {
     status: 501,
