@@ -1,22 +1,15 @@
 // Random malformed parameters never make the service fail (CONTRACT §4–5: 400, never 500): a
-// seeded loop over every endpoint with garbage values. Then random malformed request heads, raw
-// over sockets (methods, targets, versions, header lines, line ends: scripts/bench/raw-http.ts):
-// every one gets an answer, never a 5xx, and every answer of 400 or more is a problem with CORS
-// (docs/reliability.md, "HTTP front"; `npm run bench:hostile` runs 24,000 of them). Change SEED to
-// explore; a failure message names the request, so it can be replayed.
+// seeded loop over every endpoint with garbage values. Change SEED to explore; a failure message
+// names the request, so it can be replayed.
 import { describe, expect, it } from 'vitest';
 import { type Truth } from './catalogue-truth.ts';
 import { isRecord, problemShapeProblems } from './contract-shapes.ts';
 import { header, seededRandom, type Client } from './http-client.ts';
 import { useServedCatalogue } from './harness.ts';
-import { exchange, malformedRequest, seeded } from '../../scripts/bench/raw-http.ts';
-import { mapConcurrent } from './http-client.ts';
 import type { Fixture } from './server-fixture.ts';
 
 const SEED = 20260301;
 const REQUESTS = 300;
-/** raw malformed heads per run of the suite; the benchmark script sends 24,000 */
-const HEADS = 3000;
 
 let fx: Fixture;
 let api: Client;
@@ -86,45 +79,6 @@ describe('random malformed requests', () => {
       } else if (!isRecord(body) || !('data' in body)) failures.push(`${where}: 2xx body without data`);
     }
     expect(failures).toEqual([]);
-    expect((await api.send('/v1/health')).status).toBe(200);
-  });
-});
-
-describe('random malformed request heads', () => {
-  it(`answers each of ${HEADS} seeded random heads, never 5xx, every refusal a problem with CORS, no connection dropped`, async () => {
-    if (process.env['VPA_FRONT'] === 'nginx') return; // the origin's own parser is under test here
-    const random = seeded(SEED);
-    const requests = Array.from({ length: HEADS }, () => malformedRequest(random));
-    const port = Number(new URL(fx.base).port);
-    const failures: string[] = [];
-    let answered = 0;
-    await mapConcurrent(requests, 16, async ({ bytes, method }, i) => {
-      const where = `#${i} ${JSON.stringify(bytes.toString('latin1').slice(0, 160))}`;
-      const result = await exchange(port, { pieces: [bytes], quietMs: 250, limitMs: 5000, headOnly: (n) => n === 0 && method === 'HEAD' });
-      // a head still incomplete (a lone CR as line end, a body promised) may be waited for; a
-      // connection closed without an answer is dropped
-      if (result.closed && result.answers.length === 0) failures.push(`${where}: closed without an answer`);
-      if (result.closed && result.trailing > 0) failures.push(`${where}: ${result.trailing} bytes after the last whole answer`);
-      if (result.answers.length > 0) answered++;
-      for (const answer of result.answers) {
-        if (answer.status >= 500) failures.push(`${where}: ${answer.status}`);
-        if (answer.status < 400) continue;
-        const what = `${where} → ${answer.status}`;
-        if (answer.headers['access-control-allow-origin'] !== '*') failures.push(`${what}: no CORS`);
-        if (!/^application\/problem\+json/.test(answer.headers['content-type'] ?? '')) { failures.push(`${what}: ${answer.headers['content-type']}`); continue; }
-        if (answer.body.length === 0) continue; // a HEAD request's answer
-        let body: unknown;
-        try {
-          body = JSON.parse(answer.body.toString('utf8'));
-        } catch {
-          failures.push(`${what}: body is not JSON`);
-          continue;
-        }
-        failures.push(...problemShapeProblems(body, fx.base, answer.status).map((p) => `${what}: ${p}`));
-      }
-    });
-    expect(failures.slice(0, 20)).toEqual([]);
-    expect(answered).toBeGreaterThan(HEADS * 0.9);
     expect((await api.send('/v1/health')).status).toBe(200);
   });
 });
