@@ -8,7 +8,7 @@
 // (gate.ts); requests with a developer key go to node:http, which checks the key. Every
 // connection counts against its address's limit and every head has a deadline
 // (connection-guard.ts, docs/reliability.md "HTTP front").
-import type { Server as HttpServer } from 'node:http';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Encoding } from '../api/encoding.ts';
 import { acceptedEncodings } from '../api/encoding.ts';
@@ -127,8 +127,9 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     },
   });
   // node:http has read a head on a socket handed to it: its own deadlines apply from now on.
-  http.prependListener('request', (req) => guard.endHead(req.socket));
-  http.prependListener('connect', (req) => guard.endHead(req.socket));
+  for (const event of ['request', 'connect', 'checkExpectation', 'checkContinue'] as const) {
+    http.prependListener(event, (req: IncomingMessage) => guard.endHead(req.socket));
+  }
 
   const server = createServer({ noDelay: true }, (socket) => {
     socket.on('error', () => socket.destroy());

@@ -85,6 +85,12 @@ describe('slow clients', () => {
     expect(result.answers.map((a) => a.status)).toEqual([405]);
   });
 
+  it('does not close a connection whose refused expectation was answered, once its deadline has passed', async () => {
+    const pieces = [`GET ${page} HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n`, Buffer.alloc(0), `GET ${page} HTTP/1.1\r\nHost: x\r\n\r\n`];
+    const result = await exchange(fx.running.port, { pieces, gapMs: HEAD_MS + 300, quietMs: 300 });
+    expect(result.answers.map((a) => a.status)).toEqual([417, 200]);
+  });
+
   it('keeps answering a client that sends its requests whole, however long it stays', async () => {
     const request = `GET ${page} HTTP/1.1\r\nHost: x\r\n\r\n`;
     const result = await exchange(fx.running.port, { pieces: [request, request, request, request], gapMs: HEAD_MS / 2, quietMs: HEAD_MS / 2 });
