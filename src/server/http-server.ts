@@ -1,6 +1,8 @@
-// Our node:http pipeline (ARCHITECTURE "The flow"): CORS → method check → rate-limit lane and
-// caller (API paths) → static pages from the snapshot → Astro in middleware mode for on-demand
-// routes → 404 problem.
+// Our node:http pipeline (ARCHITECTURE "The flow"): CORS → Host check → method check → rate-limit
+// lane and caller (API paths) → static pages from the snapshot → Astro in middleware mode for
+// on-demand routes → 404 problem. What node:http would answer bare or not at all — a head it cannot
+// read, a head or body past its deadline, CONNECT, an unknown Expect — is a problem too
+// (socket-problems.ts, docs/reliability.md "HTTP front").
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Context, StatusReport } from '../api/endpoint.ts';
