@@ -26,8 +26,6 @@ import { parseSimpleRequest, type SimpleRequest } from './simple-request.ts';
 import { answerAndClose, isClosing, responseBytes } from './socket-problems.ts';
 import { pageHeaders } from './static-pages.ts';
 
-export { parseSimpleRequest, type SimpleRequest } from './simple-request.ts';
-
 const KEEP_ALIVE_MS = 65_000;
 /** Retry-After of the too-many-connections problem, in seconds. */
 const CONNECTIONS_RETRY_AFTER = '5';
@@ -169,6 +167,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       if (isClosing(socket)) return;
       const arrived = Date.now();
       reader.push(chunk);
+      let answered = false;
       for (;;) {
         const head = reader.next();
         if (head === undefined) break;
@@ -190,13 +189,17 @@ export function createFrontServer(options: FrontOptions): FrontServer {
           if (!admission.decision.allowed) {
             answerRendered(socket, gate.refusal(admission, request.target, snapshot.model.urls), request);
             record?.(429);
+            answered = true;
             continue;
           }
           for (const [name, value] of Object.entries(admission.headers)) extra += `${name}: ${value}\r\n`;
         }
         answer(socket, snapshot, page, request, extra);
         record?.(200);
+        answered = true;
       }
+      // the next head's clock starts with this chunk if a head was answered in it, or runs on
+      if (answered) guard.endHead(socket);
       if (reader.settle()) guard.startHead(socket, arrived);
       else guard.endHead(socket);
     }
