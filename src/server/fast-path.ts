@@ -125,7 +125,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     },
   });
   // node:http has read a head on a socket handed to it: its own deadlines apply from now on.
-  for (const event of ['request', 'connect', 'checkExpectation', 'checkContinue'] as const) {
+  // (Not 'checkContinue': a listener there would stop node:http answering 100-continue itself.)
+  for (const event of ['request', 'connect', 'checkExpectation'] as const) {
     http.prependListener(event, (req: IncomingMessage) => guard.endHead(req.socket));
   }
 
