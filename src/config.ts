@@ -60,6 +60,14 @@ export const Env = z.object({
     }
     return value;
   }),
+  HEAD_TIMEOUT_MS: int('HEAD_TIMEOUT_MS', 100, 600_000, 10_000),
+  REQUEST_TIMEOUT_MS: int('REQUEST_TIMEOUT_MS', 100, 3_600_000, 20_000),
+  // unset: DEFAULT_CONNECTIONS_PER_CLIENT, or no limit behind a trusted proxy (see loadConfig)
+  CONNECTIONS_PER_CLIENT: int('CONNECTIONS_PER_CLIENT', 0, 1_000_000, -1),
+}).superRefine((e, ctx) => {
+  if (e.REQUEST_TIMEOUT_MS < e.HEAD_TIMEOUT_MS) {
+    ctx.addIssue({ code: 'custom', message: `REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS}) must be at least HEAD_TIMEOUT_MS (${e.HEAD_TIMEOUT_MS}): the request's deadline includes its head` });
+  }
 });
 
 export interface Config {
@@ -77,7 +85,20 @@ export interface Config {
   readonly staticFiles: boolean;
   /** the secret that signs site passes (site-pass.ts); undefined: a random one per process */
   readonly sitePassSecret: string | undefined;
+  /** how long a request head may take to arrive, from its first byte (docs/reliability.md) */
+  readonly headTimeoutMs: number;
+  /** how long a whole request (head and body) may take to arrive */
+  readonly requestTimeoutMs: number;
+  /** open connections allowed per client address (an IPv6 /64); 0 for no limit */
+  readonly connectionsPerClient: number;
 }
+
+/**
+ * Open connections per client address unless CONNECTIONS_PER_CLIENT says otherwise: a few dozen
+ * browsers behind one NAT (6 connections each), far below the 1,024 files a process often may open
+ * (docs/reliability.md). Behind a trusted proxy every connection comes from the proxy: no limit.
+ */
+export const DEFAULT_CONNECTIONS_PER_CLIENT = 256;
 
 export class ConfigError extends Error {}
 
@@ -99,5 +120,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     snapshotCacheBytes: e.SNAPSHOT_CACHE_MB * 1024 * 1024,
     staticFiles: e.STATIC_FILES,
     sitePassSecret: e.SITE_PASS_SECRET,
+    headTimeoutMs: e.HEAD_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    connectionsPerClient: e.CONNECTIONS_PER_CLIENT >= 0 ? e.CONNECTIONS_PER_CLIENT : e.TRUST_PROXY ? 0 : DEFAULT_CONNECTIONS_PER_CLIENT,
   };
 }

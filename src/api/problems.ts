@@ -6,6 +6,11 @@ export const PROBLEMS = {
     title: 'Invalid parameter',
     description: 'A query parameter is out of its type, bounds or allowed values, or a required one is missing. The `errors` array names every invalid parameter and says what it accepts.',
   },
+  'bad-request': {
+    status: 400,
+    title: 'Malformed request',
+    description: 'The request is not valid HTTP/1.1, so it was not read: an unknown or lower-case method, a request target that is not a path, a header with a character HTTP does not allow (a space before the colon, a control character, a bare line feed), a missing `Host`, or a `Content-Length` or `Transfer-Encoding` that cannot be read. `detail` names what is wrong. The connection is closed after this answer.',
+  },
   'api-key-required': {
     status: 401,
     title: 'API key required',
@@ -26,10 +31,35 @@ export const PROBLEMS = {
     title: 'Method not allowed',
     description: 'The API is read-only: it answers GET, HEAD and OPTIONS only. The `Allow` header lists them.',
   },
+  'request-timeout': {
+    status: 408,
+    title: 'Request timeout',
+    description: 'The request head (or its body) did not arrive in full within the deadline the service gives every request: by default 10 s for the head, from its first byte, and 20 s for the whole request. Send each request whole. The connection is closed after this answer.',
+  },
+  'range-not-satisfiable': {
+    status: 416,
+    title: 'Range not satisfiable',
+    description: 'The `Range` header asks for bytes past the end of the file. `Content-Range` gives the file\'s length (`bytes */LENGTH`).',
+  },
+  'expectation-failed': {
+    status: 417,
+    title: 'Expectation failed',
+    description: 'The request sent an `Expect` header other than `100-continue`, the only expectation HTTP defines.',
+  },
   'rate-limited': {
     status: 429,
     title: 'Too many requests',
     description: 'The client used up its rate-limit lane. Wait the number of seconds in `Retry-After` before retrying.',
+  },
+  'too-many-connections': {
+    status: 429,
+    title: 'Too many connections',
+    description: 'The client\'s address already holds as many open connections as the service allows one address. Reuse open connections (keep-alive) or close some, and retry after `Retry-After` seconds. The connection is closed after this answer.',
+  },
+  'headers-too-large': {
+    status: 431,
+    title: 'Request headers too large',
+    description: 'The request head (request line and header fields) is larger than the service reads: 16 KB. The connection is closed after this answer.',
   },
   'not-implemented': {
     status: 501,

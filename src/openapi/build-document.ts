@@ -227,8 +227,9 @@ function staticFile(operationId: string, summary: string, description: string, t
     },
     304: { description: 'Not modified: the `If-None-Match` validator names this representation.', headers: headerRefs('ETag', 'CacheControl', 'AccessControlAllowOrigin') },
     416: {
-      description: 'The `Range` asked for lies beyond the end of the file. No body.',
-      headers: { 'Content-Range': { description: '`bytes */size`.', required: true, schema: { type: 'string', pattern: '^bytes \\*/\\d+$' } } },
+      description: 'The `Range` asked for lies beyond the end of the file: a `range-not-satisfiable` problem.',
+      headers: { ...headerRefs('AccessControlAllowOrigin'), 'Content-Range': { description: '`bytes */size`.', required: true, schema: { type: 'string', pattern: '^bytes \\*/\\d+$' } } },
+      ...(withBody && { content: { [PROBLEM_TYPE]: { schema: ref('schemas', 'Problem') } } }),
     },
   });
   return {

@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { CACHE_CONTROL, etagOf } from '../api/respond.ts';
+import { ProblemError } from '../api/problems.ts';
+import { CACHE_CONTROL, etagOf, type Rendered } from '../api/respond.ts';
 import { negotiate } from './negotiate.ts';
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -92,7 +93,8 @@ export function byteRange(header: string | undefined, size: number): { start: nu
   return { start, end: match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1) };
 }
 
-export function serveClientAsset(req: IncomingMessage, res: ServerResponse, asset: ClientAsset): void {
+/** Sends a client asset; a range past its end is a 416 problem (`problem`, from the caller, knows the deployment's URLs). */
+export function serveClientAsset(req: IncomingMessage, res: ServerResponse, asset: ClientAsset, problem: (error: ProblemError) => Rendered): void {
   const head = req.method === 'HEAD';
   const common: Record<string, string> = { 'cache-control': asset.cacheControl, 'accept-ranges': 'bytes' };
   if (asset.br || asset.gzip) common['vary'] = 'Accept-Encoding';
@@ -105,7 +107,9 @@ export function serveClientAsset(req: IncomingMessage, res: ServerResponse, asse
   const ifRange = req.headers['if-range'];
   const range = ifRange === undefined || ifRange === asset.etag ? byteRange(req.headers['range'], asset.body.length) : undefined;
   if (range === 'unsatisfiable') {
-    res.writeHead(416, { ...common, 'cache-control': 'no-store', 'content-range': `bytes */${asset.body.length}`, 'content-length': 0 }).end();
+    const rendered = problem(new ProblemError('range-not-satisfiable', `The range asked for starts past the end of ${asset.path} (${asset.body.length} bytes).`));
+    res.writeHead(416, { ...common, ...rendered.headers, 'content-range': `bytes */${asset.body.length}`, 'content-length': rendered.body.length });
+    res.end(head ? undefined : rendered.body);
     return;
   }
   if (range !== undefined) {

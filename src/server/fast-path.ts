@@ -2,131 +2,34 @@
 // of a prerendered page by its canonical URL; for those we read the request head ourselves and
 // write a response prepared once per page and encoding, which here answers about twice as many
 // requests a second as node:http can (docs/performance.md). Anything else — another method, a
-// body, an unusual or oversized head, HTTP/1.0, Connection: close, a URL that is not a prerendered page — hands the
-// connection, with the bytes already read, to the node:http pipeline for good. API pages count
-// against the caller's rate-limit lane here too (gate.ts); requests with a developer key go to
-// node:http, which checks the key.
-import type { Server as HttpServer } from 'node:http';
+// body, a head outside the strict subset simple-request.ts reads, HTTP/1.0, Connection: close, a
+// URL that is not a prerendered page — hands the connection, with the bytes already read, to the
+// node:http pipeline for good. API pages count against the caller's rate-limit lane here too
+// (gate.ts); requests with a developer key go to node:http, which checks the key. Every
+// connection counts against its address's limit and every head has a deadline
+// (connection-guard.ts, docs/reliability.md "HTTP front").
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Encoding } from '../api/encoding.ts';
 import { acceptedEncodings } from '../api/encoding.ts';
-import type { Rendered } from '../api/respond.ts';
+import { ProblemError } from '../api/problems.ts';
+import { renderProblem, type Rendered } from '../api/respond.ts';
+import type { Urls } from '../model/urls.ts';
 import type { PageEntry } from '../snapshot/manifest.ts';
+import { guardConnections } from './connection-guard.ts';
 import { etagFor, matchesIfNoneMatch } from './negotiate.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import type { Snapshot } from './snapshot-store.ts';
-import { CORS_HEADERS } from './cors.ts';
 import type { Gate, RequestFacts } from './gate.ts';
+import { createHeadReader, UNREADABLE } from './head-reader.ts';
+import { parseSimpleRequest, type SimpleRequest } from './simple-request.ts';
+import { answerAndClose, isClosing, responseBytes } from './socket-problems.ts';
 import { pageHeaders, unreadablePage } from './static-pages.ts';
 import { PageReadError } from '../snapshot/page-files.ts';
 
-const MAX_HEAD = 16 * 1024;
 const KEEP_ALIVE_MS = 65_000;
-const CRLF2 = Buffer.from('\r\n\r\n');
-
-/** The parts of a request head the fast path needs; undefined when it must not answer. */
-interface SimpleRequest {
-  readonly head: boolean;
-  readonly target: string;
-  readonly acceptEncoding: string | undefined;
-  readonly ifNoneMatch: string | undefined;
-  readonly close: boolean;
-  readonly origin: string | undefined;
-  readonly referer: string | undefined;
-  readonly forwardedFor: string | undefined;
-  readonly authorization: boolean;
-  /** carries the site pass (gate.ts) */
-  readonly cookie: string | undefined;
-}
-
-/** Reads a request head (without its final blank line); undefined when the fast path must not answer. */
-export function parseSimpleRequest(head: string): SimpleRequest | undefined {
-  const isHead = head.startsWith('HEAD /');
-  if (!isHead && !head.startsWith('GET /')) return undefined;
-  let lineEnd = head.indexOf('\r\n');
-  if (lineEnd === -1) lineEnd = head.length;
-  if (!head.startsWith(' HTTP/1.1', lineEnd - 9)) return undefined;
-  const target = head.slice(isHead ? 5 : 4, lineEnd - 9);
-  if (target.includes(' ')) return undefined;
-  let acceptEncoding: string | undefined;
-  let ifNoneMatch: string | undefined;
-  let connection: string | undefined;
-  let origin: string | undefined;
-  let referer: string | undefined;
-  let forwardedFor: string | undefined;
-  let cookie: string | undefined;
-  let authorization = false;
-  let seenAccept = false;
-  let seenMatch = false;
-  let seenConnection = false;
-  for (let start = lineEnd + 2; start < head.length;) {
-    let end = head.indexOf('\r\n', start);
-    if (end === -1) end = head.length;
-    const colon = head.indexOf(':', start);
-    const first = head.charCodeAt(start);
-    if (colon <= start || colon > end || first === 32 || first === 9) return undefined;
-    const name = head.slice(start, colon).toLowerCase();
-    const value = () => head.slice(colon + 1, end).trim();
-    switch (name) {
-      case 'accept-encoding':
-        if (seenAccept) return undefined;
-        seenAccept = true;
-        acceptEncoding = value();
-        break;
-      case 'if-none-match':
-        if (seenMatch) return undefined;
-        seenMatch = true;
-        ifNoneMatch = value();
-        break;
-      case 'connection':
-        if (seenConnection) return undefined;
-        seenConnection = true;
-        connection = value().toLowerCase();
-        break;
-      case 'origin':
-        if (origin !== undefined) return undefined;
-        origin = value();
-        break;
-      case 'referer':
-        if (referer !== undefined) return undefined;
-        referer = value();
-        break;
-      case 'x-forwarded-for':
-        if (forwardedFor !== undefined) return undefined;
-        forwardedFor = value();
-        break;
-      case 'authorization':
-        authorization = true;
-        break;
-      case 'cookie':
-        if (cookie !== undefined) return undefined;
-        cookie = value();
-        break;
-      case 'content-length':
-        if (value() !== '0') return undefined;
-        break;
-      case 'transfer-encoding':
-      case 'expect':
-      case 'upgrade':
-        return undefined;
-      default:
-        break;
-    }
-    start = end + 2;
-  }
-  return {
-    head: isHead,
-    target,
-    acceptEncoding,
-    ifNoneMatch,
-    close: connection !== undefined && /(^|,)\s*close\s*(,|$)/.test(connection),
-    origin,
-    referer,
-    forwardedFor,
-    authorization,
-    cookie,
-  };
-}
+/** Retry-After of the too-many-connections problem, in seconds. */
+const CONNECTIONS_RETRY_AFTER = '5';
 
 type Variant = Encoding | 'identity';
 interface Prepared {
@@ -158,17 +61,9 @@ function statusAndDate(status: '200' | '304'): Buffer {
   return dateLines[status];
 }
 
-const STATUS_TEXT: Readonly<Record<number, string>> = { 429: 'Too Many Requests', 503: 'Service Unavailable' };
-
 /** Writes a rendered (problem) answer whose headers vary per request. */
 function answerRendered(socket: Socket, rendered: Rendered, request: SimpleRequest): void {
-  const headers = { ...CORS_HEADERS, ...rendered.headers, 'content-length': String(rendered.body.length) };
-  let head = `HTTP/1.1 ${rendered.status} ${STATUS_TEXT[rendered.status] ?? 'Error'}\r\ndate: ${new Date().toUTCString()}\r\n`;
-  for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
-  socket.cork();
-  socket.write(`${head}keep-alive: timeout=65\r\n\r\n`, 'latin1');
-  if (!request.head) socket.write(rendered.body);
-  socket.uncork();
+  socket.write(responseBytes(rendered, { head: request.head }));
 }
 
 /**
@@ -218,26 +113,68 @@ export interface FrontServer {
   closeAll(): void;
 }
 
-export function createFrontServer(snapshots: SnapshotHolder, http: HttpServer, gate?: Gate, record?: (status: number) => void): FrontServer {
+export interface FrontOptions {
+  readonly snapshots: SnapshotHolder;
+  /** node:http, given every connection the fast path does not answer */
+  readonly http: HttpServer;
+  /** for the problems the front writes itself (timeouts, too many connections) */
+  readonly urls: Urls;
+  readonly gate?: Gate | undefined;
+  /** counts every answer by status, for /v1/status */
+  readonly record?: ((status: number) => void) | undefined;
+  /** open connections allowed per client address; 0 for no limit */
+  readonly connectionsPerClient: number;
+  /** how long a request head may take to arrive, in ms (docs/reliability.md) */
+  readonly headTimeoutMs: number;
+}
+
+export function createFrontServer(options: FrontOptions): FrontServer {
+  const { snapshots, http, gate, record, urls } = options;
   const idle = new Set<Socket>();
   const all = new Set<Socket>();
+  const guard = guardConnections({
+    perClient: options.connectionsPerClient,
+    headTimeoutMs: options.headTimeoutMs,
+    onHeadTimeout: (socket) => {
+      // No answer is in flight on this socket: the fast path writes its answers whole, and node:http
+      // has not read the head yet (it stops this clock when it has).
+      answerAndClose(socket, renderProblem(new ProblemError('request-timeout', `The request head did not arrive in full within ${options.headTimeoutMs / 1000} s.`), '/', urls));
+      record?.(408);
+    },
+  });
+  // node:http has read a head on a socket handed to it: its own deadlines apply from now on.
+  // (Not 'checkContinue': a listener there would stop node:http answering 100-continue itself.)
+  for (const event of ['request', 'connect', 'checkExpectation'] as const) {
+    http.prependListener(event, (req: IncomingMessage) => guard.endHead(req.socket));
+  }
 
   const server = createServer({ noDelay: true }, (socket) => {
-    let pending: Buffer | undefined;
+    socket.on('error', () => socket.destroy());
+    if (!guard.admit(socket)) {
+      answerAndClose(socket, renderProblem(new ProblemError('too-many-connections',
+        `This address already holds ${options.connectionsPerClient} open connections, the most the service allows one address.`,
+        { headers: { 'retry-after': CONNECTIONS_RETRY_AFTER } }), '/', urls));
+      record?.(429);
+      return;
+    }
+    const reader = createHeadReader();
     idle.add(socket);
     all.add(socket);
+    guard.startHead(socket, Date.now());
     socket.setTimeout(KEEP_ALIVE_MS, () => socket.destroy());
-    socket.on('error', () => socket.destroy());
     socket.on('close', () => {
       idle.delete(socket);
       all.delete(socket);
     });
 
-    const handOff = (rest: Buffer | undefined) => {
+    const handOff = () => {
+      const rest = reader.rest();
       socket.pause();
       socket.removeListener('data', onData);
       socket.setTimeout(0);
       idle.delete(socket);
+      // the head's deadline keeps running until node:http has read it (the 'request' listener above)
+      guard.startHead(socket, Date.now());
       // node:http takes the socket over (possibly reading it natively from now on); the bytes we
       // already read are given to it as the first 'data' event.
       http.emit('connection', socket);
@@ -246,19 +183,22 @@ export function createFrontServer(snapshots: SnapshotHolder, http: HttpServer, g
     };
 
     function onData(chunk: Buffer): void {
-      let buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
-      pending = undefined;
-      let start = 0;
+      if (isClosing(socket)) return;
+      const arrived = Date.now();
+      reader.push(chunk);
+      let answered = false;
       for (;;) {
-        const end = buffer.indexOf(CRLF2, start);
-        if (end === -1) break;
-        const request = parseSimpleRequest(buffer.toString("latin1", start, end));
+        const head = reader.next();
+        if (head === undefined) break;
+        const request = head === UNREADABLE ? undefined : parseSimpleRequest(head);
         const snapshot = snapshots.current;
         const page = request && snapshot?.pages.get(request.target);
         // Connection: close is rare; node:http answers it with the right headers and closes.
         const limited = request !== undefined && gate !== undefined && gate.limits(request.target);
         if (!request || request.close || !snapshot || !page || (limited && request.authorization)) {
-          handOff(buffer.subarray(start));
+          // node:http reads this head again from its first byte
+          if (head !== UNREADABLE) reader.giveBack();
+          handOff();
           return;
         }
         let extra = '';
@@ -268,22 +208,18 @@ export function createFrontServer(snapshots: SnapshotHolder, http: HttpServer, g
           if (!admission.decision.allowed) {
             answerRendered(socket, gate.refusal(admission, request.target, snapshot.model.urls), request);
             record?.(429);
-            start = end + 4;
+            answered = true;
             continue;
           }
           for (const [name, value] of Object.entries(admission.headers)) extra += `${name}: ${value}\r\n`;
         }
         record?.(answer(socket, snapshot, page, request, extra));
-        start = end + 4;
+        answered = true;
       }
-      if (start < buffer.length) {
-        buffer = buffer.subarray(start);
-        if (buffer.length > MAX_HEAD) {
-          handOff(buffer);
-          return;
-        }
-        pending = buffer;
-      }
+      // the next head's clock starts with this chunk if a head was answered in it, or runs on
+      if (answered) guard.endHead(socket);
+      if (reader.settle()) guard.startHead(socket, arrived);
+      else guard.endHead(socket);
     }
     socket.on('data', onData);
   });
@@ -294,6 +230,7 @@ export function createFrontServer(snapshots: SnapshotHolder, http: HttpServer, g
       for (const socket of idle) socket.destroy();
     },
     closeAll() {
+      guard.close();
       for (const socket of all) socket.destroy();
     },
   };

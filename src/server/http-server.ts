@@ -1,7 +1,10 @@
-// Our node:http pipeline (ARCHITECTURE "The flow"): CORS → method check → rate-limit lane and
-// caller (API paths) → static pages from the snapshot → Astro in middleware mode for on-demand
-// routes → 404 problem.
+// Our node:http pipeline (ARCHITECTURE "The flow"): CORS → Host check → method check → rate-limit
+// lane and caller (API paths) → static pages from the snapshot → Astro in middleware mode for
+// on-demand routes → 404 problem. What node:http would answer bare or not at all — a head it cannot
+// read, a head or body past its deadline, CONNECT, an unknown Expect — is a problem too
+// (socket-problems.ts, docs/reliability.md "HTTP front").
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Context, StatusReport } from '../api/endpoint.ts';
 import { health } from '../api/handlers/health.ts';
 import { status } from '../api/handlers/status.ts';
@@ -13,10 +16,12 @@ import { matchRoute } from '../api/routes.ts';
 import { createAnswerCache } from './answer-cache.ts';
 import { serveClientAsset, type ClientAssets } from './client-assets.ts';
 import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts';
+import { answerAndClose, asksForHead, clientErrorProblem, instanceOf, isClosing } from './socket-problems.ts';
 import type { Admission, Gate, RequestFacts } from './gate.ts';
 import type { LiveSource } from './live-source.ts';
 import type { Partners } from './partners.ts';
 import type { HealthMonitor } from './service-health.ts';
+import { sweepPeriodOf } from './connection-guard.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import { negotiateRendered } from './negotiate.ts';
 import { findCanonicalPage, servePage } from './static-pages.ts';
@@ -40,7 +45,12 @@ export interface ServerOptions {
   /** the service's self-checks for /v1/status */
   readonly status?: () => StatusReport;
   readonly log?: (message: string) => void;
+  /** deadlines for a request's head and for the whole request, in ms (docs/reliability.md) */
+  readonly timeouts?: { readonly headMs: number; readonly requestMs: number };
 }
+
+/** node:http's own: a socket's `_httpMessage` is the response in flight on it. */
+type HttpSocket = Socket & { _httpMessage?: { headersSent?: boolean } | null };
 
 function send(req: IncomingMessage, res: ServerResponse, rendered: Rendered, extra: Record<string, string> = {}): void {
   res.writeHead(rendered.status, { ...rendered.headers, ...extra, 'content-length': rendered.body.length });
@@ -100,6 +110,12 @@ export function createApiServer(options: ServerOptions): Server {
     for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
     const instance = rawUrl.slice(0, 2000);
 
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is refused (node:http's own check, turned
+    // off so that this answer is a problem like every other).
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      send(req, res, renderProblem(new ProblemError('bad-request', 'An HTTP/1.1 request must have a Host header.'), instance, urls), { connection: 'close' });
+      return;
+    }
     if (req.method === 'OPTIONS') {
       res.writeHead(204, PREFLIGHT_HEADERS).end();
       return;
@@ -125,7 +141,7 @@ export function createApiServer(options: ServerOptions): Server {
 
     const asset = options.assets?.get(url.pathname);
     if (asset) {
-      serveClientAsset(req, res, asset);
+      serveClientAsset(req, res, asset, (problem) => renderProblem(problem, instance, urls));
       return;
     }
 
@@ -180,12 +196,54 @@ export function createApiServer(options: ServerOptions): Server {
     }
   }
 
-  return createServer((req, res) => {
+  const timeouts = options.timeouts ?? { headMs: 10_000, requestMs: 20_000 };
+  /** sockets whose request was answered before its body arrived: a late error there gets no second answer */
+  const answeredEarly = new WeakSet<Socket>();
+  const server = createServer({
+    // node:http checks these only on a server it sees listening: see the 'listening' event below
+    headersTimeout: timeouts.headMs,
+    requestTimeout: timeouts.requestMs,
+    connectionsCheckingInterval: sweepPeriodOf(timeouts.headMs),
+    keepAliveTimeout: 65_000,
+    requireHostHeader: false,
+  }, (req, res) => {
     if (options.monitor) res.once('finish', () => options.monitor!.record(res.statusCode));
+    res.once('finish', () => {
+      if (req.complete) return;
+      answeredEarly.add(req.socket);
+      req.once('end', () => answeredEarly.delete(req.socket));
+    });
     handle(req, res).catch((error: unknown) => {
       log(`[server] failed on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
       if (!res.headersSent) send(req, res, renderProblem(new ProblemError('internal-error', 'The service failed to answer this request.'), (req.url ?? '/').slice(0, 2000), urls));
       else res.destroy();
     });
   });
+  // A head node:http cannot read, or a request past its deadline: a problem instead of node's bare
+  // answer, when no answer is under way on the connection; the connection is closed either way.
+  server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {
+    if (isClosing(socket)) return;
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || (socket as HttpSocket)._httpMessage?.headersSent || answeredEarly.has(socket)) {
+      socket.destroy();
+      return;
+    }
+    const problem = clientErrorProblem(error);
+    answerAndClose(socket, renderProblem(problem, instanceOf(error.rawPacket), urls), { head: asksForHead(error.rawPacket) });
+    options.monitor?.record(problem.status);
+  });
+  // CONNECT asks for a tunnel, which this service does not make: a 405 problem, not a dropped connection.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    answerAndClose(socket, renderProblem(new ProblemError('method-not-allowed', `CONNECT is not allowed: this API is read-only (${ALLOWED_METHODS}).`), '/', urls), { extra: { allow: ALLOWED_METHODS } });
+    options.monitor?.record(405);
+  });
+  // An Expect other than 100-continue (node:http answers 100-continue itself).
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+    if (options.monitor) res.once('finish', () => options.monitor!.record(res.statusCode));
+    send(req, res, renderProblem(new ProblemError('expectation-failed', 'The only expectation this service meets is Expect: 100-continue.'), (req.url ?? '/').slice(0, 2000), urls));
+  });
+  // The front server listens and hands connections over, so node:http never sees 'listening',
+  // which is when it starts checking headersTimeout and requestTimeout: start them here.
+  server.emit('listening');
+  return server;
 }

@@ -11,6 +11,7 @@ import { ASTRO_ENTRY, CLIENT_DIR } from './app-files.ts';
 import { createFrontServer } from './fast-path.ts';
 import { createApiServer, type AstroHandler } from './http-server.ts';
 import { loadClientAssets } from './client-assets.ts';
+import { createUrls } from '../model/urls.ts';
 import { createGate } from './gate.ts';
 import { startCatalogueThread } from './catalogue-thread.ts';
 import { createLiveSource } from './live-source.ts';
@@ -55,10 +56,15 @@ export async function startServer(config: Config, options: { log?: (m: string) =
     searchLoaded: () => (snapshots.current ? snapshots.current.search !== undefined : undefined),
   });
   const assets = loadClientAssets(options.clientDir ?? CLIENT_DIR);
-  const server = createApiServer({ baseUrl: config.publicBaseUrl, snapshots, astro: handler, assets, live, gate, partners, monitor, status: checks.report, log });
-  server.keepAliveTimeout = 65_000;
+  const server = createApiServer({
+    baseUrl: config.publicBaseUrl, snapshots, astro: handler, assets, live, gate, partners, monitor, status: checks.report, log,
+    timeouts: { headMs: config.headTimeoutMs, requestMs: config.requestTimeoutMs },
+  });
   server.timeout = 120_000; // handed-over connections idle this long are closed
-  const front = createFrontServer(snapshots, server, gate, monitor.record);
+  const front = createFrontServer({
+    snapshots, http: server, gate, record: monitor.record, urls: createUrls(config.publicBaseUrl),
+    connectionsPerClient: config.connectionsPerClient, headTimeoutMs: config.headTimeoutMs,
+  });
   // The first snapshot is verified and loaded off the event loop (snapshot-holder.ts); the server
   // listens once it is served (or refused, when no intact one exists: then it answers 503).
   await snapshots.ready;
@@ -85,6 +91,8 @@ export async function startServer(config: Config, options: { log?: (m: string) =
         const force = setTimeout(() => front.closeAll(), 1000);
         front.server.close(() => {
           clearTimeout(force);
+          front.closeAll();
+          server.close(() => {}); // stops node:http's deadline checks; it was never listening itself
           done();
         });
         front.closeIdle();

@@ -223,7 +223,7 @@ export function problemShapeProblems(value: unknown, base: string, status: numbe
         }
       }
     }
-  } else if (status === 400) out.push('a 400 problem lacks errors[]');
+  } else if (status === 400 && String(value['type']).endsWith('/problems/invalid-parameter')) out.push('an invalid-parameter problem lacks errors[]');
   // CONTRACT §5: never a stack trace, SQL, or a file path.
   const text = JSON.stringify(value);
   if (/\bat .+\(.*:\d+:\d+\)|node:internal|\.ts:\d+|\/work\/|\/home\/|\/tmp\/|SQLITE|SELECT .* FROM/i.test(text)) out.push(`problem leaks internals: ${text.slice(0, 300)}`);

@@ -99,4 +99,20 @@ describe('loadConfig', () => {
   it('ignores unrelated variables', () => {
     expect(loadConfig({ HOME: '/root', PATH: '/bin' })).toEqual(loadConfig({}));
   });
+
+  it('reads the HTTP front\'s deadlines and connection limit, with the documented defaults', () => {
+    expect(loadConfig({})).toMatchObject({ headTimeoutMs: 10_000, requestTimeoutMs: 20_000, connectionsPerClient: 256 });
+    expect(loadConfig({ HEAD_TIMEOUT_MS: '500', REQUEST_TIMEOUT_MS: '900', CONNECTIONS_PER_CLIENT: '0' })).toMatchObject({ headTimeoutMs: 500, requestTimeoutMs: 900, connectionsPerClient: 0 });
+  });
+
+  it('sets no connection limit per address behind a trusted proxy, unless one is given', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).connectionsPerClient).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true', CONNECTIONS_PER_CLIENT: '1000' }).connectionsPerClient).toBe(1000);
+  });
+
+  it('refuses a request deadline shorter than the head deadline, and deadlines out of bounds', () => {
+    expect(configError({ HEAD_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' }).message).toMatch(/REQUEST_TIMEOUT_MS \(1000\) must be at least HEAD_TIMEOUT_MS \(5000\)/);
+    expect(configError({ HEAD_TIMEOUT_MS: '10' }).message).toMatch(/HEAD_TIMEOUT_MS must be an integer from 100/);
+    expect(configError({ CONNECTIONS_PER_CLIENT: '-1' }).message).toMatch(/CONNECTIONS_PER_CLIENT must be an integer from 0/);
+  });
 });
