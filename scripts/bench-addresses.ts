@@ -10,32 +10,40 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
-import { runCli, UsageError } from './cli.ts';
+import { parseCommandLine, usageOf, wholeNumber } from '../src/cli/args.ts';
+import { runCli } from './cli.ts';
 
 const PORT = 4621;
 const TARGET_GROWTH_MB = 50;
-const USAGE = `usage: npm run bench:addresses -- [--requests N] [--bytes B]
-  --requests  requests, each with its own X-Forwarded-For value (default 20000)
-  --bytes     length of each value (default 8192)`;
+const BENCH_ADDRESSES_COMMAND = {
+  run: 'npm run bench:addresses',
+  about: 'Server memory under requests with distinct junk X-Forwarded-For values (TRUST_PROXY=true): a client address key is never larger than an address.',
+  options: {
+    requests: { type: 'string', value: 'N', help: 'requests, each with its own X-Forwarded-For value (default 20000)' },
+    // a request head stays under the 16 KB both parsers allow
+    bytes: { type: 'string', value: 'B', help: 'length of each value, at most 12000 (default 8192)' },
+  },
+} as const;
 
-const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(USAGE);
+// read before anything runs, so --help and a mistyped option never start a benchmark
+let args: ReturnType<typeof parseCommandLine<typeof BENCH_ADDRESSES_COMMAND.options>>;
+try {
+  args = parseCommandLine(BENCH_ADDRESSES_COMMAND);
+} catch (error) {
+  console.error(`bench:addresses: ${(error as Error).message}`);
+  process.exit(2);
+}
+if (args === undefined) {
+  process.stdout.write(usageOf(BENCH_ADDRESSES_COMMAND));
   process.exit(0);
 }
+const { values } = args;
 
 function options(): { requests: number; bytes: number } {
-  const values = new Map([['--requests', '20000'], ['--bytes', '8192']]);
-  for (let i = 0; i < args.length; i += 2) {
-    const name = args[i]!;
-    const value = args[i + 1];
-    if (!values.has(name)) throw new UsageError(`unknown option ${name}\n${USAGE}`);
-    if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${name} needs a positive integer\n${USAGE}`);
-    // a request head stays under the 16 KB both parsers allow
-    if (name === '--bytes' && Number(value) > 12_000) throw new UsageError(`--bytes must be at most 12000\n${USAGE}`);
-    values.set(name, value);
-  }
-  return { requests: Number(values.get('--requests')), bytes: Number(values.get('--bytes')) };
+  return {
+    requests: wholeNumber('requests', values.requests, { min: 1, max: 10_000_000, fallback: 20_000 }),
+    bytes: wholeNumber('bytes', values.bytes, { min: 1, max: 12_000, fallback: 8192 }),
+  };
 }
 
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;

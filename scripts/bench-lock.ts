@@ -15,20 +15,34 @@ import { join } from 'node:path';
 import { createApp, readUsage } from '../src/catalogue/api-keys.ts';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
-import { runCli, UsageError } from './cli.ts';
+import { parseCommandLine, usageOf, wholeNumber } from '../src/cli/args.ts';
+import { runCli } from './cli.ts';
 
 const TARGET_MAX_MS = 50;
 const PORT = 4620;
-const USAGE = `usage: npm run bench:lock -- [--lock SECONDS] [--videos N] [--clients C]
-  --lock     how long the other process holds the exclusive lock (default 20)
-  --videos   videos in the seeded catalogue (default 2000)
-  --clients  concurrent clients, each sending its next request when the last is answered (default 4)`;
+const BENCH_LOCK_COMMAND = {
+  run: 'npm run bench:lock',
+  about: 'Latency while another process holds an exclusive lock on the catalogue, beside the same traffic without one; then whether every usage count was stored after the release.',
+  options: {
+    lock: { type: 'string', value: 'SECONDS', help: 'how long the other process holds the exclusive lock (default 20)' },
+    videos: { type: 'string', value: 'N', help: 'videos in the seeded catalogue (default 2000)' },
+    clients: { type: 'string', value: 'C', help: 'concurrent clients, each sending its next request when the last is answered (default 4)' },
+  },
+} as const;
 
-const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
-  console.log(USAGE);
+// read before anything runs, so --help and a mistyped option never start a benchmark
+let args: ReturnType<typeof parseCommandLine<typeof BENCH_LOCK_COMMAND.options>>;
+try {
+  args = parseCommandLine(BENCH_LOCK_COMMAND);
+} catch (error) {
+  console.error(`bench:lock: ${(error as Error).message}`);
+  process.exit(2);
+}
+if (args === undefined) {
+  process.stdout.write(usageOf(BENCH_LOCK_COMMAND));
   process.exit(0);
 }
+const { values } = args;
 
 const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
 if (hasTaskset && !process.env['BENCH_PINNED']) {
@@ -37,16 +51,11 @@ if (hasTaskset && !process.env['BENCH_PINNED']) {
 }
 
 function options(): { lock: number; videos: number; clients: number } {
-  const known = new Map([['--lock', '20'], ['--videos', '2000'], ['--clients', '4']]);
-  const values = new Map(known);
-  for (let i = 0; i < args.length; i += 2) {
-    const name = args[i]!;
-    if (!known.has(name)) throw new UsageError(`unknown option ${name}\n${USAGE}`);
-    const value = args[i + 1];
-    if (value === undefined || !/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${name} needs a positive integer\n${USAGE}`);
-    values.set(name, value);
-  }
-  return { lock: Number(values.get('--lock')), videos: Number(values.get('--videos')), clients: Number(values.get('--clients')) };
+  return {
+    lock: wholeNumber('lock', values.lock, { min: 1, max: 3600, fallback: 20 }),
+    videos: wholeNumber('videos', values.videos, { min: 1, max: 10_000_000, fallback: 2000 }),
+    clients: wholeNumber('clients', values.clients, { min: 1, max: 1000, fallback: 4 }),
+  };
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
