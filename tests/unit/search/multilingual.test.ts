@@ -13,10 +13,10 @@ import { searchKind } from '../../../src/search/run-search.ts';
 import { buildSearchIndex, loadSearchIndex, serialiseSearchIndex } from '../../../src/search/search-index.ts';
 import { termsOf } from '../../../src/search/text.ts';
 
-function fixtureModel(file: string): Model {
+async function fixtureModel(file: string): Promise<Model> {
   const db = openCatalogue(':memory:');
   try {
-    importCatalogue(db, file);
+    await importCatalogue(db, file);
     const catalogue = readCatalogue(db);
     return buildModel(catalogue, deriveCatalogue(catalogue), 'http://localhost:4321');
   } finally {
@@ -24,7 +24,7 @@ function fixtureModel(file: string): Model {
   }
 }
 
-const model = fixtureModel('tests/fixtures/pyvideo-multilingual.ndjson.gz');
+const model = await fixtureModel('tests/fixtures/pyvideo-multilingual.ndjson.gz');
 const index = buildSearchIndex(model);
 /** The titles found, in NFC (one real title is in NFD, `c` + U+0327: it must be found all the same) */
 const titlesOf = (q: string) => Array.from(searchKind(index, 'videos', q, Number.POSITIVE_INFINITY).ids, (id) => model.videos.get(index.videos.keys[id]!)!.video.title.normalize('NFC'));
