@@ -207,7 +207,8 @@ describe('npm run keys -- revoke', () => {
 });
 
 describe('npm run keys usage errors', () => {
-  const USAGE = 'usage: npm run keys -- create "App name" | list | revoke APP_ID|KEY_PREFIX';
+  // the command's forms, in every refusal (with nothing given, beside a pointer to --help)
+  const USAGE = 'create "App name" | list | revoke APP_ID|KEY_PREFIX';
 
   it('exits with code 2 and prints the usage for a missing or unknown command or wrong arguments', async () => {
     const cases = [[], ['frobnicate'], ['create'], ['create', 'Two', 'words'], ['create', ' '], ['revoke']];
