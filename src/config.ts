@@ -1,4 +1,4 @@
-// Configuration from the environment (CONTRACT §7a), parsed once with zod. A bad value stops the
+// Configuration from the environment (docs/api-contract.md §7a), parsed once with zod. A bad value stops the
 // process with a message naming the variable.
 import { z } from 'zod';
 

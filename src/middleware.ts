@@ -1,5 +1,5 @@
 // Astro middleware: HTML pages rendered by Astro get the same validators and compression as the
-// JSON answers (strong ETag, 304, br/gzip), so every 200 carries a strong ETag (CONTRACT §6), and
+// JSON answers (strong ETag, 304, br/gzip), so every 200 carries a strong ETag (docs/api-contract.md §6), and
 // the browser a site pass (a cookie admitting its API requests to the site lane, docs/decisions.md).
 import { defineMiddleware } from 'astro:middleware';
 import { finishDocument } from './server/astro-routes.ts';

@@ -1,6 +1,6 @@
 // Shared by the side-by-side serving benchmarks (bench:static, bench:cdn): options, the tools they
 // need, free ports, waiting for a server, and wrk runs over a URL list (servers on core 0, wrk on
-// core 1, as in ../shared/bench's method).
+// core 1, the method docs/performance.md describes).
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';

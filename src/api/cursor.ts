@@ -1,4 +1,4 @@
-// Opaque, tamper-evident paging cursors (CONTRACT §4). A cursor carries the offset of the page it
+// Opaque, tamper-evident paging cursors (docs/api-contract.md §4). A cursor carries the offset of the page it
 // starts, a hash of the query it belongs to, and an HMAC over both. The HMAC is a check against
 // alteration, not a secret: a cursor only reaches positions that `offset` reaches anyway. The same
 // page always gets the same cursor, so prerendered and dynamic answers agree.

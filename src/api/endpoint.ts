@@ -24,7 +24,7 @@ export type Caller =
   | { readonly kind: 'invalid-key' }
   | { readonly kind: 'app'; readonly appId: string; readonly appName: string };
 
-/** A rate-limit lane's state after the request (CONTRACT §7). */
+/** A rate-limit lane's state after the request (docs/api-contract.md §7). */
 export interface Quota {
   readonly lane: 'public' | 'site' | 'key';
   readonly limit: number;

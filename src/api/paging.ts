@@ -1,4 +1,4 @@
-// Cursor and offset paging over an ordered list (SPEC §2, CONTRACT §4).
+// Cursor and offset paging over an ordered list (docs/api-contract.md §2, docs/api-contract.md §4).
 import { canonicalUrl } from './query.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { DEFAULT_LIMIT, type PagingQuery } from './params.ts';

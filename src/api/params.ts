@@ -1,4 +1,4 @@
-// Query parameter schemas (SPEC §4, CONTRACT §3–4): the one definition of what each endpoint
+// Query parameter schemas (docs/api-contract.md §10, docs/api-contract.md §3–4): the one definition of what each endpoint
 // accepts. Values arrive as strings; messages say what is accepted, for the problem's `errors`.
 import { z } from 'zod';
 import { CHANNEL_SORTS } from '../model/build-channels.ts';
@@ -126,7 +126,7 @@ export const EmbedQuery = z.object({
 });
 export type EmbedQuery = z.infer<typeof EmbedQuery>;
 
-/** Width of an oEmbed iframe (SPEC §4); heights follow at 16:9. */
+/** Width of an oEmbed iframe (docs/api-contract.md §10); heights follow at 16:9. */
 export const OEMBED_WIDTH = { min: 200, max: 1920, default: 640 } as const;
 /** The smallest `maxheight` that still fits the narrowest iframe (200 × 113). */
 export const OEMBED_MIN_HEIGHT = 113;

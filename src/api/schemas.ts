@@ -1,4 +1,4 @@
-// Resources of the public API, one zod schema each (SPEC §2, CONTRACT §2). Types come from z.infer;
+// Resources of the public API, one zod schema each (docs/api-contract.md §2, docs/api-contract.md §2). Types come from z.infer;
 // the build validates every page it writes against these.
 import { z } from 'zod';
 
@@ -52,7 +52,7 @@ export const Paging = z.strictObject({
 }).meta({ id: 'Paging' });
 export type Paging = z.infer<typeof Paging>;
 
-/** The list envelope of SPEC §2 around items of one schema. */
+/** The list envelope of docs/api-contract.md §2 around items of one schema. */
 export const pageOf = <T extends z.ZodType>(item: T) => z.strictObject({ data: z.array(item), paging: Paging });
 
 export const VideoPage = pageOf(Video).meta({ id: 'VideoPage' });
@@ -174,7 +174,7 @@ export const LivePage = pageOf(LiveChannel).meta({ id: 'LivePage' });
 const shelf = <I extends string, T extends z.ZodType>(id: I, item: T) =>
   z.strictObject({ id: z.literal(id), title: z.string(), items: z.array(item) });
 
-/** The five shelves, always in this order (CONTRACT §2). */
+/** The five shelves, always in this order (docs/api-contract.md §2). */
 export const Discovery = z.strictObject({
   shelves: z.tuple([
     shelf('latest', Video).meta({ id: 'LatestShelf' }),
@@ -250,7 +250,7 @@ export const PartnerStats = z.strictObject({
 export type PartnerStats = z.infer<typeof PartnerStats>;
 export const PartnerResponse = z.strictObject({ data: PartnerStats }).meta({ id: 'PartnerResponse' });
 
-/** oEmbed 1.0 (CONTRACT §2): a `video` type answer whose `html` is the player's iframe. */
+/** oEmbed 1.0 (docs/api-contract.md §2): a `video` type answer whose `html` is the player's iframe. */
 export const OEmbed = z.strictObject({
   version: z.literal('1.0'),
   type: z.literal('video'),

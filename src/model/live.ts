@@ -1,5 +1,5 @@
 // Live state, as of the request: live channels in the order /v1/live and the discovery shelf show
-// them (CONTRACT §2: live now, most viewers first; with `all`, then upcoming, soonest first, then
+// them (docs/api-contract.md §2: live now, most viewers first; with `all`, then upcoming, soonest first, then
 // offline; ties by username; records of unknown channels skipped), and channels with `isLive`.
 import type { Channel, LiveChannel } from '../api/schemas.ts';
 import type { ChannelEntry } from './build-channels.ts';

@@ -1,4 +1,4 @@
-// Related videos, computed at build time (CONTRACT §2): public videos that share tags (3 points a
+// Related videos, computed at build time (docs/api-contract.md §2): public videos that share tags (3 points a
 // tag), the creator (2) or the category (1) with a video, best first, ties by trending score, then
 // id; at most 100 a video. Candidates come from inverted indexes, each capped to its most trending
 // entries, so a very common tag or category does not make the build quadratic.

@@ -1,5 +1,5 @@
-// Turns public catalogue records into API resources (CONTRACT §2). Keys are written in the order
-// of SPEC's tables; optional fields without a value are left out, never null.
+// Turns public catalogue records into API resources (docs/api-contract.md §2). Keys are written in the order
+// of docs/api-contract.md §2; optional fields without a value are left out, never null.
 import type { Category, Channel, CommentThread, Creator, LiveChannel, Playback, Playlist, Reply, Video } from '../api/schemas.ts';
 import { durationText } from './durations.ts';
 import type { PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from './public-catalogue.ts';
@@ -14,7 +14,7 @@ export function toCreator(channel: PublicChannel, urls: Urls): Creator {
   };
 }
 
-/** What a channel's counts and dates are derived from (CONTRACT §2 defaults). */
+/** What a channel's counts and dates are derived from (docs/api-contract.md §2 defaults). */
 export interface ChannelFacts {
   readonly views: number;
   readonly videos: number;

@@ -1,4 +1,4 @@
-// Trending score, computed at build time (CONTRACT §2):
+// Trending score, computed at build time (docs/api-contract.md §2):
 //   score = log10(1 + views + 10 × likes) × 0.5 ^ (ageDays / 14)
 // Engagement counts logarithmically, so a popular video needs ten times the audience to gain a
 // point, and the score halves every 14 days. Age is measured from the newest publishedAt in the

@@ -1,4 +1,4 @@
-// Absolute URLs of this deployment, all under PUBLIC_BASE_URL (CONTRACT §1).
+// Absolute URLs of this deployment, all under PUBLIC_BASE_URL (docs/api-contract.md §1).
 export interface Urls {
   readonly base: string;
   watch(videoId: string): string;

@@ -1,4 +1,4 @@
-// What is searchable (CONTRACT §2 Search): public videos (title, tags, creator, description),
+// What is searchable (docs/api-contract.md §2 Search): public videos (title, tags, creator, description),
 // channels (username, display name, description) and public playlists (title, description).
 // Unlisted and private records are not documents, so no search can find them. Long descriptions
 // are indexed by their first 1,000 characters, which bounds the index without losing what a

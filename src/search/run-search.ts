@@ -1,4 +1,4 @@
-// Running a query against one kind's index, or all of them (CONTRACT §2 Search; the matching and
+// Running a query against one kind's index, or all of them (docs/api-contract.md §2 Search; the matching and
 // ranking rules are in rank.ts). A word typed alone that is common enough has a top list made at
 // build time; other rankings are cached per query (LRU), since real query streams repeat a lot.
 import { KEPT_MATCHES, rankWords, type Ranking } from './rank.ts';

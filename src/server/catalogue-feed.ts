@@ -1,4 +1,4 @@
-// A request-time read of the catalogue database kept for a few seconds (ARCHITECTURE principle 5):
+// A request-time read of the catalogue database kept for a few seconds (docs/architecture.md, principle 5):
 // live state, alerts and keys change without a rebuild. The read runs in the catalogue thread
 // (catalogue-thread.ts) every `ttlMs`, in the background, so a request never waits for it: it gets
 // the value of the last good read, at most one period and one read old. When the database cannot

@@ -1,4 +1,4 @@
-// CORS on every response (CONTRACT §6): any origin may read the API; preflights allow GET, HEAD,
+// CORS on every response (docs/api-contract.md §6): any origin may read the API; preflights allow GET, HEAD,
 // OPTIONS and the Authorization header; the headers clients need are exposed.
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 

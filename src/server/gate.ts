@@ -1,4 +1,4 @@
-// Who a request is, for rate limits and usage (CONTRACT §7): the client address (the socket's, or
+// Who a request is, for rate limits and usage (docs/api-contract.md §7): the client address (the socket's, or
 // with TRUST_PROXY the last X-Forwarded-For entry, the one our proxy added), its lane (a valid
 // developer key: `key`, counted per app; a browser on the site — a valid site pass for its address
 // (site-pass.ts), and no Origin but SITE_ORIGIN's: `site`; anyone else: `public`), and the decision

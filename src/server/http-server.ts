@@ -1,4 +1,4 @@
-// Our node:http pipeline (ARCHITECTURE "The flow"): CORS → Host check → method check → rate-limit
+// Our node:http pipeline (docs/architecture.md, "The flow"): CORS → Host check → method check → rate-limit
 // lane and caller (API paths) → static pages from the snapshot → Astro in middleware mode for
 // on-demand routes → 404 problem. What node:http would answer bare or not at all — a head it cannot
 // read, a head or body past its deadline, CONNECT, an unknown Expect — is a problem too

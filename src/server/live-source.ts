@@ -1,5 +1,5 @@
 // Live-stream records read from the catalogue database in the background every 2 s (catalogue
-// thread), so a change of live state shows without a rebuild (CONTRACT §2: /v1/live, the discovery
+// thread), so a change of live state shows without a rebuild (docs/api-contract.md §2: /v1/live, the discovery
 // live shelf, channels' isLive) and no request waits for the database. A catalogue file replaced by
 // a new one is reopened.
 import type { PublicLiveStream } from '../model/public-catalogue.ts';

@@ -1,4 +1,4 @@
-// Rate-limit lanes (CONTRACT §7): a fixed window per client and lane, started by the client's
+// Rate-limit lanes (docs/api-contract.md §7): a fixed window per client and lane, started by the client's
 // first request. Memory stays bounded: expired windows are swept as time passes, and past
 // `maxClients` live windows in a lane, new clients share one overflow window (so a flood of
 // distinct addresses limits itself, not the service).

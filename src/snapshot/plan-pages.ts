@@ -1,4 +1,4 @@
-// Which canonical queries the build prerenders (CONTRACT §8): every cursor page of the default
+// Which canonical queries the build prerenders (docs/api-contract.md §8): every cursor page of the default
 // video list, the first pages of the other sorts and of each single filter, every video with its
 // playback and first page of comments, the categories, every playlist, and every page of each
 // channel's and playlist's lists. Everything else (other queries, and answers that carry live

@@ -1,5 +1,5 @@
 // Ground truth for the contract suite, read straight from the catalogue database (read-only) and
-// turned into expectations by the rules of SPEC.md and CONTRACT.md — never by the service's code.
+// turned into expectations by the rules of docs/api-contract.md — never by the service's code.
 import { openCatalogue } from '../../src/catalogue/open-catalogue.ts';
 
 export type Privacy = 'public' | 'unlisted' | 'private';
@@ -15,7 +15,7 @@ export interface TruthVideo {
   readonly description: string | null;
   readonly category: string | null;
   readonly duration: number | null;
-  /** 0 when the catalogue has none (CONTRACT §2) */
+  /** 0 when the catalogue has none (docs/api-contract.md §2) */
   readonly views: number;
   readonly likes: number;
   readonly publishedAt: string;
@@ -48,7 +48,7 @@ export interface TruthChannel {
   readonly avatarUrl: string | null;
   readonly bannerUrl: string | null;
   readonly description: string | null;
-  /** 0 when the catalogue has none (CONTRACT §2) */
+  /** 0 when the catalogue has none (docs/api-contract.md §2) */
   readonly subscribers: number;
   readonly createdAt: string | null;
 }
@@ -166,7 +166,7 @@ export function readTruth(path: string): Truth {
       likes: c.likes ?? 0, state: c.state,
     }));
 
-    // CONTRACT §2: published comments on a served video; replies only under a served top-level comment.
+    // docs/api-contract.md §2: published comments on a served video; replies only under a served top-level comment.
     const visible = (videoId: string) => { const v = videos.get(videoId); return v !== undefined && v.privacy !== 'private'; };
     const threads = new Map<string, TruthComment[]>();
     const servedThreads = new Set<string>();
@@ -208,20 +208,20 @@ export function readTruth(path: string): Truth {
   }
 }
 
-/** Plain string (UTF-16 code unit) order, the tie-break rule of CONTRACT §3. */
+/** Plain string (UTF-16 code unit) order, the tie-break rule of docs/api-contract.md §3. */
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export const instant = (text: string): number => Date.parse(text);
 
 export type ExpectedSort = 'latest' | 'views' | 'likes';
 
-/** The order CONTRACT §3 prescribes for a sort: highest (newest) first, ties by id ascending. */
+/** The order docs/api-contract.md §3 prescribes for a sort: highest (newest) first, ties by id ascending. */
 export function sortedIds(videos: readonly TruthVideo[], sort: ExpectedSort): string[] {
   const key = (v: TruthVideo): number => (sort === 'latest' ? instant(v.publishedAt) : sort === 'views' ? v.views : v.likes);
   return [...videos].sort((a, b) => key(b) - key(a) || byCodeUnits(a.id, b.id)).map((v) => v.id);
 }
 
-/** CONTRACT §3: short under 240 s, medium 240–1200 s inclusive, long over 1200 s. */
+/** docs/api-contract.md §3: short under 240 s, medium 240–1200 s inclusive, long over 1200 s. */
 export function durationBucket(seconds: number | null): DurationName | undefined {
   if (seconds === null) return undefined;
   if (seconds < 240) return 'short';
@@ -235,7 +235,7 @@ export interface VideoFilter {
   readonly feature?: FeatureName;
 }
 
-/** The public videos a combination of filters keeps (CONTRACT §3: filters combine with AND). */
+/** The public videos a combination of filters keeps (docs/api-contract.md §3: filters combine with AND). */
 export function filtered(truth: Truth, f: VideoFilter): TruthVideo[] {
   return truth.publicVideos.filter((v) =>
     (f.category === undefined || v.category === f.category) &&

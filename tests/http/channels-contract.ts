@@ -1,5 +1,5 @@
-// Channels and playlists (SPEC §4, CONTRACT §2–4), defined once and run against each catalogue
-// fixture: every field and count computed from the catalogue by CONTRACT's rules, the sorts, q,
+// Channels and playlists (docs/api-contract.md §10, docs/api-contract.md §2–4), defined once and run against each catalogue
+// fixture: every field and count computed from the catalogue by the rules of docs/api-contract.md, the sorts, q,
 // paging, counts that agree across endpoints, 404s, and the unlisted and private rules.
 import { describe, expect, it } from 'vitest';
 import { byCodeUnits, instant, type Truth, type TruthPlaylist, type TruthVideo } from './catalogue-truth.ts';
@@ -23,7 +23,7 @@ export function defineChannelsContract(label: string, source: CatalogueSource): 
 
   useServedCatalogue(source, (h) => ({ fx, api, truth } = h));
 
-  // ---- expectations, from the catalogue by CONTRACT's rules ----
+  // ---- expectations, from the catalogue by the rules of docs/api-contract.md ----
 
   const publicVideosOf = (username: string): TruthVideo[] => truth.publicVideos.filter((v) => v.channel === username);
   const newestFirst = (videos: readonly TruthVideo[]) =>
@@ -95,7 +95,7 @@ export function defineChannelsContract(label: string, source: CatalogueSource): 
   const chainOf = async <T>(target: string) => (await followChain<T>(api, target)).flatMap((p) => p.body.data);
 
   describe(`${label}: /v1/channels`, () => {
-    it('lists every channel exactly once along the default chain, by subscribers, each with the fields CONTRACT §2 derives', async () => {
+    it('lists every channel exactly once along the default chain, by subscribers, each with the fields docs/api-contract.md §2 derives', async () => {
       const pages = await followChain<Channel>(api, '/v1/channels?limit=50');
       const served = pages.flatMap((p) => p.body.data);
       expect(served.map((c) => c.username)).toEqual(expectedOrder('subscribers'));

@@ -1,4 +1,4 @@
-// Shape checks from SPEC §2 and CONTRACT §1–2. Each returns the list of violations (empty when the
+// Shape checks from docs/api-contract.md §2 and docs/api-contract.md §1–2. Each returns the list of violations (empty when the
 // value conforms), so a failing test names every broken field at once.
 import type { Truth, TruthVideo } from './catalogue-truth.ts';
 
@@ -26,7 +26,7 @@ export interface Playback {
   '3d': { available: boolean }; calmAudio: { available: boolean }; restrictedMode: { available: boolean };
 }
 
-/** SPEC §2's Video table, in full: a served video has these fields and no others. */
+/** docs/api-contract.md §2's Video table, in full: a served video has these fields and no others. */
 export const VIDEO_FIELDS = [
   'id', 'title', 'description', 'category', 'tags', 'duration', 'durationText', 'views', 'likes', 'comments',
   'publishedAt', 'updatedAt', 'privacy', 'thumbnailUrl', 'watchUrl', 'embedUrl', 'features', 'creator',
@@ -35,7 +35,7 @@ export const VIDEO_REQUIRED = ['id', 'title', 'thumbnailUrl', 'watchUrl', 'embed
 export const CREATOR_FIELDS = ['username', 'displayName', 'avatarUrl', 'channelUrl'] as const;
 export const FEATURE_KEYS = ['3d', 'calm', 'restricted', 'captions'] as const;
 
-/** RFC 3339 in UTC with Z (CONTRACT §1). */
+/** RFC 3339 in UTC with Z (docs/api-contract.md §1). */
 export const RFC3339_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -60,7 +60,7 @@ export function dateProblem(value: unknown, where: string): string[] {
   return [];
 }
 
-/** Every null in a JSON value whose path `allowed` does not accept (CONTRACT §1: no nulls but two). */
+/** Every null in a JSON value whose path `allowed` does not accept (docs/api-contract.md §1: no nulls but two). */
 export function nullProblems(value: unknown, allowed: (path: string) => boolean, path = '$'): string[] {
   if (value === null) return allowed(path) ? [] : [`${path} is null`];
   if (Array.isArray(value)) return value.flatMap((item, i) => nullProblems(item, allowed, `${path}[${i}]`));
@@ -69,7 +69,7 @@ export function nullProblems(value: unknown, allowed: (path: string) => boolean,
 }
 
 /**
- * `durationText` read back into seconds, or a reason it is malformed (CONTRACT §2: `M:SS` under an
+ * `durationText` read back into seconds, or a reason it is malformed (docs/api-contract.md §2: `M:SS` under an
  * hour, minutes without a leading zero; `H:MM:SS` from an hour).
  */
 export function durationTextProblems(text: unknown, duration: number, where: string): string[] {
@@ -91,16 +91,16 @@ export interface VideoCheck {
 
 const sameInstant = (a: string, b: string): boolean => Date.parse(a) === Date.parse(b);
 
-/** Everything CONTRACT §1–2 says about one served Video, checked against the catalogue when given. */
+/** Everything docs/api-contract.md §1–2 says about one served Video, checked against the catalogue when given. */
 export function videoProblems(value: unknown, check: VideoCheck, where = 'video'): string[] {
   if (!isRecord(value)) return [`${where} is not an object`];
   const out: string[] = [];
   const v = value;
   const id = typeof v['id'] === 'string' ? v['id'] : '?';
   const at = `${where}(${id})`;
-  for (const key of Object.keys(v)) if (!(VIDEO_FIELDS as readonly string[]).includes(key)) out.push(`${at} has a field not in SPEC: ${key}`);
+  for (const key of Object.keys(v)) if (!(VIDEO_FIELDS as readonly string[]).includes(key)) out.push(`${at} has a field not in docs/api-contract.md §2: ${key}`);
   for (const key of VIDEO_REQUIRED) if (!(key in v)) out.push(`${at} lacks required ${key}`);
-  for (const key of ['views', 'likes'] as const) if (!(key in v)) out.push(`${at} lacks ${key} (CONTRACT §2: always present)`);
+  for (const key of ['views', 'likes'] as const) if (!(key in v)) out.push(`${at} lacks ${key} (docs/api-contract.md §2: always present)`);
   for (const key of ['id', 'title', 'description', 'category', 'durationText', 'privacy'] as const) {
     if (key in v && typeof v[key] !== 'string') out.push(`${at}.${key} is not a string`);
   }
@@ -134,7 +134,7 @@ export function videoProblems(value: unknown, check: VideoCheck, where = 'video'
   const creator = v['creator'];
   if (!isRecord(creator)) out.push(`${at}.creator is not an object`);
   else {
-    for (const key of Object.keys(creator)) if (!(CREATOR_FIELDS as readonly string[]).includes(key)) out.push(`${at}.creator has a field not in SPEC: ${key}`);
+    for (const key of Object.keys(creator)) if (!(CREATOR_FIELDS as readonly string[]).includes(key)) out.push(`${at}.creator has a field not in docs/api-contract.md §2: ${key}`);
     for (const key of CREATOR_FIELDS) if (key in creator && typeof creator[key] !== 'string') out.push(`${at}.creator.${key} is not a string`);
     if ('avatarUrl' in creator && !isAbsoluteUrl(creator['avatarUrl'])) out.push(`${at}.creator.avatarUrl is not an absolute URL`);
     if ('channelUrl' in creator) {
@@ -180,7 +180,7 @@ function truthProblems(v: Record<string, unknown>, t: TruthVideo, at: string): s
   return out;
 }
 
-/** The list envelope of SPEC §2: exactly `data` and `paging` with its four fields. */
+/** The list envelope of docs/api-contract.md §2: exactly `data` and `paging` with its four fields. */
 export function envelopeProblems(value: unknown, where = 'page'): string[] {
   if (!isRecord(value)) return [`${where} is not an object`];
   const out: string[] = [];
@@ -198,7 +198,7 @@ export function envelopeProblems(value: unknown, where = 'page'): string[] {
   return out;
 }
 
-/** RFC 9457 as CONTRACT §5 shapes it; `errors` only where allowed (400s carry it). */
+/** RFC 9457 as docs/api-contract.md §5 shapes it; `errors` only where allowed (400s carry it). */
 export function problemShapeProblems(value: unknown, base: string, status: number): string[] {
   if (!isRecord(value)) return ['problem body is not an object'];
   const out: string[] = [];
@@ -224,13 +224,13 @@ export function problemShapeProblems(value: unknown, base: string, status: numbe
       }
     }
   } else if (status === 400 && String(value['type']).endsWith('/problems/invalid-parameter')) out.push('an invalid-parameter problem lacks errors[]');
-  // CONTRACT §5: never a stack trace, SQL, or a file path.
+  // docs/api-contract.md §5: never a stack trace, SQL, or a file path.
   const text = JSON.stringify(value);
   if (/\bat .+\(.*:\d+:\d+\)|node:internal|\.ts:\d+|\/work\/|\/home\/|\/tmp\/|SQLITE|SELECT .* FROM/i.test(text)) out.push(`problem leaks internals: ${text.slice(0, 300)}`);
   return out;
 }
 
-/** One served comment thread or reply, against the catalogue (CONTRACT §2 Comment). */
+/** One served comment thread or reply, against the catalogue (docs/api-contract.md §2 Comment). */
 export function commentProblems(value: unknown, base: string, truth: Truth, videoId: string, parent: string | null, where: string): string[] {
   if (!isRecord(value)) return [`${where} is not an object`];
   const out: string[] = [];
@@ -280,7 +280,7 @@ export interface LiveChannel {
 export interface Shelf<T> { id: string; title: string; items: T[] }
 export interface Discovery { shelves: [Shelf<Video>, Shelf<Video>, Shelf<Video>, Shelf<Category>, Shelf<LiveChannel>] }
 
-/** CONTRACT §2's fields of each resource; `bannerUrl` is the only optional one of a channel. */
+/** docs/api-contract.md §2's fields of each resource; `bannerUrl` is the only optional one of a channel. */
 export const CHANNEL_FIELDS = ['username', 'displayName', 'description', 'avatarUrl', 'bannerUrl', 'channelUrl', 'subscribers', 'views', 'videos', 'playlists', 'createdAt', 'isLive'] as const;
 export const PLAYLIST_FIELDS = ['id', 'title', 'description', 'privacy', 'videoCount', 'thumbnailUrl', 'creator', 'createdAt', 'updatedAt'] as const;
 export const LIVE_FIELDS = ['channel', 'state', 'title', 'startedAt', 'scheduledFor', 'viewers', 'watchUrl', 'embedUrl', 'thumbnailUrl'] as const;

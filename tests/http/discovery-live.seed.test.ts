@@ -1,4 +1,4 @@
-// Discovery and live (CONTRACT §2) over the demo catalogue: the five shelves and what each holds,
+// Discovery and live (docs/api-contract.md §2) over the demo catalogue: the five shelves and what each holds,
 // /v1/live in both states, and a change of live state in the database showing without a rebuild.
 import { describe, expect, it } from 'vitest';
 import { openCatalogue } from '../../src/catalogue/open-catalogue.ts';
@@ -17,7 +17,7 @@ let api: Client;
 let truth: Truth;
 useServedCatalogue({ seed: { videos: 300 } }, (h) => ({ fx, api, truth } = h));
 
-/** CONTRACT §2: live now, most viewers first; `all` adds upcoming then offline. Ties by username. */
+/** docs/api-contract.md §2: live now, most viewers first; `all` adds upcoming then offline. Ties by username. */
 function expectedLive(state: 'live' | 'all'): string[] {
   return truth.live.filter((l) => state === 'all' || l.state === 'live')
     .sort((a, b) => RANK[a.state] - RANK[b.state]

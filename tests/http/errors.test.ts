@@ -1,4 +1,4 @@
-// Errors (CONTRACT §5): RFC 9457 problems with a stable type and title, 400s naming every invalid
+// Errors (docs/api-contract.md §5): RFC 9457 problems with a stable type and title, 400s naming every invalid
 // parameter, 404s for unknown and private videos and unknown routes; unknown parameters ignored.
 import { describe, expect, it } from 'vitest';
 import { sortedIds, type Truth } from './catalogue-truth.ts';
@@ -94,7 +94,7 @@ describe('400 for invalid parameters', () => {
 });
 
 describe('offset far past the end', () => {
-  // CONTRACT §4: offset is an integer >= 0, and an offset past the end is a 200 with empty data.
+  // docs/api-contract.md §4: offset is an integer >= 0, and an offset past the end is a 200 with empty data.
   for (const offset of ['2147483648', '4294967296', '1000000000000']) {
     it(`answers offset=${offset} with 200 and an empty page`, async () => {
       const res = await api.send(`/v1/videos?offset=${offset}`);

@@ -1,4 +1,4 @@
-// Random malformed parameters never make the service fail (CONTRACT §4–5: 400, never 500): a
+// Random malformed parameters never make the service fail (docs/api-contract.md §4–5: 400, never 500): a
 // seeded loop over every endpoint with garbage values. Change SEED to explore; a failure message
 // names the request, so it can be replayed.
 import { describe, expect, it } from 'vitest';

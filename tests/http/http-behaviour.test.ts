@@ -1,4 +1,4 @@
-// HTTP behaviour (CONTRACT §1, §5, §6): CORS and preflight, 405 with Allow, HEAD, strong ETags and
+// HTTP behaviour (docs/api-contract.md §1, §5, §6): CORS and preflight, 405 with Allow, HEAD, strong ETags and
 // 304, br/gzip negotiation, Cache-Control on snapshot pages, content types.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';

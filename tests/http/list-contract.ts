@@ -1,4 +1,4 @@
-// The core contract of /v1/videos (SPEC §2, §4; CONTRACT §2–4), defined once and run against each
+// The core contract of /v1/videos (docs/api-contract.md §2, §4; docs/api-contract.md §2–4), defined once and run against each
 // catalogue fixture: shapes, every sort and filter against the catalogue, q, paging, tampered
 // cursors, and that no private or unlisted video ever shows up in a list.
 import { describe, expect, it } from 'vitest';
@@ -81,7 +81,7 @@ export function defineListContract(label: string, source: CatalogueSource): void
   const expectedIds = (f: VideoFilter, sort: ExpectedSort) => sortedIds(filtered(truth, f), sort);
 
   describe(`${label}: list shapes`, () => {
-    it('serves every public video exactly once along the default cursor chain, each with exactly the SPEC fields', async () => {
+    it('serves every public video exactly once along the default cursor chain, each with exactly the fields of docs/api-contract.md §2', async () => {
       const pages = await chain('/v1/videos?limit=50');
       const ids = idsOf(pages);
       expect(new Set(ids).size).toBe(ids.length);
@@ -110,7 +110,7 @@ export function defineListContract(label: string, source: CatalogueSource): void
       expect(body.data.every((v) => v.privacy === undefined || v.privacy === 'public')).toBe(true);
     });
 
-    it('serves every public and unlisted video by id as {data: Video} with exactly the SPEC fields, matching the catalogue', async () => {
+    it('serves every public and unlisted video by id as {data: Video} with exactly the fields of docs/api-contract.md §2, matching the catalogue', async () => {
       const ids = [...truth.publicVideos.map((v) => v.id), ...truth.unlistedIds];
       const problems = await mapConcurrent(ids, 8, async (id) => {
         const res = await api.send(`/v1/videos/${enc(id)}`);
@@ -326,7 +326,7 @@ export function defineListContract(label: string, source: CatalogueSource): void
             continue;
           }
           expect(link, `${page.target}: no Link rel="next"`).toBeDefined();
-          expect(header(page.res, 'link')?.startsWith(`<${fx.base}/`), 'the Link target is absolute, under the base URL (CONTRACT §1)').toBe(true);
+          expect(header(page.res, 'link')?.startsWith(`<${fx.base}/`), 'the Link target is absolute, under the base URL (docs/api-contract.md §1)').toBe(true);
           const url = new URL(link ?? '');
           expect(url.origin).toBe(new URL(fx.base).origin);
           const linked = await api.send(url.pathname + url.search);

@@ -1,4 +1,4 @@
-// oEmbed (CONTRACT §2 /oembed), defined once and run against each catalogue fixture: a video named
+// oEmbed (docs/api-contract.md §2 /oembed), defined once and run against each catalogue fixture: a video named
 // by its watch URL, embed URL or id gives the same answer; conflicts and absence are 400s; foreign
 // hosts, other paths, private and unknown videos are 404s; maxwidth and maxheight keep 16:9 inside
 // both; format=xml is a 501; and the iframe in `html` names the embed URL with every value escaped.

@@ -1,4 +1,4 @@
-// Following cursor chains (SPEC §2, CONTRACT §4) and reading RFC 8288 `Link` headers.
+// Following cursor chains (docs/api-contract.md §2, docs/api-contract.md §4) and reading RFC 8288 `Link` headers.
 import { decoded, header, type Client, type RawResponse } from './http-client.ts';
 import type { Page } from './contract-shapes.ts';
 
@@ -25,7 +25,7 @@ export async function fetchPage<T>(client: Client, target: string): Promise<Fetc
 
 /**
  * Every page of a query, from `target` on, passing each `paging.nextCursor` back as `cursor`
- * (SPEC §2 rule 1). Stops at a null cursor; fails past `maxPages`, so a cursor loop cannot hang.
+ * (docs/api-contract.md §2 rule 1). Stops at a null cursor; fails past `maxPages`, so a cursor loop cannot hang.
  */
 export async function followChain<T>(client: Client, target: string, maxPages = 2000): Promise<FetchedPage<T>[]> {
   const pages: FetchedPage<T>[] = [];

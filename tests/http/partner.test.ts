@@ -1,4 +1,4 @@
-// /v1/partner and the keys command over a real server (CONTRACT §2, §5): 401s with exact
+// /v1/partner and the keys command over a real server (docs/api-contract.md §2, §5): 401s with exact
 // WWW-Authenticate challenges and problems; a key made by `npm run keys -- create` gets its app's
 // statistics, its usage counted per endpoint template, kept across a restart, and refused within
 // seconds of `npm run keys -- revoke`. The keys command's usage errors exit with code 2.

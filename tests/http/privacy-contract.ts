@@ -1,4 +1,4 @@
-// Privacy (CONTRACT §2): private videos are never served by any endpoint, page, file or count;
+// Privacy (docs/api-contract.md §2): private videos are never served by any endpoint, page, file or count;
 // unlisted ones only by id; held, removed and spam comments, and replies to comments that are not
 // served, never appear. Defined once and run against each catalogue fixture.
 import { describe, expect, it } from 'vitest';
@@ -92,7 +92,7 @@ export function definePrivacyContract(label: string, source: CatalogueSource, op
         if (ids.length > 100) out.push(`${id}: ${ids.length} related videos`);
         if (ids.includes(id)) out.push(`${id}: related to itself`);
         for (const r of ids) if (truth.videos.get(r)?.privacy !== 'public') out.push(`${id}: related ${r} is ${truth.videos.get(r)?.privacy ?? 'unknown'}`);
-        // CONTRACT §2: related means same category, shared tags (compared without case) or same creator
+        // docs/api-contract.md §2: related means same category, shared tags (compared without case) or same creator
         const v = truth.videos.get(id)!;
         const own = new Set(v.tags.map((t) => t.toLowerCase()));
         for (const r of ids) {

@@ -1,4 +1,4 @@
-// Rate-limit lanes over a real server (CONTRACT §7): RateLimit-Policy and RateLimit on every API
+// Rate-limit lanes over a real server (docs/api-contract.md §7): RateLimit-Policy and RateLimit on every API
 // answer — from the fast path and node:http alike, problems included — and on none of the pages; a 429
 // rate-limited problem with Retry-After once a lane's budget is spent; the site lane (a site pass a
 // page handed the browser, bound to its address; never Origin or Referer alone) and the key lane

@@ -1,5 +1,5 @@
 // After the catalogue changes and the snapshot is rebuilt, what is no longer public is no longer
-// served anywhere (CONTRACT §2, §8). The only file that writes to a catalogue: its own fixture.
+// served anywhere (docs/api-contract.md §2, §8). The only file that writes to a catalogue: its own fixture.
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Search (SPEC §4 /v1/search, CONTRACT §2), defined once and run against each catalogue fixture:
+// Search (docs/api-contract.md §10 /v1/search, docs/api-contract.md §2), defined once and run against each catalogue fixture:
 // a title word with a typo or cut short still finds its video, results are `{type, score, item}`
 // best first, type selects the kinds, paging holds, and nothing private or unlisted is ever found.
 import { describe, expect, it } from 'vitest';

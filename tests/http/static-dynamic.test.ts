@@ -1,6 +1,6 @@
-// Static-first serving (CONTRACT §8): a query in canonical form is answered from the snapshot; the
+// Static-first serving (docs/api-contract.md §8): a query in canonical form is answered from the snapshot; the
 // same query in any other equivalent form is answered dynamically with byte-identical bytes, and so
-// the same strong ETag. Cursor pages and the equivalent offset pages agree too (CONTRACT §4).
+// the same strong ETag. Cursor pages and the equivalent offset pages agree too (docs/api-contract.md §4).
 import { describe, expect, it } from 'vitest';
 import { type Truth } from './catalogue-truth.ts';
 import type { Video } from './contract-shapes.ts';

@@ -1,4 +1,4 @@
-// /v1/status and /v1/health over a real server (CONTRACT §2): the components checked at request
+// /v1/status and /v1/health over a real server (docs/api-contract.md §2): the components checked at request
 // time, the overall status as the worst of them, the seed's operator alert in force (not the one
 // that ended), and automatic alerts when the catalogue changes without a rebuild or cannot be read.
 import { execFile } from 'node:child_process';
@@ -180,7 +180,7 @@ describe('/v1/status with a file at CATALOGUE_DB that is not a catalogue', () =>
 });
 
 describe('/v1/status details', () => {
-  // CONTRACT §5 keeps file paths out of answers: the detail names the error code only.
+  // docs/api-contract.md §5 keeps file paths out of answers: the detail names the error code only.
   // It reads the answer the outage test above kept, which fails on its own if there is none.
   it('does not show the server\'s file paths when the catalogue cannot be read', () => {
     expect(outageAnswer && component(outageAnswer, 'catalogue')?.status).toBe('outage');

@@ -1,4 +1,4 @@
-// CONTRACT §1: every URL in every response is absolute and answers 200 on the same deployment
+// docs/api-contract.md §1: every URL in every response is absolute and answers 200 on the same deployment
 // (watch, embed and channel pages as HTML, generated pictures as images), except URLs the catalogue
 // gave, which are served exactly as given. Defined once and run against each catalogue fixture.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Single-resource and secondary endpoints over the seeded catalogue: /v1/videos/{id}, /batch,
-// /playback, /related, /comments paging, /v1/categories and /v1/health (SPEC §4, CONTRACT §2).
+// /playback, /related, /comments paging, /v1/categories and /v1/health (docs/api-contract.md §10, docs/api-contract.md §2).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { byCodeUnits, sortedIds, type Truth } from './catalogue-truth.ts';
@@ -29,7 +29,7 @@ const problemOf = async (target: string, status: number) => {
 };
 const latestIds = () => sortedIds(truth.publicVideos, 'latest');
 
-/** Link rel="next" exactly when nextCursor is non-null, pointing at the next page (CONTRACT §4). */
+/** Link rel="next" exactly when nextCursor is non-null, pointing at the next page (docs/api-contract.md §4). */
 async function linkProblems<T>(pages: readonly FetchedPage<T>[]): Promise<string[]> {
   const out: string[] = [];
   for (const [i, page] of pages.entries()) {

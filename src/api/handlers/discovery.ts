@@ -1,4 +1,4 @@
-// GET /v1/discovery: the five shelves of the home page, in order (CONTRACT §2). The video shelves
+// GET /v1/discovery: the five shelves of the home page, in order (docs/api-contract.md §2). The video shelves
 // and categories come from the snapshot; the live shelf is read at request time, like /v1/live.
 import type { VideoEntry } from '../../model/build-model.ts';
 import { liveChannels } from '../../model/live.ts';

@@ -1,4 +1,4 @@
-// GET /oembed (CONTRACT §2): oEmbed 1.0 for a video, named by its watch or embed URL on this
+// GET /oembed (docs/api-contract.md §2): oEmbed 1.0 for a video, named by its watch or embed URL on this
 // deployment, or by its id. `html` is an iframe of the hosted player, 16:9 inside maxwidth and
 // maxheight (640 wide by default); every value inserted into it is escaped.
 import { escapeMarkup } from '../../lib/markup.ts';

@@ -1,4 +1,4 @@
-// GET /v1/partner: the calling app's statistics (CONTRACT §2): requests per day (newest first) and
+// GET /v1/partner: the calling app's statistics (docs/api-contract.md §2): requests per day (newest first) and
 // per endpoint (most used first), its lane and what is left of its quota. Needs a developer key as
 // `Authorization: Bearer <key>`: none is a 401 "API key required", an unknown or revoked one a
 // 401 with `error="invalid_token"` (RFC 6750).

@@ -1,5 +1,5 @@
 // GET /v1/search: videos (default), channels, playlists or all of them matching `q`, best first,
-// as `{ type, score, item }` (CONTRACT §2). Public records only: the index holds nothing else.
+// as `{ type, score, item }` (docs/api-contract.md §2). Public records only: the index holds nothing else.
 // Channels carry isLive as of the request; scores are rounded to 4 decimals.
 import { channelAsOf, liveNow } from '../../model/live.ts';
 import { SEARCH_KINDS, type SearchKind } from '../../search/documents.ts';

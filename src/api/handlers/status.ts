@@ -1,6 +1,6 @@
 // GET /v1/status: the service's components as checked now, the overall status (the worst of them),
 // the operator alerts in force, and one alert raised automatically for each component that is not
-// operational (CONTRACT §2).
+// operational (docs/api-contract.md §2).
 import { defineEndpoint, type StatusReport } from '../endpoint.ts';
 import { NoQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';

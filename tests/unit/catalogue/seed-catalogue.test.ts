@@ -17,7 +17,7 @@ const generate = (videos: number, seed: number) => [...generateSeedRecords({ vid
 
 const durationClass = (seconds: number) => (seconds < 240 ? 'short' : seconds <= 1200 ? 'medium' : 'long');
 
-/** The properties CONTRACT §9 promises of the demo catalogue, as a list of the missing ones. */
+/** The properties docs/catalogue.md promises of the demo catalogue, as a list of the missing ones. */
 function missingShowcase(records: readonly CatalogueRecord[]): string[] {
   const missing: string[] = [];
   const videos = ofKind(records, 'video');

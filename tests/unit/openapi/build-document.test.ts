@@ -1,5 +1,5 @@
 // The generated API description: a valid OpenAPI 3.1.1 document (an independent validator), clean
-// under Redocly's recommended lint rules, carrying every path of SPEC.md with its parameters'
+// under Redocly's recommended lint rules, carrying every path of docs/api-contract.md §10 with its parameters'
 // types, bounds, enums and defaults, the problem responses and headers the server sends, bearer
 // security on /v1/partner, and examples from the demo catalogue that fit their schemas.
 import { validate } from '@readme/openapi-parser';
@@ -12,7 +12,7 @@ import { buildOpenApiDocument, type OpenApiDocument } from '../../../src/openapi
 
 type Json = Record<string, any>;
 
-/** SPEC §4, every path. */
+/** docs/api-contract.md §10, every path. */
 const SPEC_PATHS = [
   '/v1/videos', '/v1/videos/batch', '/v1/videos/{id}', '/v1/videos/{id}/playback', '/v1/videos/{id}/related',
   '/v1/videos/{id}/comments', '/v1/channels', '/v1/channels/{username}', '/v1/channels/{username}/videos',
@@ -42,7 +42,7 @@ describe('the generated API description', () => {
     expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
   });
 
-  it('describes every path of SPEC.md and every route the server has, with GET and HEAD', () => {
+  it('describes every path of docs/api-contract.md §10 and every route the server has, with GET and HEAD', () => {
     const paths = Object.keys(document.paths);
     for (const path of SPEC_PATHS) expect(paths, path).toContain(path);
     for (const endpoint of ENDPOINTS) expect(paths).toContain(endpoint.path.replace(/:(\w+)/g, '{$1}'));

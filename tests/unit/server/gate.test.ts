@@ -1,4 +1,4 @@
-// createGate (CONTRACT §7): which targets are limited, the client address (socket, or the last
+// createGate (docs/api-contract.md §7): which targets are limited, the client address (socket, or the last
 // X-Forwarded-For hop behind a trusted proxy), the lane (key, site by Origin or else Referer,
 // public), the caller a bearer token makes, and the 429 problem.
 import { describe, expect, it } from 'vitest';

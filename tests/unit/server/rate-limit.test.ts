@@ -1,4 +1,4 @@
-// RateLimiter and rateLimitHeaders (CONTRACT §7): a fixed window per client and lane started by the
+// RateLimiter and rateLimitHeaders (docs/api-contract.md §7): a fixed window per client and lane started by the
 // client's first request, refusals once the budget is spent, a shared overflow window past
 // `maxClients`, lazy sweeping of expired windows, and the IETF httpapi header syntax.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// GET /v1/partner (CONTRACT §2): 401 "API key required" without a bearer key, 401 invalid_token for
+// GET /v1/partner (docs/api-contract.md §2): 401 "API key required" without a bearer key, 401 invalid_token for
 // an unknown or revoked one, and for an app its statistics: requests per day (newest first) and per
 // endpoint (most used first), its lane and what is left of its quota, never cached by others.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// GET /v1/status (CONTRACT §2): the overall status is the worst component's; each component that is
+// GET /v1/status (docs/api-contract.md §2): the overall status is the worst component's; each component that is
 // not operational raises one automatic alert (minor when degraded, major in an outage) from the
 // time it has had that status; operator alerts follow, marked automatic: false.
 import { describe, expect, it } from 'vitest';
