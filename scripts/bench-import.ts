@@ -4,12 +4,16 @@
 // file is made first: a seeded catalogue of N videos, exported (npm run export). Figures and the
 // conditions they were measured under: docs/performance.md.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { wholeNumber } from '../src/cli/args.ts';
 import { runCommand, UsageError } from './cli.ts';
+
+/** The node flags `npm run import` runs with (package.json), so the benchmark measures the same process. */
+const IMPORT_NODE_FLAGS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts['import']!
+  .split(' ').filter((word) => word.startsWith('--'));
 
 /** The shared data folder sits beside the repository (or beside the folder of worktrees). */
 const DEFAULT_FILE = ['../shared', '../../shared'].map((d) => `${d}/data/real-catalogue/pyvideo-100k.ndjson.gz`).find(existsSync)
@@ -47,7 +51,7 @@ await runCommand('bench:import', COMMAND, (parsed) => {
       console.log(`bench:import: importing ${file} (${(statSync(file).size / 1e6).toFixed(1)} MB), ${label}`);
       const db = join(dir, `catalogue-${workers}.db`);
       const started = performance.now();
-      const run = spawnSync(process.execPath, ['scripts/import.ts', file, '--db', db], { encoding: 'utf8', env: { ...process.env, IMPORT_WORKERS: workers } });
+      const run = spawnSync(process.execPath, [...IMPORT_NODE_FLAGS, 'scripts/import.ts', file, '--db', db], { encoding: 'utf8', env: { ...process.env, IMPORT_WORKERS: workers } });
       const seconds = (performance.now() - started) / 1000;
       if (run.status !== 0) throw new Error(`import failed:\n${run.stderr}`);
       rmSync(db, { force: true });
