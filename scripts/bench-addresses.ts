@@ -10,8 +10,8 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
-import { parseCommandLine, usageOf, wholeNumber } from '../src/cli/args.ts';
-import { runCli } from './cli.ts';
+import { wholeNumber } from '../src/cli/args.ts';
+import { readCommandLine, runCli } from './cli.ts';
 
 const PORT = 4621;
 const TARGET_GROWTH_MB = 50;
@@ -26,18 +26,7 @@ const BENCH_ADDRESSES_COMMAND = {
 } as const;
 
 // read before anything runs, so --help and a mistyped option never start a benchmark
-let args: ReturnType<typeof parseCommandLine<typeof BENCH_ADDRESSES_COMMAND.options>>;
-try {
-  args = parseCommandLine(BENCH_ADDRESSES_COMMAND);
-} catch (error) {
-  console.error(`bench:addresses: ${(error as Error).message}`);
-  process.exit(2);
-}
-if (args === undefined) {
-  process.stdout.write(usageOf(BENCH_ADDRESSES_COMMAND));
-  process.exit(0);
-}
-const { values } = args;
+const { values } = readCommandLine('bench:addresses', BENCH_ADDRESSES_COMMAND);
 
 function options(): { requests: number; bytes: number } {
   return {

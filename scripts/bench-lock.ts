@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { createApp, readUsage } from '../src/catalogue/api-keys.ts';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
-import { parseCommandLine, usageOf, wholeNumber } from '../src/cli/args.ts';
-import { runCli } from './cli.ts';
+import { wholeNumber } from '../src/cli/args.ts';
+import { readCommandLine, runCli } from './cli.ts';
 
 const TARGET_MAX_MS = 50;
 const PORT = 4620;
@@ -31,18 +31,7 @@ const BENCH_LOCK_COMMAND = {
 } as const;
 
 // read before anything runs, so --help and a mistyped option never start a benchmark
-let args: ReturnType<typeof parseCommandLine<typeof BENCH_LOCK_COMMAND.options>>;
-try {
-  args = parseCommandLine(BENCH_LOCK_COMMAND);
-} catch (error) {
-  console.error(`bench:lock: ${(error as Error).message}`);
-  process.exit(2);
-}
-if (args === undefined) {
-  process.stdout.write(usageOf(BENCH_LOCK_COMMAND));
-  process.exit(0);
-}
-const { values } = args;
+const { values } = readCommandLine('bench:lock', BENCH_LOCK_COMMAND);
 
 const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
 if (hasTaskset && !process.env['BENCH_PINNED']) {

@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { runLightClient, type Answered } from './bench/light-client.ts';
 import { searchQueries } from './bench/search-queries.ts';
-import { parseCommandLine, usageOf, wholeNumber } from '../src/cli/args.ts';
-import { runCli } from './cli.ts';
+import { wholeNumber } from '../src/cli/args.ts';
+import { readCommandLine, runCli } from './cli.ts';
 
 const TARGET = { p99Ms: 25, rssMb: 1024 };
 const PORT = 4610;
@@ -36,18 +36,7 @@ const BENCH_SEARCH_COMMAND = {
 } as const;
 
 // read before anything runs, so --help and a mistyped option never start a benchmark
-let args: ReturnType<typeof parseCommandLine<typeof BENCH_SEARCH_COMMAND.options>>;
-try {
-  args = parseCommandLine(BENCH_SEARCH_COMMAND);
-} catch (error) {
-  console.error(`bench:search: ${(error as Error).message}`);
-  process.exit(2);
-}
-if (args === undefined) {
-  process.stdout.write(usageOf(BENCH_SEARCH_COMMAND));
-  process.exit(0);
-}
-const { values } = args;
+const { values } = readCommandLine('bench:search', BENCH_SEARCH_COMMAND);
 
 const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
 if (hasTaskset && !process.env['BENCH_PINNED']) {

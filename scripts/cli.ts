@@ -25,5 +25,24 @@ export async function runCommand<O extends Readonly<Record<string, OptionSpec>>>
   });
 }
 
+/**
+ * Reads the command line before anything else runs (for scripts that must re-run themselves, e.g.
+ * pinned with taskset): prints the usage and exits 0 on --help, exits 2 naming a wrong option.
+ */
+export function readCommandLine<O extends Readonly<Record<string, OptionSpec>>>(name: string, command: CommandSpec<O>): ParsedArgs<O> {
+  let args: ParsedArgs<O> | undefined;
+  try {
+    args = parseCommandLine(command);
+  } catch (error) {
+    console.error(`${name}: ${(error as Error).message}`);
+    process.exit(2);
+  }
+  if (args === undefined) {
+    process.stdout.write(usageOf(command));
+    process.exit(0);
+  }
+  return args;
+}
+
 export const elapsed = (started: number): string => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 export const megabytes = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
