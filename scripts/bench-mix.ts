@@ -8,13 +8,13 @@
 // (default 1,000) list pages never asked before, one at a time, identity and with br accepted.
 // Needs nginx and wrk (apt-get install -y nginx-light wrk).
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
-import { manifestBaseUrl } from '../src/snapshot/manifest.ts';
+import { readManifestBaseUrl } from '../src/snapshot/manifest.ts';
 import { runCommand, UsageError } from './cli.ts';
 import { mixUrls } from './bench/mix-urls.ts';
 import { freePort, median, need, positive, waitFor } from './bench/serving.ts';
@@ -94,10 +94,7 @@ await runCommand('bench:mix', BENCH_MIX_COMMAND, async ({ values }) => {
   const config = loadConfig();
   const current = layoutOf(config.distDir).current;
   const manifestFile = join(current, MANIFEST_FILE);
-  const head = Buffer.alloc(4096);
-  const fd = openSync(manifestFile, 'r');
-  const baseUrl = manifestBaseUrl(head.toString('utf8', 0, readSync(fd, head, 0, head.length, 0)));
-  closeSync(fd);
+  const baseUrl = readManifestBaseUrl(manifestFile);
   if (baseUrl === undefined) throw new UsageError(`no snapshot in ${config.distDir}: build one with npm run build`);
 
   const { urls, firsts } = mixUrls(manifestFile, listsOnly, first);

@@ -2,7 +2,7 @@
 // is none (or it was built for another PUBLIC_BASE_URL or an older catalogue revision), build the Astro app if it is missing or
 // older than the sources (the SDK too), then serve.
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SEED_OPTIONS, seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
@@ -10,7 +10,7 @@ import { readRevision } from '../src/catalogue/revision.ts';
 import { loadConfig } from '../src/config.ts';
 import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
-import { manifestBaseUrl } from '../src/snapshot/manifest.ts';
+import { readManifestBaseUrl } from '../src/snapshot/manifest.ts';
 import { currentSnapshotId, readBuiltFrom } from '../src/snapshot/swap.ts';
 import { ASTRO_ENTRY, CLIENT_DIR, startServer } from '../src/server/start-server.ts';
 import { baseUrlSource } from '../src/snapshot/deployment.ts';
@@ -24,17 +24,6 @@ const START_COMMAND = {
   },
   notes: ['environment: PORT, HOST, PUBLIC_BASE_URL, CATALOGUE_DB, DIST_DIR and the rest in README.md, "Configuration".'],
 } as const;
-
-/** The first 4 KB of a file, as text. */
-function readHead(file: string): string {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(4096);
-    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -54,7 +43,7 @@ await runCommand('start', START_COMMAND, async ({ values }) => {
   }
   const layout = layoutOf(config.distDir);
   const manifestFile = join(layout.current, MANIFEST_FILE);
-  const built = existsSync(manifestFile) ? { baseUrl: manifestBaseUrl(readHead(manifestFile)) } : undefined;
+  const built = existsSync(manifestFile) ? { baseUrl: readManifestBaseUrl(manifestFile) } : undefined;
   const builtFrom = readBuiltFrom(layout.root);
   const db = openCatalogue(config.catalogueDb, { readonly: true });
   const revision = readRevision(db);

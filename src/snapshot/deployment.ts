@@ -2,10 +2,10 @@
 // build (`npm run build` or `npm start`): every URL in a snapshot is written with it, so a build for
 // another origin would make the servers of this deployment serve links to the wrong place. Such a
 // build is refused unless told explicitly (docs/reliability.md, "Builds and the file system").
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { layoutOf, MANIFEST_FILE } from './layout.ts';
-import { manifestBaseUrl } from './manifest.ts';
+import { readManifestBaseUrl } from './manifest.ts';
 import { writeWhole } from './swap.ts';
 
 export const DEPLOYMENT_FILE = 'deployment.json';
@@ -27,17 +27,6 @@ export class ForeignOriginError extends Error {}
 
 export const deploymentFile = (distDir: string): string => join(distDir, DEPLOYMENT_FILE);
 
-/** The first 4 KB of a file, as text. */
-function readHead(file: string): string {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(4096);
-    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * The base URL this deployment serves: the record, or, for a dist/ built before records were kept,
  * the one the current snapshot was built for; undefined for a dist/ with neither.
@@ -56,7 +45,7 @@ export function readDeployment(distDir: string): Deployment | undefined {
   }
   const manifest = join(layoutOf(distDir).current, MANIFEST_FILE);
   if (!existsSync(manifest)) return undefined;
-  const baseUrl = manifestBaseUrl(readHead(manifest));
+  const baseUrl = readManifestBaseUrl(manifest);
   return baseUrl === undefined ? undefined : { baseUrl, from: `the snapshot served now (${manifest}; ${DEPLOYMENT_FILE} is not written yet)` };
 }
 

@@ -3,6 +3,7 @@
 // the page's extra headers; and the size and SHA-256 of every other file of the snapshot, so a
 // damaged or partly copied snapshot is refused before it is served (docs/reliability.md,
 // "Snapshots"). The snapshot's id is the start of the manifest's own SHA-256.
+import { closeSync, openSync, readSync } from 'node:fs';
 
 /** Version of the format below; a server refuses snapshots of another one (rebuild them). */
 export const MANIFEST_FORMAT = 2;
@@ -48,6 +49,17 @@ export type ManifestHead = Omit<Manifest, 'pages'>;
  * it, before the pages): a server starting up need not parse a manifest of 300,000 pages for it.
  * Undefined for a head of another format (the caller rebuilds).
  */
+/** The base URL a manifest file was built for, read from its first 4 KB (never the whole file). */
+export function readManifestBaseUrl(file: string): string | undefined {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(4096);
+    return manifestBaseUrl(head.toString('utf8', 0, readSync(fd, head, 0, head.length, 0)));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function manifestBaseUrl(head: string): string | undefined {
   const match = new RegExp(`^\\{"format":${MANIFEST_FORMAT},"apiVersion":"[^"]*","baseUrl":("(?:[^"\\\\]|\\\\.)*")`).exec(head);
   return match ? (JSON.parse(match[1]!) as string) : undefined;
