@@ -6,12 +6,13 @@
 // (the socket's address) was spent, against the target: the RSS grows by less than 50 MB.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { wholeNumber } from '../src/cli/args.ts';
 import { readCommandLine, runCli } from './cli.ts';
+import { getStatus, untilListening } from './bench/serving.ts';
 
 const PORT = 4621;
 const TARGET_GROWTH_MB = 50;
@@ -38,16 +39,7 @@ function options(): { requests: number; bytes: number } {
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-function get(path: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: PORT, path, headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (path: string, headers: Record<string, string>): Promise<number> => getStatus(agent, PORT, path, headers);
 
 await runCli('bench:addresses', async () => {
   const { requests, bytes } = options();
@@ -63,18 +55,7 @@ await runCli('bench:addresses', async () => {
     seedCatalogue(catalogue, { videos: 300, seed: 42 });
     execFileSync(process.execPath, ['scripts/build.ts'], { env, stdio: 'ignore' });
     server = spawn(process.execPath, ['scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((ready, fail) => {
-      let out = '';
-      server!.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes('listening on')) {
-          server!.stdout!.removeAllListeners('data');
-          server!.stdout!.resume();
-          ready();
-        }
-      });
-      server!.once('exit', (code) => fail(new Error(`the server exited with ${code} before listening`)));
-    });
+    await untilListening(server);
     const pid = server.pid!;
     for (let i = 0; i < 200; i++) await get('/v1/categories', { 'x-forwarded-for': '192.0.2.1' });
     const before = rssMb(pid);

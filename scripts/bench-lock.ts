@@ -9,7 +9,7 @@
 // the usage counted during the lock was stored, and whether every request was.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, readUsage } from '../src/catalogue/api-keys.ts';
@@ -17,6 +17,7 @@ import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { wholeNumber } from '../src/cli/args.ts';
 import { readCommandLine, runCli } from './cli.ts';
+import { getStatus, untilListening } from './bench/serving.ts';
 
 const TARGET_MAX_MS = 50;
 const PORT = 4620;
@@ -48,16 +49,7 @@ function options(): { lock: number; videos: number; clients: number } {
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-function get(path: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: PORT, path, headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (path: string, headers: Record<string, string>): Promise<number> => getStatus(agent, PORT, path, headers);
 
 /** A second process that takes an exclusive lock on the catalogue and holds it for `ms`. */
 function holdLock(path: string, ms: number): Promise<{ child: ChildProcess; released: Promise<number> }> {
@@ -113,18 +105,7 @@ await runCli('bench:lock', async () => {
     db.close();
 
     server = spawn(hasTaskset ? 'taskset' : process.execPath, [...(hasTaskset ? ['-c', '0', process.execPath] : []), 'scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise<void>((ready, fail) => {
-      let out = '';
-      server!.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes('listening on')) {
-          server!.stdout!.removeAllListeners('data');
-          server!.stdout!.resume();
-          ready();
-        }
-      });
-      server!.once('exit', (code) => fail(new Error(`the server exited with ${code} before listening`)));
-    });
+    await untilListening(server);
 
     const keyed = { authorization: `Bearer ${app.key}` };
     const mix: readonly [string, Record<string, string>][] = [

@@ -1,7 +1,8 @@
 // Shared by the side-by-side serving benchmarks (bench:static, bench:cdn): options, the tools they
 // need, free ports, waiting for a server, and wrk runs over a URL list (servers on core 0, wrk on
 // core 1, the method docs/performance.md describes).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { type Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { wholeNumber } from '../../src/cli/args.ts';
@@ -58,3 +59,31 @@ export const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
 };
+
+/** A GET on loopback through `agent`, resolving with its status once the body is drained. */
+export function getStatus(agent: Agent, port: number, path: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((done, fail) => {
+    const req = request({ host: '127.0.0.1', port, path, headers, agent }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode ?? 0));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+/** Resolves once a spawned `scripts/start.ts` prints that it listens; rejects if it exits first. */
+export function untilListening(server: ChildProcess): Promise<void> {
+  return new Promise((ready, fail) => {
+    let out = '';
+    server.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('listening on')) {
+        server.stdout!.removeAllListeners('data');
+        server.stdout!.resume();
+        ready();
+      }
+    });
+    server.once('exit', (code) => fail(new Error(`the server exited with ${code} before listening`)));
+  });
+}
