@@ -6,8 +6,8 @@ import type { ProblemSlug } from './problems.ts';
 import type { Model } from '../model/build-model.ts';
 import type { UsageRow } from '../catalogue/api-keys.ts';
 import type { StoredAlert } from '../catalogue/read-alerts.ts';
-import type { StatusComponent } from './schemas.ts';
-import type { PublicLiveStream } from '../model/public-catalogue.ts';
+import type { StatusComponent } from '../model/schemas.ts';
+import type { PublicLiveStream } from '../catalogue/public-catalogue.ts';
 import type { SearchIndex } from '../search/search-index.ts';
 
 export interface SnapshotInfo {

@@ -1,10 +1,10 @@
 // Turns an endpoint's answer, or a problem, into bytes and headers: the one place that serialises,
 // so static pages (written by the build) and dynamic answers (written per request) agree.
-import { createHash } from 'node:crypto';
 import type { Urls } from '../model/urls.ts';
 import type { Answer, CachePolicy, Context, Endpoint } from './endpoint.ts';
 import { problemBody, ProblemError } from './problems.ts';
-import { serialise } from './serialise.ts';
+import { serialise } from '../lib/serialise.ts';
+import { etagOf } from '../http/etag.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
@@ -32,22 +32,6 @@ export interface Rendered {
   /** the representation's headers, without CORS, encoding or length */
   readonly headers: Readonly<Record<string, string>>;
 }
-
-/** A stamp of a body's content: the first 32 bits of its SHA-256, never 0. */
-export function contentStamp(body: Buffer): number {
-  const stamp = createHash('sha256').update(body).digest().readUInt32BE(0);
-  return stamp === 0 ? 1 : stamp;
-}
-
-/**
- * The strong ETag of a representation: `"<stamp>-<length>"` in hex. It is the ETag nginx writes
- * for a static file whose mtime is the stamp, so a snapshot's files served by nginx carry the same
- * validators as the origin (docs/cdn.md). Every representation of the same content shares the stamp.
- */
-export const etagFrom = (stamp: number, length: number): string => `"${stamp.toString(16)}-${length.toString(16)}"`;
-
-/** The strong ETag of a body (identity representation). */
-export const etagOf = (body: Buffer): string => etagFrom(contentStamp(body), body.length);
 
 export function renderAnswer(answer: Answer, cache: CachePolicy, urls: Urls): Rendered {
   const body = Buffer.from(serialise(answer.body));

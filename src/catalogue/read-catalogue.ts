@@ -1,7 +1,7 @@
 // The privacy choke point. Private videos and playlists, unpublished comments, replies to comments
 // that are not served, and anything attached to a private video are dropped here, once; nothing
 // downstream (pages, index, counts, related, search) can leak what it never received.
-import type { PublicCatalogue, PublicChannel, PublicComment, PublicPlaylist, PublicVideo } from '../model/public-catalogue.ts';
+import type { PublicCatalogue, PublicChannel, PublicComment, PublicPlaylist, PublicVideo } from './public-catalogue.ts';
 import { readLiveStreams } from './read-live.ts';
 import type { Catalogue } from './open-catalogue.ts';
 import type { CaptionTrack, MediaSource } from './records.ts';

@@ -1,7 +1,7 @@
 // Live-stream records, as the public may see them: every channel is public, so the only rule is
 // to keep each field to the state it belongs to (`startedAt`/`viewers` when live, `scheduledFor`
 // when upcoming). Read by the build for the snapshot and by the server at request time.
-import type { PublicLiveStream } from '../model/public-catalogue.ts';
+import type { PublicLiveStream } from './public-catalogue.ts';
 import type { Catalogue } from './open-catalogue.ts';
 
 interface LiveRow {

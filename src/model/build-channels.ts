@@ -1,24 +1,15 @@
 // Channels as the API serves them: each with its public videos (newest first) and public
 // playlists (most recently updated first), and the channel list in each sort order. Whether a
 // channel is live is added at request time (model/live.ts).
-import { memoiseJson } from '../api/serialise.ts';
-import type { PlaylistEntry } from './build-playlists.ts';
-import type { PublicChannel } from './public-catalogue.ts';
+import { memoiseJson } from '../lib/serialise.ts';
+import type { PublicChannel } from '../catalogue/public-catalogue.ts';
 import { toChannel, type ChannelProfile } from './resources.ts';
 import type { Urls } from './urls.ts';
-import type { VideoEntry } from './build-model.ts';
+import { CHANNEL_SORTS, type ChannelEntry, type ChannelSort, type PlaylistEntry, type VideoEntry } from './entries.ts';
 
-export const CHANNEL_SORTS = ['subscribers', 'views', 'videos'] as const;
-export type ChannelSort = (typeof CHANNEL_SORTS)[number];
+export { CHANNEL_SORTS, type ChannelEntry, type ChannelSort };
 
-export interface ChannelEntry {
-  readonly channel: PublicChannel;
-  readonly resource: ChannelProfile;
-  /** public videos, newest first */
-  readonly videos: readonly VideoEntry[];
-  /** public playlists, most recently updated first (ties by id) */
-  readonly playlists: readonly PlaylistEntry[];
-}
+
 
 export interface ChannelIndex {
   readonly channels: ReadonlyMap<string, ChannelEntry>;

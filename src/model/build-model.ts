@@ -1,20 +1,21 @@
 // The in-memory model every handler answers from: public resources built once, public videos in
 // each sort order, comment threads per video. Built by the snapshot build from the catalogue, and
 // by the server from the snapshot's stored copy of the same data, so both answer alike.
-import type { Category, CommentThread, Reply, Video } from '../api/schemas.ts';
-import { memoiseJson } from '../api/serialise.ts';
-import { buildChannels, type ChannelEntry, type ChannelSort } from './build-channels.ts';
-import { buildPlaylists, type PlaylistEntry } from './build-playlists.ts';
-import { durationClass, type DurationClass } from './durations.ts';
+import type { Category, Reply } from './schemas.ts';
+import { memoiseJson } from '../lib/serialise.ts';
+import { buildChannels } from './build-channels.ts';
+import { buildPlaylists } from './build-playlists.ts';
+import { VIDEO_SORTS, type ChannelEntry, type ChannelSort, type PlaylistEntry, type VideoEntry, type VideoSort } from './entries.ts';
+
+export { VIDEO_SORTS, type VideoEntry, type VideoSort };
+import { durationClass } from './durations.ts';
 import { buildChannelListIndex, buildVideoListIndex, type ChannelListIndex, type VideoListIndex } from './list-index.ts';
-import type { PublicCatalogue, PublicVideo } from './public-catalogue.ts';
+import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
 import { computeRelated } from './related.ts';
 import { toCategory, toCreator, toReply, toThread, toVideo } from './resources.ts';
 import { referenceTime, trendingScore } from './trending.ts';
 import { createUrls, type Urls } from './urls.ts';
 
-export const VIDEO_SORTS = ['latest', 'trending', 'views', 'likes'] as const;
-export type VideoSort = (typeof VIDEO_SORTS)[number];
 
 /** What the build computes once and the snapshot stores: aligned with `catalogue.videos`. */
 export interface Derived {
@@ -23,17 +24,6 @@ export interface Derived {
   readonly related: readonly ArrayLike<number>[];
 }
 
-export interface VideoEntry {
-  /** position in Model.entries (catalogue order) */
-  readonly index: number;
-  readonly video: PublicVideo;
-  readonly resource: Video;
-  readonly trending: number;
-  /** related public videos, best first, as indexes into Model.entries */
-  readonly related: ArrayLike<number>;
-  readonly durationClass: DurationClass | undefined;
-  readonly threads: readonly CommentThread[];
-}
 
 export interface Model {
   readonly urls: Urls;

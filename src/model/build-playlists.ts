@@ -1,18 +1,14 @@
 // Playlists as the API serves them: public and unlisted ones by id, each with its visible videos
 // in playlist order (private entries were dropped when the catalogue was read).
-import type { Creator, Playlist } from '../api/schemas.ts';
-import { memoiseJson } from '../api/serialise.ts';
-import type { PublicPlaylist } from './public-catalogue.ts';
+import type { Creator } from './schemas.ts';
+import { memoiseJson } from '../lib/serialise.ts';
+import type { PublicPlaylist } from '../catalogue/public-catalogue.ts';
 import { toPlaylist } from './resources.ts';
 import type { Urls } from './urls.ts';
-import type { VideoEntry } from './build-model.ts';
+import type { PlaylistEntry, VideoEntry } from './entries.ts';
 
-export interface PlaylistEntry {
-  readonly playlist: PublicPlaylist;
-  readonly resource: Playlist;
-  /** visible videos in playlist order */
-  readonly videos: readonly VideoEntry[];
-}
+export type { PlaylistEntry };
+
 
 export function buildPlaylists(
   playlists: readonly PublicPlaylist[],

@@ -6,8 +6,7 @@
 // the others, or, when every value is common, intersects bitsets (totals by popcount). Built from
 // the model alone (a pure function of it), in typed arrays: ~11 MB at 100,000 videos.
 import type { FeatureFlags } from '../catalogue/records.ts';
-import type { ChannelEntry, ChannelSort } from './build-channels.ts';
-import type { VideoEntry, VideoSort } from './build-model.ts';
+import type { ChannelEntry, ChannelSort, VideoEntry, VideoSort } from './entries.ts';
 import type { DurationClass } from './durations.ts';
 
 export type Feature = keyof FeatureFlags;

@@ -1,10 +1,10 @@
 // Live state, as of the request: live channels in the order /v1/live and the discovery shelf show
 // them (docs/api-contract.md §2: live now, most viewers first; with `all`, then upcoming, soonest first, then
 // offline; ties by username; records of unknown channels skipped), and channels with `isLive`.
-import type { Channel, LiveChannel } from '../api/schemas.ts';
+import type { Channel, LiveChannel } from './schemas.ts';
 import type { ChannelEntry } from './build-channels.ts';
 import type { Model } from './build-model.ts';
-import type { PublicLiveStream } from './public-catalogue.ts';
+import type { PublicLiveStream } from '../catalogue/public-catalogue.ts';
 import { toLiveChannel } from './resources.ts';
 
 const RANK = { live: 0, upcoming: 1, offline: 2 } as const;

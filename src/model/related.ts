@@ -2,7 +2,7 @@
 // tag), the creator (2) or the category (1) with a video, best first, ties by trending score, then
 // id; at most 100 a video. Candidates come from inverted indexes, each capped to its most trending
 // entries, so a very common tag or category does not make the build quadratic.
-import type { PublicVideo } from './public-catalogue.ts';
+import type { PublicVideo } from '../catalogue/public-catalogue.ts';
 
 export const MAX_RELATED = 100;
 // enough for a full list from one key even when the video itself is among them

@@ -1,8 +1,8 @@
 // Turns public catalogue records into API resources (docs/api-contract.md §2). Keys are written in the order
 // of docs/api-contract.md §2; optional fields without a value are left out, never null.
-import type { Category, Channel, CommentThread, Creator, LiveChannel, Playback, Playlist, Reply, Video } from '../api/schemas.ts';
+import type { Category, Channel, CommentThread, Creator, LiveChannel, Playback, Playlist, Reply, Video } from './schemas.ts';
 import { durationText } from './durations.ts';
-import type { PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from './public-catalogue.ts';
+import type { PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
 import { avatarNameFor, type Urls } from './urls.ts';
 
 export function toCreator(channel: PublicChannel, urls: Urls): Creator {

@@ -3,7 +3,7 @@
 // Engagement counts logarithmically, so a popular video needs ten times the audience to gain a
 // point, and the score halves every 14 days. Age is measured from the newest publishedAt in the
 // catalogue, not the wall clock, so two builds of the same catalogue rank identically.
-import type { PublicVideo } from './public-catalogue.ts';
+import type { PublicVideo } from '../catalogue/public-catalogue.ts';
 
 export const TRENDING_HALF_LIFE_DAYS = 14;
 const DAY_MS = 86_400_000;

@@ -2,7 +2,7 @@
 // that render it. Read once; undefined when the app has not been built with it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLIENT_DIR } from '../server/app-files.ts';
+import { CLIENT_DIR } from '../lib/app-files.ts';
 import type { OpenApiDocument } from './build-document.ts';
 
 let published: OpenApiDocument | undefined;

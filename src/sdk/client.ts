@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type {
   Category, Channel, CommentThread, Discovery, Health, LiveChannel, OEmbed, Paging, PartnerStats, Playback,
   Playlist, Problem, SearchResult, Status, Video, VideoBatch,
-} from '../api/schemas.ts';
+} from '../model/schemas.ts';
 import { defaultBaseUrl } from './origin.ts';
 
 export type { Category, Channel, CommentThread, Discovery, LiveChannel, OEmbed, Paging, PartnerStats, Playback, Playlist, Problem, SearchResult, Status, Video, VideoBatch };

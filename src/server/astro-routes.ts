@@ -3,8 +3,9 @@
 // snapshot, live state) arrives in `locals` from our node:http server, which answers the API
 // endpoints itself (http-server.ts).
 import { invalidParameters, ProblemError } from '../api/problems.ts';
-import { CACHE_CONTROL, etagOf, renderProblem, type Rendered } from '../api/respond.ts';
-import { negotiateRendered } from './negotiate.ts';
+import { CACHE_CONTROL, renderProblem, type Rendered } from '../api/respond.ts';
+import { negotiateRendered } from '../http/negotiate.ts';
+import { etagOf } from '../http/etag.ts';
 
 /** A web Response for a rendered answer, with conditional GET and on-demand compression. */
 export function toResponse(rendered: Rendered, request: Request): Response {

@@ -8,8 +8,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { ProblemError } from '../api/problems.ts';
-import { CACHE_CONTROL, etagOf, type Rendered } from '../api/respond.ts';
-import { negotiate } from './negotiate.ts';
+import { CACHE_CONTROL, type Rendered } from '../api/respond.ts';
+import { negotiate } from '../http/negotiate.ts';
+import { etagOf } from '../http/etag.ts';
 
 const TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -10,14 +10,14 @@
 // (connection-guard.ts, docs/reliability.md "HTTP front").
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Encoding } from '../api/encoding.ts';
-import { acceptedEncodings } from '../api/encoding.ts';
+import type { Encoding } from '../http/encoding.ts';
+import { acceptedEncodings } from '../http/encoding.ts';
 import { ProblemError } from '../api/problems.ts';
 import { renderProblem, type Rendered } from '../api/respond.ts';
 import type { Urls } from '../model/urls.ts';
 import type { PageEntry } from '../snapshot/manifest.ts';
 import { guardConnections } from './connection-guard.ts';
-import { etagFor, matchesIfNoneMatch } from './negotiate.ts';
+
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import type { Snapshot } from './snapshot-store.ts';
 import type { Gate, RequestFacts } from './gate.ts';
@@ -26,6 +26,7 @@ import { parseSimpleRequest, type SimpleRequest } from './simple-request.ts';
 import { answerAndClose, isClosing, responseBytes } from './socket-problems.ts';
 import { pageHeaders, unreadablePage } from './static-pages.ts';
 import { PageReadError } from '../snapshot/page-files.ts';
+import { etagFor, matchesIfNoneMatch } from '../http/etag.ts';
 
 const KEEP_ALIVE_MS = 65_000;
 /** Retry-After of the too-many-connections problem, in seconds. */

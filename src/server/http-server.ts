@@ -15,7 +15,7 @@ import { createUrls } from '../model/urls.ts';
 import { matchRoute } from '../api/routes.ts';
 import { createAnswerCache } from './answer-cache.ts';
 import { serveClientAsset, type ClientAssets } from './client-assets.ts';
-import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from './cors.ts';
+import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from '../http/cors.ts';
 import { answerAndClose, asksForHead, clientErrorProblem, instanceOf, isClosing } from './socket-problems.ts';
 import type { Admission, Gate, RequestFacts } from './gate.ts';
 import type { LiveSource } from './live-source.ts';
@@ -23,8 +23,8 @@ import type { Partners } from './partners.ts';
 import type { HealthMonitor } from './service-health.ts';
 import { sweepPeriodOf } from './connection-guard.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
-import { negotiateRendered } from './negotiate.ts';
-import { findCanonicalPage, servePage } from './static-pages.ts';
+import { negotiateRendered } from '../http/negotiate.ts';
+import { findPage, servePage } from './static-pages.ts';
 
 /** Astro's middleware-mode handler: calls `next` when no on-demand route matches. */
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
@@ -162,7 +162,7 @@ export function createApiServer(options: ServerOptions): Server {
       return;
     }
 
-    const page = snapshot.pages.get(req.url ?? '') ?? findCanonicalPage(snapshot, url);
+    const page = findPage(snapshot, req.url ?? '', url);
     if (page) {
       servePage(req, res, snapshot, page);
       return;

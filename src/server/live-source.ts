@@ -2,7 +2,7 @@
 // thread), so a change of live state shows without a rebuild (docs/api-contract.md §2: /v1/live, the discovery
 // live shelf, channels' isLive) and no request waits for the database. A catalogue file replaced by
 // a new one is reopened.
-import type { PublicLiveStream } from '../model/public-catalogue.ts';
+import type { PublicLiveStream } from '../catalogue/public-catalogue.ts';
 import type { CatalogueFailure } from './catalogue-connection.ts';
 import { createFeed } from './catalogue-feed.ts';
 import type { CatalogueThread } from './catalogue-thread.ts';

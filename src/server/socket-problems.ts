@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { ProblemError } from '../api/problems.ts';
 import type { Rendered } from '../api/respond.ts';
-import { CORS_HEADERS } from './cors.ts';
+import { CORS_HEADERS } from '../http/cors.ts';
 
 /** How long a closed connection's unread input is still read and dropped, so the answer arrives. */
 const LINGER_MS = 2000;

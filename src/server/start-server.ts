@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../config.ts';
 import { layoutOf } from '../snapshot/layout.ts';
-import { ASTRO_ENTRY, CLIENT_DIR } from './app-files.ts';
+import { ASTRO_ENTRY, CLIENT_DIR } from '../lib/app-files.ts';
 import { createFrontServer } from './fast-path.ts';
 import { createApiServer, type AstroHandler } from './http-server.ts';
 import { loadClientAssets } from './client-assets.ts';

@@ -4,18 +4,19 @@
 // lookup, a read of the one representation sent and one writeHead. A page whose bytes cannot be
 // read intact is a 503 problem, never a 200 with other bytes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { acceptedEncodings, type Encoding } from '../api/encoding.ts';
+import { acceptedEncodings, type Encoding } from '../http/encoding.ts';
 import { ProblemError } from '../api/problems.ts';
 import { CACHE_CONTROL, JSON_TYPE, renderProblem, type Rendered } from '../api/respond.ts';
 import { matchRoute } from '../api/routes.ts';
 import type { PageEntry, Range } from '../snapshot/manifest.ts';
 import { PageReadError } from '../snapshot/page-files.ts';
-import { CORS_HEADERS } from './cors.ts';
-import { etagFor, matchesIfNoneMatch } from './negotiate.ts';
+import { CORS_HEADERS } from '../http/cors.ts';
+
 import type { Snapshot } from './snapshot-store.ts';
+import { etagFor, matchesIfNoneMatch } from '../http/etag.ts';
 
 /** The manifest entry for a request's URL in canonical form, when the URL as sent is not one. */
-export function findCanonicalPage(snapshot: Snapshot, url: URL): PageEntry | undefined {
+function findCanonicalPage(snapshot: Snapshot, url: URL): PageEntry | undefined {
   const route = matchRoute(url.pathname);
   if (!route || route.endpoint.cache !== 'snapshot') return undefined;
   try {

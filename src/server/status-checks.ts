@@ -4,7 +4,7 @@
 // were faults of the service, the event loop's delay. Operator alerts and the catalogue revision
 // are read from the database by the catalogue thread every 5 s, in the background.
 import type { StatusReport } from '../api/endpoint.ts';
-import type { ComponentStatus, StatusComponent } from '../api/schemas.ts';
+import type { ComponentStatus, StatusComponent } from '../model/schemas.ts';
 import { activeAlerts } from '../catalogue/read-alerts.ts';
 import { readBuiltFrom } from '../snapshot/swap.ts';
 import type { CatalogueFailure, FailureKind } from './catalogue-connection.ts';

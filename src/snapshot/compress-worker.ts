@@ -1,6 +1,6 @@
 // Worker thread of the build: compresses batches of page bodies (br and gzip) off the main thread.
 import { parentPort } from 'node:worker_threads';
-import { compress } from '../api/encoding.ts';
+import { compress } from '../http/encoding.ts';
 
 export interface CompressJob {
   readonly batch: number;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { MIN_COMPRESSIBLE } from '../api/encoding.ts';
+import { MIN_COMPRESSIBLE } from '../http/encoding.ts';
 import type { Rendered } from '../api/respond.ts';
 import { createCompressPool } from './compress-pool.ts';
 import { writeAll } from './disk-faults.ts';

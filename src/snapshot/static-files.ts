@@ -7,18 +7,18 @@
 import { mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CACHE_CONTROL, JSON_TYPE } from '../api/respond.ts';
-import { CORS_HEADERS } from '../server/cors.ts';
-import { etagFor } from '../server/negotiate.ts';
+import { CORS_HEADERS } from '../http/cors.ts';
+
 import { PAGE_FILES, pageFile } from './layout.ts';
 import type { Manifest, PageEntry, Range } from './manifest.ts';
 import { diskSource } from './page-files.ts';
+import { etagFor, stampOfEtag } from '../http/etag.ts';
 
 export const STATIC_DIR = 'static';
 /** nginx `map` bodies, keyed by file path under `static/`: `"/pages/...json" "value";` */
 export const NGINX_MAPS = { link: 'nginx-link.map', noindex: 'nginx-noindex.map' } as const;
 
 /** The content stamp in a `"<stamp>-<length>"` ETag: the mtime the page's files get. */
-export const stampOfEtag = (etag: string): number => Number.parseInt(etag.slice(1, etag.lastIndexOf('-')), 16);
 
 /** The headers every page file is served with (those of the origin's static answers). */
 export const FILE_HEADERS: Readonly<Record<string, string>> = {

@@ -11,8 +11,9 @@ import { seedCatalogue } from '../../src/catalogue/seed-catalogue.ts';
 import { buildSnapshot } from '../../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE, pageFile } from '../../src/snapshot/layout.ts';
 import type { Manifest } from '../../src/snapshot/manifest.ts';
-import { STATIC_DIR, stampOfEtag } from '../../src/snapshot/static-files.ts';
+import { STATIC_DIR } from '../../src/snapshot/static-files.ts';
 import { nginxBinary } from './nginx-front.ts';
+import { stampOfEtag } from '../../src/http/etag.ts';
 
 const run = promisify(execFile);
 let dir: string;

@@ -4,7 +4,7 @@ import { defineEndpoint } from '../endpoint.ts';
 import { BatchQuery } from '../params.ts';
 import { invalidParameters } from '../problems.ts';
 import { canonicalUrl, parseQuery } from '../query.ts';
-import { VideoBatch } from '../schemas.ts';
+import { VideoBatch } from '../../model/schemas.ts';
 
 export const MAX_BATCH = 50;
 

@@ -1,5 +1,5 @@
 // GET /v1/channels/{username}/playlists: the channel's public playlists, most recently updated first.
-import { PlaylistPage } from '../schemas.ts';
+import { PlaylistPage } from '../../model/schemas.ts';
 import { findChannel } from './lookup.ts';
 import { defineNestedList } from './nested-list.ts';
 

@@ -1,5 +1,5 @@
 // GET /v1/channels/{username}/videos: the channel's public videos, newest first.
-import { VideoPage } from '../schemas.ts';
+import { VideoPage } from '../../model/schemas.ts';
 import { findChannel } from './lookup.ts';
 import { defineNestedList } from './nested-list.ts';
 

@@ -5,7 +5,7 @@ import { liveChannels } from '../../model/live.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { NoQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
-import { DiscoveryResponse, type Discovery, type Video } from '../schemas.ts';
+import { DiscoveryResponse, type Discovery, type Video } from '../../model/schemas.ts';
 
 export const SHELF_SIZE = 12;
 

@@ -1,7 +1,7 @@
 // GET /v1/channels/{username}: one channel with its counts, and whether it is live now (read at
 // request time, so the answer is not prerendered).
 import { channelAsOf, liveNow } from '../../model/live.ts';
-import { ChannelResponse } from '../schemas.ts';
+import { ChannelResponse } from '../../model/schemas.ts';
 import { findChannel } from './lookup.ts';
 import { defineSingleResource } from './single-resource.ts';
 

@@ -1,5 +1,5 @@
 // GET /v1/playlists/{id}: one public or unlisted playlist (unlisted ones are served by id only).
-import { PlaylistResponse } from '../schemas.ts';
+import { PlaylistResponse } from '../../model/schemas.ts';
 import { findPlaylist } from './lookup.ts';
 import { defineSingleResource } from './single-resource.ts';
 

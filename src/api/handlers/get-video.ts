@@ -1,5 +1,5 @@
 // GET /v1/videos/{id}: one public or unlisted video.
-import { VideoResponse } from '../schemas.ts';
+import { VideoResponse } from '../../model/schemas.ts';
 import { findVideo } from './lookup.ts';
 import { defineSingleResource } from './single-resource.ts';
 

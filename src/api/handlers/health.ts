@@ -2,7 +2,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { NoQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
-import { HealthResponse } from '../schemas.ts';
+import { HealthResponse } from '../../model/schemas.ts';
 import { API_VERSION } from '../version.ts';
 
 export const health = defineEndpoint<Record<string, never>>({

@@ -2,7 +2,7 @@
 import { defineEndpoint } from '../endpoint.ts';
 import { NoQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
-import { CategoryList } from '../schemas.ts';
+import { CategoryList } from '../../model/schemas.ts';
 
 export const listCategories = defineEndpoint<Record<string, never>>({
   name: 'list-categories',

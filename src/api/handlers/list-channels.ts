@@ -5,13 +5,13 @@
 import type { ChannelEntry, ChannelSort } from '../../model/build-channels.ts';
 import { rankChannels } from '../../model/list-index.ts';
 import { channelAsOf, liveNow } from '../../model/live.ts';
-import { searchIndexFor } from '../../search/index-for.ts';
+import { searchIndexFor } from '../search-index-for.ts';
 import { searchKind } from '../../search/run-search.ts';
 import { defineEndpoint, type Context } from '../endpoint.ts';
 import { canonicalPage, paginate, readPageSpec, type PageSpec } from '../paging.ts';
 import { ListChannelsQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
-import { ChannelPage } from '../schemas.ts';
+import { ChannelPage } from '../../model/schemas.ts';
 
 const PATH = '/v1/channels';
 

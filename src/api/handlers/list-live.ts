@@ -5,7 +5,7 @@ import { defineEndpoint } from '../endpoint.ts';
 import { canonicalPage, paginate, readPageSpec, type PageSpec } from '../paging.ts';
 import { ListLiveQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
-import { LivePage } from '../schemas.ts';
+import { LivePage } from '../../model/schemas.ts';
 
 const PATH = '/v1/live';
 

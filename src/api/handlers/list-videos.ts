@@ -3,14 +3,14 @@
 // matches come best first, with a `sort` in that order.
 import type { Model, VideoEntry, VideoSort } from '../../model/build-model.ts';
 import { matchesFilters, rankPositions, selectPositions, type PositionList } from '../../model/list-index.ts';
-import { searchIndexFor } from '../../search/index-for.ts';
+import { searchIndexFor } from '../search-index-for.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { searchKind } from '../../search/run-search.ts';
 import { defineEndpoint, type Context } from '../endpoint.ts';
 import { canonicalPage, paginatePositions, readPageSpec, type PageSpec } from '../paging.ts';
 import { ListVideosQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
-import { VideoPage } from '../schemas.ts';
+import { VideoPage } from '../../model/schemas.ts';
 
 const PATH = '/v1/videos';
 

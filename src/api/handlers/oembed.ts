@@ -8,7 +8,7 @@ import { defineEndpoint } from '../endpoint.ts';
 import { OEMBED_WIDTH, OEmbedQuery } from '../params.ts';
 import { invalidParameters, notFound, ProblemError } from '../problems.ts';
 import { canonicalUrl, parseQuery } from '../query.ts';
-import { OEmbed } from '../schemas.ts';
+import { OEmbed } from '../../model/schemas.ts';
 import { findVideo } from './lookup.ts';
 
 /** Generated thumbnails are 1280 × 720; the import format carries no size for the catalogue's own. */

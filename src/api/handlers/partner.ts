@@ -7,7 +7,7 @@ import { defineEndpoint } from '../endpoint.ts';
 import { NoQuery } from '../params.ts';
 import { ProblemError } from '../problems.ts';
 import { parseQuery } from '../query.ts';
-import { PartnerResponse, type PartnerStats } from '../schemas.ts';
+import { PartnerResponse, type PartnerStats } from '../../model/schemas.ts';
 
 const REALM = 'Bearer realm="api"';
 const DAYS_SHOWN = 90;

@@ -1,5 +1,5 @@
 // GET /v1/playlists/{id}/videos: a public or unlisted playlist's visible videos, in playlist order.
-import { VideoPage } from '../schemas.ts';
+import { VideoPage } from '../../model/schemas.ts';
 import { findPlaylist } from './lookup.ts';
 import { defineNestedList } from './nested-list.ts';
 

@@ -3,14 +3,14 @@
 // Channels carry isLive as of the request; scores are rounded to 4 decimals.
 import { channelAsOf, liveNow } from '../../model/live.ts';
 import { SEARCH_KINDS, type SearchKind } from '../../search/documents.ts';
-import { searchIndexFor } from '../../search/index-for.ts';
+import { searchIndexFor } from '../search-index-for.ts';
 import { searchAll, searchKind } from '../../search/run-search.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { defineEndpoint, type Context } from '../endpoint.ts';
 import { canonicalPage, paginatePositions, readPageSpec, type PageSpec } from '../paging.ts';
 import { SearchQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
-import { SearchPage, type SearchResult } from '../schemas.ts';
+import { SearchPage, type SearchResult } from '../../model/schemas.ts';
 
 const PATH = '/v1/search';
 type SearchType = SearchKind | 'all';

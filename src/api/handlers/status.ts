@@ -4,7 +4,7 @@
 import { defineEndpoint, type StatusReport } from '../endpoint.ts';
 import { NoQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
-import { StatusResponse, type ComponentStatus, type Status, type StatusAlert } from '../schemas.ts';
+import { StatusResponse, type ComponentStatus, type Status, type StatusAlert } from '../../model/schemas.ts';
 
 const RANK: Record<ComponentStatus, number> = { operational: 0, degraded: 1, outage: 2 };
 

@@ -1,5 +1,5 @@
 // GET /v1/videos/{id}/comments: published top-level threads, newest first, with their replies.
-import { CommentPage } from '../schemas.ts';
+import { CommentPage } from '../../model/schemas.ts';
 import { findVideo } from './lookup.ts';
 import { defineNestedList } from './nested-list.ts';
 

@@ -1,6 +1,6 @@
 // GET /v1/videos/{id}/playback: player modes, qualities, sources and feature availability.
 import { toPlayback } from '../../model/resources.ts';
-import { PlaybackResponse } from '../schemas.ts';
+import { PlaybackResponse } from '../../model/schemas.ts';
 import { findVideo } from './lookup.ts';
 import { defineSingleResource } from './single-resource.ts';
 

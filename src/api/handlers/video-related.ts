@@ -1,5 +1,5 @@
 // GET /v1/videos/{id}/related: related public videos, computed at build time.
-import { VideoPage } from '../schemas.ts';
+import { VideoPage } from '../../model/schemas.ts';
 import { findVideo } from './lookup.ts';
 import { defineNestedList } from './nested-list.ts';
 

@@ -3,11 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineEndpoint, type Context } from '../../../src/api/endpoint.ts';
 import { invalidParameters, problemBody, ProblemError, PROBLEMS } from '../../../src/api/problems.ts';
-import { etagOf, JSON_TYPE, PROBLEM_TYPE, renderAnswer, renderProblem, runEndpoint } from '../../../src/api/respond.ts';
+import { JSON_TYPE, PROBLEM_TYPE, renderAnswer, renderProblem, runEndpoint } from '../../../src/api/respond.ts';
 import { ENDPOINTS, matchRoute } from '../../../src/api/routes.ts';
-import { serialise } from '../../../src/api/serialise.ts';
+import { serialise } from '../../../src/lib/serialise.ts';
 import { createUrls } from '../../../src/model/urls.ts';
 import { BASE_URL, catalogueOf, modelOf } from '../support/fixtures.ts';
+import { etagOf } from '../../../src/http/etag.ts';
 
 const urls = createUrls(BASE_URL);
 const model = modelOf(catalogueOf({}));

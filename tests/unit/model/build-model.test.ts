@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildModel, deriveCatalogue, VIDEO_SORTS, type VideoEntry } from '../../../src/model/build-model.ts';
-import type { PublicVideo } from '../../../src/model/public-catalogue.ts';
+import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
 import { BASE_URL, byCodeUnits, catalogueOf, category, channel, comment, modelOf, video } from '../support/fixtures.ts';
 
 // Ids chosen so that code-unit order differs from locale order: 'Z' < '_' < 'a' < 'b'.

@@ -6,13 +6,13 @@ import type { Context } from '../../../src/api/endpoint.ts';
 import { listChannels } from '../../../src/api/handlers/list-channels.ts';
 import { listVideos } from '../../../src/api/handlers/list-videos.ts';
 import { paginate, type PageAnswer } from '../../../src/api/paging.ts';
-import { serialise } from '../../../src/api/serialise.ts';
+import { serialise } from '../../../src/lib/serialise.ts';
 import { CHANNEL_SORTS } from '../../../src/model/build-channels.ts';
 import { VIDEO_SORTS, type Model, type VideoEntry } from '../../../src/model/build-model.ts';
 import { channelAsOf, liveNow } from '../../../src/model/live.ts';
 import { popcount, selectPositions, type Feature } from '../../../src/model/list-index.ts';
-import type { PublicVideo } from '../../../src/model/public-catalogue.ts';
-import { searchIndexFor } from '../../../src/search/index-for.ts';
+import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
+import { searchIndexFor } from '../../../src/api/search-index-for.ts';
 import { searchKind } from '../../../src/search/run-search.ts';
 import { catalogueOf, category, channel, modelOf, video } from '../support/fixtures.ts';
 

@@ -1,7 +1,7 @@
 // liveChannels: which live-stream records /v1/live and the discovery shelf show, in which order.
 import { describe, expect, it } from 'vitest';
 import { liveChannels } from '../../../src/model/live.ts';
-import type { PublicLiveStream } from '../../../src/model/public-catalogue.ts';
+import type { PublicLiveStream } from '../../../src/catalogue/public-catalogue.ts';
 import { BASE_URL, catalogueOf, channel, liveStream, modelOf } from '../support/fixtures.ts';
 
 const at = (h: number) => `2026-03-01T${String(h).padStart(2, '0')}:00:00Z`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeRelated, MAX_RELATED } from '../../../src/model/related.ts';
-import type { PublicVideo } from '../../../src/model/public-catalogue.ts';
+import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
 import { video } from '../support/fixtures.ts';
 
 const base = video('base', { tags: ['python', 'web'], channel: 'alice', category: 'tech' });

@@ -1,6 +1,6 @@
 // src/model/resources.ts and the URLs it writes (src/model/urls.ts).
 import { describe, expect, it } from 'vitest';
-import { CommentThread, Playback, Reply, Video } from '../../../src/api/schemas.ts';
+import { CommentThread, Playback, Reply, Video } from '../../../src/model/schemas.ts';
 import { durationText } from '../../../src/model/durations.ts';
 import { toCategory, toCreator, toPlayback, toReply, toThread, toVideo } from '../../../src/model/resources.ts';
 import { avatarNameFor, createUrls } from '../../../src/model/urls.ts';

@@ -5,7 +5,7 @@ import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCatalogue, type Catalogue } from '../../../src/catalogue/open-catalogue.ts';
-import type { PublicLiveStream } from '../../../src/model/public-catalogue.ts';
+import type { PublicLiveStream } from '../../../src/catalogue/public-catalogue.ts';
 import { startCatalogueThread, type CatalogueThread } from '../../../src/server/catalogue-thread.ts';
 import { createLiveSource, LIVE_TTL_MS, type LiveSource } from '../../../src/server/live-source.ts';
 import { liveStream, rawChannel, tempDirs, writeRecords } from '../support/fixtures.ts';

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { etagOf } from '../../../src/api/respond.ts';
+
 import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
 import { deriveCatalogue, VIDEO_SORTS } from '../../../src/model/build-model.ts';
@@ -16,6 +16,7 @@ import { modelLines, parseModelData } from '../../../src/snapshot/model-data.ts'
 import { renderPage } from '../../../src/snapshot/render-page.ts';
 import { BASE_URL, catalogueOf, category, channel, comment, modelOf, tempDirs, video } from '../support/fixtures.ts';
 import { readBodies, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
+import { etagOf } from '../../../src/http/etag.ts';
 
 const dirs = tempDirs();
 let catalogueFile: string;

@@ -4,13 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIN_COMPRESSIBLE } from '../../../src/api/encoding.ts';
-import { etagOf, type Rendered } from '../../../src/api/respond.ts';
+import { MIN_COMPRESSIBLE } from '../../../src/http/encoding.ts';
+import { type Rendered } from '../../../src/api/respond.ts';
 import { createCompressPool, type Variants } from '../../../src/snapshot/compress-pool.ts';
 import { PAGE_FILES } from '../../../src/snapshot/layout.ts';
 import type { Range } from '../../../src/snapshot/manifest.ts';
 import { createPageWriter } from '../../../src/snapshot/page-writer.ts';
 import { tempDirs } from '../support/fixtures.ts';
+import { etagOf } from '../../../src/http/etag.ts';
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());

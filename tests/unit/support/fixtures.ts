@@ -10,7 +10,7 @@ import { createRecordWriter } from '../../../src/catalogue/write-records.ts';
 import { buildModel, deriveCatalogue, type Model } from '../../../src/model/build-model.ts';
 import type {
   PublicCatalogue, PublicCategory, PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo,
-} from '../../../src/model/public-catalogue.ts';
+} from '../../../src/catalogue/public-catalogue.ts';
 
 export const BASE_URL = 'https://videos.example.test';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { batchVideos, MAX_BATCH } from '../../../../src/api/handlers/batch-videos.ts';
-import type { Video } from '../../../../src/api/schemas.ts';
+import type { Video } from '../../../../src/model/schemas.ts';
 import { catalogueOf, modelOf, video } from '../../support/fixtures.ts';
 import { call, problemOf } from '../../support/handlers.ts';
 

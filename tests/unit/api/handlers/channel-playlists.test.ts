@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { channelPlaylists } from '../../../../src/api/handlers/channel-playlists.ts';
-import type { Playlist } from '../../../../src/api/schemas.ts';
+import type { Playlist } from '../../../../src/model/schemas.ts';
 import { catalogueOf, channel, modelOf, playlist, video } from '../../support/fixtures.ts';
 import { call, pageOf, problemOf } from '../../support/handlers.ts';
 

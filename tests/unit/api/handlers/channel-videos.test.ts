@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { channelVideos } from '../../../../src/api/handlers/channel-videos.ts';
-import type { Video } from '../../../../src/api/schemas.ts';
+import type { Video } from '../../../../src/model/schemas.ts';
 import { catalogueOf, channel, modelOf, video } from '../../support/fixtures.ts';
 import { call, pageOf, problemOf } from '../../support/handlers.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../../src/api/endpoint.ts';
 import { discovery, SHELF_SIZE } from '../../../../src/api/handlers/discovery.ts';
-import { DiscoveryResponse, type Discovery } from '../../../../src/api/schemas.ts';
+import { DiscoveryResponse, type Discovery } from '../../../../src/model/schemas.ts';
 import type { VideoEntry } from '../../../../src/model/build-model.ts';
-import type { PublicLiveStream } from '../../../../src/model/public-catalogue.ts';
+import type { PublicLiveStream } from '../../../../src/catalogue/public-catalogue.ts';
 import { catalogueOf, category, channel, liveStream, modelOf, NO_FEATURES, video } from '../../support/fixtures.ts';
 import { call } from '../../support/handlers.ts';
 

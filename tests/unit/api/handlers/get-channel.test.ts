@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getChannel } from '../../../../src/api/handlers/get-channel.ts';
-import type { Channel } from '../../../../src/api/schemas.ts';
+import type { Channel } from '../../../../src/model/schemas.ts';
 import { BASE_URL, catalogueOf, channel, liveStream, modelOf, playlist, video } from '../../support/fixtures.ts';
 import { call, problemOf } from '../../support/handlers.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getPlaylist } from '../../../../src/api/handlers/get-playlist.ts';
-import type { Playlist } from '../../../../src/api/schemas.ts';
+import type { Playlist } from '../../../../src/model/schemas.ts';
 import { BASE_URL, catalogueOf, modelOf, playlist, video } from '../../support/fixtures.ts';
 import { call, problemOf } from '../../support/handlers.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listCategories } from '../../../../src/api/handlers/list-categories.ts';
-import type { Category } from '../../../../src/api/schemas.ts';
+import type { Category } from '../../../../src/model/schemas.ts';
 import { catalogueOf, category, modelOf, video } from '../../support/fixtures.ts';
 import { call } from '../../support/handlers.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listChannels } from '../../../../src/api/handlers/list-channels.ts';
-import type { Channel } from '../../../../src/api/schemas.ts';
+import type { Channel } from '../../../../src/model/schemas.ts';
 import { catalogueOf, channel, liveStream, modelOf, video } from '../../support/fixtures.ts';
 import { call, pageOf, problemOf } from '../../support/handlers.ts';
 

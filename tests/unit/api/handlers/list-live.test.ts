@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../../src/api/endpoint.ts';
 import { listLive } from '../../../../src/api/handlers/list-live.ts';
-import { LivePage, type LiveChannel } from '../../../../src/api/schemas.ts';
-import type { PublicLiveStream } from '../../../../src/model/public-catalogue.ts';
+import { LivePage, type LiveChannel } from '../../../../src/model/schemas.ts';
+import type { PublicLiveStream } from '../../../../src/catalogue/public-catalogue.ts';
 import { catalogueOf, channel, liveStream, modelOf } from '../../support/fixtures.ts';
 import { call, pageOf, problemOf, type PageBody } from '../../support/handlers.ts';
 

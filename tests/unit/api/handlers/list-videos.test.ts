@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { listVideos } from '../../../../src/api/handlers/list-videos.ts';
-import type { Video } from '../../../../src/api/schemas.ts';
+import type { Video } from '../../../../src/model/schemas.ts';
 import { durationClass } from '../../../../src/model/durations.ts';
-import type { PublicVideo } from '../../../../src/model/public-catalogue.ts';
+import type { PublicVideo } from '../../../../src/catalogue/public-catalogue.ts';
 import { byCodeUnits, catalogueOf, category, channel, modelOf, NO_FEATURES, video } from '../../support/fixtures.ts';
 import { call, pageOf, problemOf } from '../../support/handlers.ts';
 

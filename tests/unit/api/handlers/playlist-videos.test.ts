@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { playlistVideos } from '../../../../src/api/handlers/playlist-videos.ts';
-import type { Video } from '../../../../src/api/schemas.ts';
+import type { Video } from '../../../../src/model/schemas.ts';
 import { catalogueOf, modelOf, playlist, video } from '../../support/fixtures.ts';
 import { call, pageOf, problemOf } from '../../support/handlers.ts';
 

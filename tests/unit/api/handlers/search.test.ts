@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { search } from '../../../../src/api/handlers/search.ts';
-import type { SearchResult } from '../../../../src/api/schemas.ts';
+import type { SearchResult } from '../../../../src/model/schemas.ts';
 import { catalogueOf, channel, liveStream, modelOf, playlist, video } from '../../support/fixtures.ts';
 import { call, pageOf, problemOf } from '../../support/handlers.ts';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { StatusReport } from '../../../../src/api/endpoint.ts';
 import { assembleStatus, status } from '../../../../src/api/handlers/status.ts';
 import { runEndpoint } from '../../../../src/api/respond.ts';
-import type { ComponentStatus, StatusComponent } from '../../../../src/api/schemas.ts';
+import type { ComponentStatus, StatusComponent } from '../../../../src/model/schemas.ts';
 import type { StoredAlert } from '../../../../src/catalogue/read-alerts.ts';
 import { catalogueOf, modelOf } from '../../support/fixtures.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { videoComments } from '../../../../src/api/handlers/video-comments.ts';
-import type { CommentThread } from '../../../../src/api/schemas.ts';
+import type { CommentThread } from '../../../../src/model/schemas.ts';
 import { catalogueOf, comment, modelOf, video } from '../../support/fixtures.ts';
 import { call, pageOf, problemOf } from '../../support/handlers.ts';
 

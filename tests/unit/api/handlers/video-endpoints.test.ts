@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { getVideo } from '../../../../src/api/handlers/get-video.ts';
 import { videoPlayback } from '../../../../src/api/handlers/video-playback.ts';
 import { videoRelated } from '../../../../src/api/handlers/video-related.ts';
-import type { Playback, Video } from '../../../../src/api/schemas.ts';
+import type { Playback, Video } from '../../../../src/model/schemas.ts';
 import { catalogueOf, modelOf, video } from '../../support/fixtures.ts';
 import { call, pageOf, problemOf } from '../../support/handlers.ts';
 

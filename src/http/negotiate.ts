@@ -1,6 +1,7 @@
 // Conditional requests and content encoding, for static and dynamic answers alike: picks the
 // representation (identity, br or gzip), its ETag, and whether the answer is a 304.
-import { acceptedEncodings, compress, MIN_COMPRESSIBLE, type Encoding } from '../api/encoding.ts';
+import { acceptedEncodings, compress, MIN_COMPRESSIBLE, type Encoding } from './encoding.ts';
+import { etagFor, matchesIfNoneMatch } from './etag.ts';
 
 export interface Variants {
   readonly identity: Buffer;
@@ -15,26 +16,6 @@ export interface Chosen {
   readonly etag: string;
   /** whether the answer varies with Accept-Encoding */
   readonly vary: boolean;
-}
-
-/**
- * The ETag of another representation of the same content (br, gzip) of `length` bytes: the
- * identity ETag's stamp with its own length. Distinct bytes, distinct validators.
- */
-export const etagFor = (etag: string, length: number): string => `${stampOf(etag)}-${length.toString(16)}"`;
-
-/** `"<stamp>` of `"<stamp>-<length>"`: what every representation of one content shares. */
-const stampOf = (tag: string): string => tag.slice(0, tag.lastIndexOf('-'));
-
-/**
- * If-None-Match (RFC 9110 §13.1.2): `*` alone, or a list naming the ETag of the representation
- * that would be sent, compared weakly. The same rule as nginx's, so a page answers 304 alike from
- * the origin and from nginx's copy of the snapshot.
- */
-export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((raw) => raw.trim().replace(/^W\//, '') === etag);
 }
 
 export function negotiate(variants: Variants, etag: string, acceptEncoding: string | undefined, ifNoneMatch: string | undefined, compressOnDemand: boolean): Chosen {

@@ -1,6 +1,6 @@
 // What the rest of the system may know of the catalogue: public and unlisted records only, with
 // every reference resolved. read-catalogue.ts is the only producer; the snapshot stores it as is.
-import type { CaptionTrack, FeatureFlags, MediaSource } from '../catalogue/records.ts';
+import type { CaptionTrack, FeatureFlags, MediaSource } from './records.ts';
 
 export interface PublicCategory {
   readonly id: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoiseJson, serialise } from '../../../src/api/serialise.ts';
+import { memoiseJson, serialise } from '../../../src/lib/serialise.ts';
 import { prng } from '../support/fixtures.ts';
 
 describe('serialise', () => {
