@@ -280,6 +280,11 @@ test.describe('the player page itself', () => {
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => media.evaluate((v) => (v as HTMLVideoElement).volume)).toBeLessThan(1);
 
+    // captions, quality and speed are in the settings panel: one row of controls fits a phone
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Settings' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('group', { name: 'Settings' })).toBeVisible();
     await page.keyboard.press('Tab');
     const captions = page.getByRole('combobox', { name: 'Captions' });
     await expect(captions).toBeFocused();
@@ -303,6 +308,7 @@ test.describe('the player page itself', () => {
     const stereo = site.truth.publicVideos.find((v) => v.sources.length > 0 && v.features['3d'])!;
     await page.goto(`${site.base}/embed/${enc(calm.id)}?muted=1`);
     expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+    await page.getByRole('button', { name: 'Settings' }).click();
     const calmButton = page.getByRole('button', { name: 'Calm audio' });
     await calmButton.click();
     await expect(calmButton).toHaveAttribute('aria-pressed', 'true');
@@ -310,6 +316,7 @@ test.describe('the player page itself', () => {
     await expect.poll(() => page.locator('video').evaluate((v) => (v as HTMLVideoElement).currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3);
 
     await page.goto(`${site.base}/embed/${enc(stereo.id)}`);
+    await page.getByRole('button', { name: 'Settings' }).click();
     const stereoButton = page.getByRole('button', { name: '3D' });
     const viewBox = () => page.locator('video').evaluate((v) => getComputedStyle(v).getPropertyValue('object-view-box'));
     expect(await viewBox()).toMatch(/inset\(0(px)? 50%/);
