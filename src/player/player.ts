@@ -435,7 +435,10 @@ export function createPlayer(root: HTMLElement, video: HTMLVideoElement, initial
     media('playing', () => { buffering = false; emit('playing'); });
     media('waiting', () => { buffering = true; emit('waiting'); });
     media('progress', () => emit('progress'));
+    let reportedRate = video.playbackRate;
     media('ratechange', () => {
+      if (video.playbackRate === reportedRate) return; // defaultPlaybackRate changed alongside
+      reportedRate = video.playbackRate;
       const select = find<HTMLSelectElement>('[data-control=rate]');
       if (select) select.value = String(video.playbackRate);
       emit('ratechange');
