@@ -131,6 +131,11 @@ export function createPlayer(root: HTMLElement, video: HTMLVideoElement, initial
     const to = end > 0 ? Math.min(time, end) : time;
     if (config.options.end === undefined || to < config.options.end) endReached = false;
     video.currentTime = to;
+    // media not loaded yet (preload="none") fires no `seeked` until it loads: show the new position now
+    if (ready) {
+      renderTime();
+      renderChapter();
+    }
   }
 
   function setRate(rate: number): void {

@@ -562,3 +562,52 @@ test.describe('the player on small screens', () => {
     expect(await page.locator('img, video, button').count()).toBe(0);
   });
 });
+
+test.describe('chapters', () => {
+  test('a video\'s chapters: markers on the seek bar, getChapters(), chapterchange, a WebVTT track, and Clip parts on its watch page', async ({ page, site, thirdParty }) => {
+    type Chapter = { start: number; title: string };
+    let video: { id: string; chapters?: Chapter[] } | undefined;
+    for (const candidate of site.truth.publicVideos.filter((v) => v.sources.length > 0)) {
+      const { data } = await site.json<{ data: { id: string; chapters?: Chapter[] } }>(`/v1/videos/${enc(candidate.id)}`);
+      if (data.chapters) { video = data; break; }
+    }
+    expect(video, 'the seed gives some playable videos chapters').toBeDefined();
+    const chapters = video!.chapters!;
+    expect(chapters.length).toBeGreaterThan(1);
+
+    await page.goto(blogWithSdk(thirdParty, site, '/chapters.html', { videoId: video!.id, muted: true }));
+    await page.evaluate(() => window.player.ready());
+    expect(await page.evaluate(() => window.player.getChapters())).toEqual(chapters);
+    const frame = page.frameLocator('iframe');
+    await expect(frame.locator('.marker')).toHaveCount(chapters.filter((c) => c.start > 0).length);
+    expect(await frame.locator('.marker').evaluateAll((marks) => marks.map((m) => m.getAttribute('title')))).toEqual(chapters.filter((c) => c.start > 0).map((c) => c.title));
+
+    const seeked = await page.evaluate((t) => window.player.seek(t), chapters[1]!.start + 0.5);
+    expect(seeked.currentTime).toBeCloseTo(chapters[1]!.start + 0.5, 1);
+    await expect.poll(() => page.evaluate(() => window.events.filter((e) => e.name === 'chapterchange').length)).toBeGreaterThan(0);
+    expect((await stateOf(page)).chapter).toBe(1);
+
+    // the track the player loads, and what the browser makes of it
+    const vtt = await fetch(`${site.base}/embed/${enc(video!.id)}/chapters.vtt`);
+    expect(vtt.status).toBe(200);
+    expect(vtt.headers.get('content-type')).toBe('text/vtt; charset=utf-8');
+    const cues = await frame.locator('video').evaluate(async (v) => {
+      const track = Array.from((v as HTMLVideoElement).textTracks).find((t) => t.kind === 'chapters')!;
+      track.mode = 'hidden';
+      for (let i = 0; i < 50 && !(track.cues && track.cues.length > 0); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      return Array.from(track.cues ?? []).map((c) => [c.startTime, (c as VTTCue).text]);
+    });
+    expect(cues).toEqual(chapters.map((c) => [c.start, c.title]));
+    const silent = site.truth.publicVideos.find((v) => v.sources.length > 0 && v.id !== video!.id)!;
+    const { data: silentResource } = await site.json<{ data: { chapters?: Chapter[] } }>(`/v1/videos/${enc(silent.id)}`);
+    if (!silentResource.chapters) expect((await fetch(`${site.base}/embed/${enc(silent.id)}/chapters.vtt`)).status).toBe(404);
+
+    await page.goto(`${site.base}/watch/${enc(video!.id)}`);
+    const structured = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!) as { hasPart?: { '@type': string; name: string; startOffset: number; url: string }[] };
+    expect(structured.hasPart?.map((p) => [p['@type'], p.name, p.startOffset])).toEqual(chapters.map((c) => ['Clip', c.title, c.start]));
+    expect(structured.hasPart?.[1]?.url).toBe(`${site.base}/watch/${enc(video!.id)}?t=${chapters[1]!.start}`);
+    // that link starts the watch page's player at the chapter
+    await page.goto(structured.hasPart![1]!.url);
+    await expect(page.locator('iframe.player')).toHaveAttribute('src', `${site.base}/embed/${enc(video!.id)}?start=${chapters[1]!.start}`);
+  });
+});
