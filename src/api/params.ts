@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { CHANNEL_SORTS } from '../model/build-channels.ts';
 import { VIDEO_SORTS } from '../model/build-model.ts';
+import { PLAYBACK_RATES } from '../player/protocol.ts';
 
 export const MAX_LIMIT = 50;
 export const DEFAULT_LIMIT = 20;
@@ -113,6 +114,10 @@ export const EmbedQuery = z.object({
   controls: flag('0 hides the control bar').optional(),
   restricted: flag('1 plays only videos available in restricted mode').optional(),
   start: integer(0, 1_000_000, 'must be a whole number of seconds from 0 to 1000000').optional(),
+  end: integer(1, 1_000_000, 'must be a whole number of seconds from 1 to 1000000, after start').optional(),
+  rate: z.enum(PLAYBACK_RATES.map(String) as [string, ...string[]], { error: `must be one of ${PLAYBACK_RATES.join(', ')}` }).transform(Number).optional(),
+  playsinline: flag('0 lets phones play in their own full-screen player').optional(),
+  keyboard: flag('0 turns the keyboard shortcuts off').optional(),
   quality: z.string().regex(/^\d{2,4}p$/, 'must be a quality label such as 720p').optional(),
   captions: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or pt-BR').optional(),
   origin: z.string().refine((s) => {
@@ -123,6 +128,10 @@ export const EmbedQuery = z.object({
       return false;
     }
   }, 'must be the origin of the embedding page, such as https://blog.example').optional(),
+}).superRefine((value, ctx) => {
+  if (value.end !== undefined && value.end <= (value.start ?? 0)) {
+    ctx.addIssue({ code: 'custom', path: ['end'], message: 'must be a whole number of seconds from 1 to 1000000, after start' });
+  }
 });
 export type EmbedQuery = z.infer<typeof EmbedQuery>;
 

@@ -44,6 +44,11 @@ export function* exportRecords(db: Catalogue): Generator<CatalogueRecord> {
   const sources = childCursor<{ owner: string } & MediaSource>(db.prepare(`SELECT video_id AS owner, url, type, height FROM video_sources ${byId}`).iterate());
   const captions = childCursor<{ owner: string; lang: string; label: string; url: string | null }>(
     db.prepare(`SELECT video_id AS owner, lang, label, url FROM video_captions ${byId}`).iterate());
+  // a catalogue older than schema 3, opened read-only, has no chapters table
+  const hasChapters = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'video_chapters'").get() !== undefined;
+  const chapters = hasChapters
+    ? childCursor<{ owner: string; start: number; title: string }>(db.prepare(`SELECT video_id AS owner, start, title FROM video_chapters ${byId}`).iterate())
+    : () => [];
   for (const row of db.prepare('SELECT * FROM videos ORDER BY id').iterate()) {
     const v = row as {
       id: string; channel: string; title: string; description: string | null; category: string | null; duration: number | null;
@@ -59,6 +64,7 @@ export function* exportRecords(db: Catalogue): Generator<CatalogueRecord> {
       description: v.description, category: v.category, tags: t.length > 0 ? t : null, duration: v.duration, views: v.views, likes: v.likes,
       updatedAt: v.updated_at, features: Object.values(features).some(Boolean) ? features : null, thumbnailUrl: v.thumbnail_url,
       sources: s.length > 0 ? s : null, captions: c.length > 0 ? c : null, language: v.language,
+      chapters: ((ch) => (ch.length > 0 ? ch : null))(chapters(v.id).map(({ start, title }) => ({ start, title }))),
     } as unknown as CatalogueRecord);
   }
 

@@ -1,6 +1,6 @@
 // What the rest of the system may know of the catalogue: public and unlisted records only, with
 // every reference resolved. read-catalogue.ts is the only producer; the snapshot stores it as is.
-import type { CaptionTrack, FeatureFlags, MediaSource } from './records.ts';
+import type { CaptionTrack, Chapter, FeatureFlags, MediaSource } from './records.ts';
 
 export interface PublicCategory {
   readonly id: string;
@@ -35,6 +35,8 @@ export interface PublicVideo {
   readonly sources: readonly MediaSource[];
   readonly captions: readonly CaptionTrack[];
   readonly language?: string | undefined;
+  /** sorted by start, inside the duration (validated on import); absent without chapters */
+  readonly chapters?: readonly Chapter[] | undefined;
 }
 
 export interface PublicPlaylist {

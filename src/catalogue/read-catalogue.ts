@@ -4,7 +4,7 @@
 import type { PublicCatalogue, PublicChannel, PublicComment, PublicPlaylist, PublicVideo } from './public-catalogue.ts';
 import { readLiveStreams } from './read-live.ts';
 import type { Catalogue } from './open-catalogue.ts';
-import type { CaptionTrack, MediaSource } from './records.ts';
+import type { CaptionTrack, Chapter, MediaSource } from './records.ts';
 
 interface VideoRow {
   id: string; channel: string; title: string; description: string | null; category: string | null;
@@ -55,6 +55,13 @@ export function readCatalogue(db: Catalogue): PublicCatalogue {
   const captions = groupBy<{ video_id: string; lang: string; label: string; url: string | null }>(
     db.prepare(`SELECT video_id, lang, label, ${captionUrl} FROM video_captions WHERE video_id IN (${visible}) ORDER BY video_id, position`).iterate(),
     (r) => r.video_id);
+  // a catalogue older than schema 3 (read-only here, so not migrated) has no chapters
+  const hasChapters = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'video_chapters'").get() !== undefined;
+  const chapters = hasChapters
+    ? groupBy<Chapter & { video_id: string }>(
+      db.prepare(`SELECT video_id, start, title FROM video_chapters WHERE video_id IN (${visible}) ORDER BY video_id, position`).iterate(),
+      (r) => r.video_id)
+    : new Map<string, (Chapter & { video_id: string })[]>();
 
   const videos: PublicVideo[] = [];
   for (const row of db.prepare(`SELECT * FROM videos WHERE privacy IN ('public', 'unlisted') ORDER BY id`).iterate()) {
@@ -77,6 +84,7 @@ export function readCatalogue(db: Catalogue): PublicCatalogue {
       sources: (sources.get(v.id) ?? []).map(({ url, type, height }) => ({ url, type, height })),
       captions: (captions.get(v.id) ?? []).map(({ lang, label, url }): CaptionTrack => (url === null ? { lang, label } : { lang, label, url })),
       language: present(v.language),
+      ...(chapters.has(v.id) && { chapters: chapters.get(v.id)!.map(({ start, title }) => ({ start, title })) }),
     });
   }
 

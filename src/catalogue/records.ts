@@ -121,6 +121,13 @@ export const CaptionTrack = z.strictObject({
 });
 export type CaptionTrack = z.infer<typeof CaptionTrack>;
 
+/** A chapter of a video: from `start` (whole seconds) to the next chapter's start, or the end. */
+export const Chapter = z.strictObject({ start: Count, title: Name(200) });
+export type Chapter = z.infer<typeof Chapter>;
+
+/** The most chapters a video may have. */
+export const MAX_CHAPTERS = 100;
+
 export const CategoryRecord = z.strictObject({ kind: z.literal('category'), id: Key, name: Name(100) });
 export type CategoryRecord = z.infer<typeof CategoryRecord>;
 
@@ -155,6 +162,18 @@ export const VideoRecord = z.strictObject({
   sources: z.array(MediaSource).max(20).optional(),
   captions: z.array(CaptionTrack).max(50).optional(),
   language: z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language code such as en or eng').optional(),
+  chapters: z.array(Chapter).max(MAX_CHAPTERS, `must have at most ${MAX_CHAPTERS} chapters`).optional(),
+}).superRefine((video, ctx) => {
+  // Chapters in order, each starting after the one before and inside the video (docs/catalogue.md).
+  const chapters = video.chapters ?? [];
+  chapters.forEach((chapter, i) => {
+    if (i > 0 && chapter.start <= chapters[i - 1]!.start) {
+      ctx.addIssue({ code: 'custom', path: ['chapters', i, 'start'], message: 'must be after the previous chapter\'s start (chapters are sorted)' });
+    }
+    if (video.duration !== undefined && chapter.start >= video.duration) {
+      ctx.addIssue({ code: 'custom', path: ['chapters', i, 'start'], message: `must be inside the duration (under ${video.duration} s)` });
+    }
+  });
 });
 export type VideoRecord = z.infer<typeof VideoRecord>;
 

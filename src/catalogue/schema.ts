@@ -1,7 +1,7 @@
 // The catalogue's SQLite schema (documented in docs/catalogue.md). Keys are the public ids; lists
 // keep their order in a `position` column. Privacy and comment state are stored as given: the
 // one place that drops what must not be served is read-catalogue.ts.
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -64,6 +64,14 @@ CREATE TABLE IF NOT EXISTS video_captions (
   lang TEXT NOT NULL,
   label TEXT NOT NULL,
   url TEXT,
+  PRIMARY KEY (video_id, position)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS video_chapters (
+  video_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  start INTEGER NOT NULL,
+  title TEXT NOT NULL,
   PRIMARY KEY (video_id, position)
 ) STRICT, WITHOUT ROWID;
 
@@ -144,6 +152,6 @@ CREATE TABLE IF NOT EXISTS api_usage (
 
 /** Tables emptied by `import --replace`: the catalogue's content, not its operators' apps and keys. */
 export const CONTENT_TABLES = [
-  'categories', 'channels', 'videos', 'video_tags', 'video_sources', 'video_captions',
+  'categories', 'channels', 'videos', 'video_tags', 'video_sources', 'video_captions', 'video_chapters',
   'playlists', 'playlist_items', 'comments', 'live_streams', 'alerts',
 ] as const;

@@ -391,7 +391,28 @@ function makeVideo(c: VideoContext): { record: VideoRecord; words: Words; publis
     record.captions = plan.sources ? tracks.map((t) => ({ ...t, url: sampleCaptions(t.lang) })) : tracks;
   }
   if (language !== undefined) record.language = language;
+  const chapters = planChapters(id, seconds, plan.sources, titleCase(words.topic));
+  if (chapters) record.chapters = chapters;
   return { record, words, published };
+}
+
+/** The sample media playable videos play is 8 seconds long: their chapters fit inside it. */
+const SAMPLE_CHAPTER_STARTS = [0, 3, 5];
+const CHAPTER_FRACTIONS = [0, 0.2, 0.55, 0.85];
+
+/**
+ * Chapters for one video in three with a duration (chosen from its id, so the random stream, and
+ * with it the rest of the catalogue, is the same as without chapters): at fixed fractions of the
+ * duration, or, for a playable video, inside the sample media it plays.
+ */
+function planChapters(id: string, seconds: number | undefined, playable: boolean, topic: string): VideoRecord['chapters'] {
+  if (seconds === undefined || seconds < 60 && !playable) return undefined;
+  let hash = 0;
+  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  if (hash % 3 !== 0) return undefined;
+  const titles = ['Introduction', topic, 'In practice', 'Questions'];
+  const starts = playable ? SAMPLE_CHAPTER_STARTS : CHAPTER_FRACTIONS.map((f) => Math.floor(f * seconds));
+  return starts.map((start, i) => ({ start, title: titles[i]! }));
 }
 
 // ---- Comments ----------------------------------------------------------------------------------

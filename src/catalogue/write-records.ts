@@ -1,5 +1,5 @@
 // Writes validated records into the catalogue. A record whose key exists replaces it, with its
-// child rows (tags, sources, captions, playlist items). Callers wrap calls in one transaction.
+// child rows (tags, sources, captions, chapters, playlist items). Callers wrap calls in one transaction.
 import type { Catalogue } from './open-catalogue.ts';
 import type { CatalogueRecord } from './records.ts';
 
@@ -27,6 +27,8 @@ export function createRecordWriter(db: Catalogue, options: { fresh?: boolean } =
     source: db.prepare('INSERT INTO video_sources (video_id, position, url, type, height) VALUES (?, ?, ?, ?, ?)'),
     clearCaptions: db.prepare('DELETE FROM video_captions WHERE video_id = ?'),
     caption: db.prepare('INSERT INTO video_captions (video_id, position, lang, label, url) VALUES (?, ?, ?, ?, ?)'),
+    clearChapters: db.prepare('DELETE FROM video_chapters WHERE video_id = ?'),
+    chapter: db.prepare('INSERT INTO video_chapters (video_id, position, start, title) VALUES (?, ?, ?, ?)'),
     playlist: db.prepare(`INSERT OR REPLACE INTO playlists
       (id, channel, title, description, privacy, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     clearItems: db.prepare('DELETE FROM playlist_items WHERE playlist_id = ?'),
@@ -60,6 +62,8 @@ export function createRecordWriter(db: Catalogue, options: { fresh?: boolean } =
         (r.sources ?? []).forEach((m, i) => s.source.run(r.id, i, m.url, m.type, m.height));
         if (!fresh) s.clearCaptions.run(r.id);
         (r.captions ?? []).forEach((c, i) => s.caption.run(r.id, i, c.lang, c.label, c.url ?? null));
+        if (!fresh) s.clearChapters.run(r.id);
+        (r.chapters ?? []).forEach((c, i) => s.chapter.run(r.id, i, c.start, c.title));
         return;
       }
       case 'playlist':

@@ -1,6 +1,6 @@
 // Turns public catalogue records into API resources (docs/api-contract.md §2). Keys are written in the order
 // of docs/api-contract.md §2; optional fields without a value are left out, never null.
-import type { Category, Channel, CommentThread, Creator, LiveChannel, Playback, Playlist, Reply, Video } from './schemas.ts';
+import type { Category, Channel, CommentThread, Creator, LiveChannel, Playback, Playlist, Reply, Video, VideoChapter } from './schemas.ts';
 import { durationText } from './durations.ts';
 import type { PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
 import { avatarNameFor, type Urls } from './urls.ts';
@@ -107,6 +107,7 @@ export function toVideo(v: PublicVideo, creator: Creator, comments: number, urls
     embedUrl: urls.embed(v.id),
     features: featuresOf(v.features),
     creator,
+    ...(v.chapters !== undefined && v.chapters.length > 0 && { chapters: v.chapters as VideoChapter[] }), // shared, never mutated
   };
 }
 

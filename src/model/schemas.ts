@@ -22,6 +22,10 @@ export const Creator = z.strictObject({
 }).meta({ id: 'Creator' });
 export type Creator = z.infer<typeof Creator>;
 
+/** A chapter: from `start` (seconds) to the next chapter's start, or the end of the video. */
+export const VideoChapter = z.strictObject({ start: Count, title: z.string() }).meta({ id: 'VideoChapter' });
+export type VideoChapter = z.infer<typeof VideoChapter>;
+
 export const Video = z.strictObject({
   id: z.string(),
   title: z.string(),
@@ -41,6 +45,8 @@ export const Video = z.strictObject({
   embedUrl: Uri,
   features: Features.optional(),
   creator: Creator,
+  /** sorted by start, each inside the duration; absent when the video has none */
+  chapters: z.array(VideoChapter).optional(),
 }).meta({ id: 'Video' });
 export type Video = z.infer<typeof Video>;
 

@@ -8,7 +8,32 @@
 export const PROTOCOL = 'video-platform';
 export const PROTOCOL_VERSION = 1;
 
+/**
+ * What an iframe of the player may do (its `allow` attribute): autoplay (muted), full screen,
+ * picture-in-picture. No `allowfullscreen` beside it: `fullscreen` here says it, and Chromium
+ * warns when both are set.
+ */
+export const IFRAME_ALLOW = 'autoplay; fullscreen; picture-in-picture; encrypted-media';
+
+/** The playback rates the player offers (the `rate` option, `setPlaybackRate`), slowest first. */
+export const PLAYBACK_RATES = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+export type PlaybackRate = (typeof PLAYBACK_RATES)[number];
+
 export type PlayerMode = 'inline' | 'theater' | 'fullscreen' | 'pip';
+
+/** A caption track the player can show. */
+export interface TextTrackInfo {
+  /** a language tag, the value `setCaptions` takes */
+  readonly lang: string;
+  readonly label: string;
+}
+
+/** A chapter of the video: from `start` to the next chapter's start (or the end). */
+export interface ChapterInfo {
+  /** seconds */
+  readonly start: number;
+  readonly title: string;
+}
 
 /** What the player is doing, sent with every event and response. */
 export interface PlayerState {
@@ -19,26 +44,51 @@ export interface PlayerState {
   readonly duration: number;
   readonly paused: boolean;
   readonly ended: boolean;
+  /** waiting for data: playback stalled until more media arrives */
+  readonly buffering: boolean;
+  /** the fraction of the media downloaded ahead of the position, 0 to 1 */
+  readonly buffered: number;
   readonly muted: boolean;
   /** 0 to 1 */
   readonly volume: number;
+  /** the playback rate (1 is normal speed) */
+  readonly rate: number;
+  readonly rates: readonly number[];
   /** the playing quality's label (`480p`), or null without media */
   readonly quality: string | null;
   readonly qualities: readonly string[];
   /** the language of the captions shown, or null */
   readonly captions: string | null;
+  readonly textTracks: readonly TextTrackInfo[];
+  /** the index of the chapter playing (in `getChapters()`), or null: no chapters, or before the first */
+  readonly chapter: number | null;
   readonly mode: PlayerMode;
+}
+
+/** Where to start and stop a video that `load` or `cue` puts in the player, in seconds. */
+export interface LoadRange {
+  readonly start?: number;
+  readonly end?: number;
 }
 
 export type PlayerCommand =
   | { readonly command: 'play' }
   | { readonly command: 'pause' }
+  /** pauses and goes back to the start (or the `start` option) */
+  | { readonly command: 'stop' }
   | { readonly command: 'seek'; readonly time: number }
   | { readonly command: 'mute' }
   | { readonly command: 'unmute' }
   | { readonly command: 'volume'; readonly volume: number }
+  | { readonly command: 'rate'; readonly rate: number }
   | { readonly command: 'quality'; readonly quality: string }
   | { readonly command: 'captions'; readonly lang: string | null }
+  /** another video in this player, playing at once (`load`) or waiting for play (`cue`) */
+  | ({ readonly command: 'load' | 'cue'; readonly videoId: string } & LoadRange)
+  /** asks the browser for full screen or picture-in-picture (or leaves it, `on: false`) */
+  | { readonly command: 'fullscreen' | 'pip'; readonly on: boolean }
+  /** answers with the chapters in `data` */
+  | { readonly command: 'chapters' }
   /** answers with the state and changes nothing */
   | { readonly command: 'state' };
 
@@ -50,22 +100,22 @@ export type CommandMessage = PlayerCommand & {
   readonly id: number;
 };
 
-export type PlayerEventName =
-  | 'ready' | 'play' | 'pause' | 'ended' | 'timeupdate' | 'seeked' | 'error'
-  | 'qualitychange' | 'volumechange' | 'captionschange' | 'modechange';
+export const PLAYER_EVENTS = [
+  'ready', 'loaded', 'play', 'playing', 'pause', 'ended', 'timeupdate', 'progress', 'waiting', 'seeking', 'seeked',
+  'durationchange', 'ratechange', 'error', 'autoplayblocked', 'qualitychange', 'volumechange', 'captionschange',
+  'chapterchange', 'modechange',
+] as const;
 
-export const PLAYER_EVENTS: readonly PlayerEventName[] = [
-  'ready', 'play', 'pause', 'ended', 'timeupdate', 'seeked', 'error',
-  'qualitychange', 'volumechange', 'captionschange', 'modechange',
-];
+export type PlayerEventName = (typeof PLAYER_EVENTS)[number];
 
 /**
  * Why something failed: `unavailable` (no such public or unlisted video), `restricted` (not
  * available in restricted mode), `no-media` (the catalogue has no media for it), `media` (the
  * media failed to load or decode), `play-blocked` (the browser refused to start playback, as
- * autoplay with sound is), `bad-command` (unknown command or an invalid argument).
+ * autoplay with sound is), `not-allowed` (full screen or picture-in-picture refused: no user
+ * gesture, or not allowed in this frame), `bad-command` (unknown command or an invalid argument).
  */
-export type PlayerErrorCode = 'unavailable' | 'restricted' | 'no-media' | 'media' | 'play-blocked' | 'bad-command';
+export type PlayerErrorCode = 'unavailable' | 'restricted' | 'no-media' | 'media' | 'play-blocked' | 'not-allowed' | 'bad-command';
 
 export interface PlayerErrorInfo {
   readonly code: PlayerErrorCode;
@@ -90,6 +140,8 @@ export interface ResponseMessage {
   readonly ok: boolean;
   readonly state: PlayerState;
   readonly error?: PlayerErrorInfo;
+  /** what a query command asked for (`chapters`: ChapterInfo[]) */
+  readonly data?: unknown;
 }
 
 export type PlayerMessage = EventMessage | ResponseMessage;

@@ -15,6 +15,8 @@ import { etagOf } from '../http/etag.ts';
 const TYPES: Readonly<Record<string, string>> = {
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
+  // /sdk.d.ts, the SDK's TypeScript declarations (docs/embeds.md): text to read or save
+  '.ts': 'text/plain; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.yaml': 'application/yaml; charset=utf-8',
@@ -28,7 +30,7 @@ const TYPES: Readonly<Record<string, string>> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
 };
-const COMPRESSIBLE = new Set(['.js', '.mjs', '.css', '.json', '.yaml', '.map', '.vtt', '.svg', '.txt']);
+const COMPRESSIBLE = new Set(['.js', '.mjs', '.ts', '.css', '.json', '.yaml', '.map', '.vtt', '.svg', '.txt']);
 /** Astro's bundles carry a content hash in their names: they never change. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 

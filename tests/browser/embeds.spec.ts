@@ -30,7 +30,7 @@ function blogWithSdk(blog: ThirdParty, site: Site, path: string, options: Record
 <script>
   window.events = [];
   window.player = VideoPlatform.embed('#player', ${JSON.stringify({ width: 640, height: 360, ...options })});
-  for (const name of ['ready', 'play', 'pause', 'ended', 'timeupdate', 'seeked', 'error', 'qualitychange', 'volumechange', 'captionschange', 'modechange']) {
+  for (const name of VideoPlatform.PLAYER_EVENTS) {
     player.on(name, (state, error) => events.push({ name, time: state.currentTime, quality: state.quality, mode: state.mode, paused: state.paused, error: error && error.code }));
   }
 </script></body></html>`);
@@ -280,6 +280,11 @@ test.describe('the player page itself', () => {
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => media.evaluate((v) => (v as HTMLVideoElement).volume)).toBeLessThan(1);
 
+    // captions, quality and speed are in the settings panel: one row of controls fits a phone
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Settings' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('group', { name: 'Settings' })).toBeVisible();
     await page.keyboard.press('Tab');
     const captions = page.getByRole('combobox', { name: 'Captions' });
     await expect(captions).toBeFocused();
@@ -303,6 +308,7 @@ test.describe('the player page itself', () => {
     const stereo = site.truth.publicVideos.find((v) => v.sources.length > 0 && v.features['3d'])!;
     await page.goto(`${site.base}/embed/${enc(calm.id)}?muted=1`);
     expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+    await page.getByRole('button', { name: 'Settings' }).click();
     const calmButton = page.getByRole('button', { name: 'Calm audio' });
     await calmButton.click();
     await expect(calmButton).toHaveAttribute('aria-pressed', 'true');
@@ -310,6 +316,7 @@ test.describe('the player page itself', () => {
     await expect.poll(() => page.locator('video').evaluate((v) => (v as HTMLVideoElement).currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3);
 
     await page.goto(`${site.base}/embed/${enc(stereo.id)}`);
+    await page.getByRole('button', { name: 'Settings' }).click();
     const stereoButton = page.getByRole('button', { name: '3D' });
     const viewBox = () => page.locator('video').evaluate((v) => getComputedStyle(v).getPropertyValue('object-view-box'));
     expect(await viewBox()).toMatch(/inset\(0(px)? 50%/);
@@ -331,5 +338,276 @@ test.describe('the player page itself', () => {
     const silent = site.truth.publicVideos.find((v) => v.sources.length === 0)!;
     await page.goto(`${site.base}/embed/${enc(silent.id)}`);
     await expect(page.getByRole('status')).toContainText('no playable media');
+  });
+});
+
+/** Another public video with media, for load() and cue(). */
+const another = (site: Site, not: string) => site.truth.publicVideos.find((v) => v.sources.length > 0 && v.id !== not)!;
+const stateOf = (page: Page) => page.evaluate(() => window.player.getState());
+
+test.describe('the player under rapid commands', () => {
+  test('applies quality, pause, seek and rate sent back to back in order: the final state is the last asked', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    await page.goto(blogWithSdk(thirdParty, site, '/rapid.html', { videoId: video.id, muted: true }));
+    await page.evaluate(async () => {
+      await window.player.ready();
+      await window.player.play();
+    });
+    await expect.poll(() => page.evaluate(() => window.player.getCurrentTime()), { timeout: 10_000 }).toBeGreaterThan(0.5);
+    // not awaited one by one: all four are in flight while the new rendition loads
+    const answers = await page.evaluate(() => Promise.all([
+      window.player.setQuality('240p'), window.player.pause(), window.player.seek(3), window.player.setPlaybackRate(1.5),
+    ]));
+    expect(answers[3]).toMatchObject({ quality: '240p', paused: true, rate: 1.5 });
+    expect(answers[3].currentTime).toBeCloseTo(3, 1);
+    // the old code restored "playing" when the new source's metadata arrived, and lost the seek
+    await page.waitForTimeout(2000);
+    const after = await stateOf(page);
+    expect(after).toMatchObject({ quality: '240p', paused: true, rate: 1.5 });
+    expect(after.currentTime).toBeCloseTo(3, 1);
+    const media = page.frameLocator('iframe').locator('video');
+    expect(await media.evaluate((v) => (v as HTMLVideoElement).currentSrc)).toMatch(/sample-240\.webm$/);
+
+    // awaited one by one, as the issue's report did: still paused 2 s later
+    await page.evaluate(async () => {
+      await window.player.play();
+      await window.player.setQuality('480p');
+      await window.player.pause();
+    });
+    await page.waitForTimeout(2000);
+    expect(await stateOf(page)).toMatchObject({ quality: '480p', paused: true, rate: 1.5 });
+  });
+});
+
+test.describe('the player API a YouTube or Vimeo developer expects', () => {
+  test('rates, stop, end, once(), text tracks and the extra events', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    await page.goto(blogWithSdk(thirdParty, site, '/api.html', { videoId: video.id, muted: true, rate: 1.25, end: 2 }));
+    const ready = await page.evaluate(() => window.player.ready());
+    expect(ready).toMatchObject({ rate: 1.25, rates: [0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] });
+    expect(await page.evaluate(() => window.player.getAvailablePlaybackRates())).toEqual([0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2]);
+    expect(await page.evaluate(() => window.player.getTextTracks())).toEqual(video.captions.filter((c) => c.url !== null).map((c) => ({ lang: c.lang, label: c.label })));
+    expect(await page.locator('#player iframe').getAttribute('src')).toContain('rate=1.25');
+
+    // once(): heard the first time only
+    const onceCount = await page.evaluate(async () => {
+      let heard = 0;
+      window.player.once('ratechange', () => { heard += 1; });
+      await window.player.setPlaybackRate(2);
+      await window.player.setPlaybackRate(0.5);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return heard;
+    });
+    expect(onceCount).toBe(1);
+    expect(await page.evaluate(() => window.player.getPlaybackRate())).toBe(0.5);
+    await expect(page.evaluate(() => window.player.setPlaybackRate(3))).rejects.toThrow(/rate must be one of/);
+
+    // `end`: playback stops at 2 s and says ended
+    await page.evaluate(async () => { await window.player.setPlaybackRate(2); await window.player.play(); });
+    await expect.poll(() => eventNames(page), { timeout: 10_000 }).toContain('ended');
+    const ended = await stateOf(page);
+    expect(ended).toMatchObject({ paused: true, ended: true });
+    expect(ended.currentTime).toBeGreaterThanOrEqual(2);
+    expect(ended.currentTime).toBeLessThan(3);
+
+    // stop: paused, back at the start
+    expect(await page.evaluate(() => window.player.stop())).toMatchObject({ paused: true, currentTime: 0, ended: false });
+
+    for (const name of ['ready', 'ratechange', 'play', 'playing', 'seeking', 'seeked', 'durationchange', 'progress', 'timeupdate', 'pause', 'ended']) {
+      await expect.poll(() => eventNames(page), name).toContain(name);
+    }
+    // one ratechange per change of rate
+    expect((await eventNames(page)).filter((n) => n === 'ratechange').length).toBe(3); // 2, 0.5, 2
+  });
+
+  test('loads and cues another video in place, and refuses an unknown one without losing the current', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    const next = another(site, video.id);
+    await page.goto(blogWithSdk(thirdParty, site, '/load.html', { videoId: video.id, muted: true }));
+    await page.evaluate(() => window.player.ready());
+    const cued = await page.evaluate((id) => window.player.cue(id, { start: 2 }), next.id);
+    expect(cued).toMatchObject({ videoId: next.id, paused: true });
+    expect(cued.currentTime).toBeCloseTo(2, 0);
+    await expect.poll(() => eventNames(page)).toContain('loaded');
+    const frame = page.frameLocator('iframe');
+    await expect(frame.locator('video')).toHaveAttribute('aria-label', next.title);
+
+    const loaded = await page.evaluate((id) => window.player.load(id), video.id);
+    expect(loaded.videoId).toBe(video.id);
+    await expect.poll(() => page.evaluate(() => window.player.state?.paused), { timeout: 10_000 }).toBe(false);
+
+    const refused = await page.evaluate(() => window.player.load('no-such-video').then(() => 'loaded', (e: { code: string }) => e.code));
+    expect(refused).toBe('unavailable');
+    expect((await stateOf(page)).videoId).toBe(video.id);
+  });
+
+  test('keyboard=0 turns the shortcuts off, playsinline=0 lets phones go full screen, and the bar still works', async ({ page, site }) => {
+    const video = playable(site);
+    await page.goto(`${site.base}/embed/${enc(video.id)}?muted=1&keyboard=0&playsinline=0`);
+    const media = page.locator('video');
+    expect(await media.evaluate((v) => (v as HTMLVideoElement).playsInline)).toBe(false);
+    await media.focus();
+    await page.keyboard.press('k');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForTimeout(500);
+    expect(await media.evaluate((v) => [(v as HTMLVideoElement).paused, (v as HTMLVideoElement).currentTime])).toEqual([true, 0]);
+    await page.getByRole('button', { name: 'Play' }).click();
+    await expect.poll(() => media.evaluate((v) => (v as HTMLVideoElement).currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3);
+    const bad = await page.goto(`${site.base}/embed/${enc(video.id)}?rate=3&end=0`);
+    expect(bad?.status()).toBe(400);
+    expect((await bad!.json()).errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(['end', 'rate']);
+  });
+
+  test('attaches to an iframe pasted from oEmbed, and to one marked data-video-platform', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    const next = another(site, video.id);
+    const oembed = await site.json<{ html: string }>(`/oembed?url=${enc(`${site.base}/watch/${enc(video.id)}`)}&maxwidth=480`);
+    expect(oembed.html).toContain('allow="autoplay; fullscreen; picture-in-picture; encrypted-media"');
+    expect(oembed.html).not.toContain('allowfullscreen');
+    await page.goto(thirdParty.page('/attach.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Attach</title></head><body><main><h1>Pasted</h1>
+${oembed.html}
+<iframe data-video-platform title="Second" src="${site.base}/embed/${enc(next.id)}?muted=1" allow="autoplay; fullscreen"></iframe>
+</main><script src="${site.base}/sdk.js"></script></body></html>`));
+    const result = await page.evaluate(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // the players are ready long before the SDK attaches
+      const players = window.VideoPlatform.attachAll();
+      const states = await Promise.all(players.map((p) => p.ready()));
+      const paused = await players[1]!.mute().then(() => players[1]!.play()).then(() => players[1]!.pause());
+      return { ids: states.map((s) => s.videoId), paused: paused.paused, sameFrame: players[0]!.iframe === document.querySelector('iframe') };
+    });
+    expect(result).toEqual({ ids: [video.id, next.id], paused: true, sameFrame: true });
+  });
+
+  test('asks for full screen from a click on the host page, passing the click on to the player', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    await page.goto(blogWithSdk(thirdParty, site, '/fullscreen.html', { videoId: video.id, muted: true }));
+    await page.evaluate(() => window.player.ready());
+    await page.evaluate(() => {
+      const main = document.querySelector('main')!;
+      // the same command posted by hand, without passing the gesture on: the browser refuses it
+      const raw = document.createElement('button');
+      raw.textContent = 'Without delegation';
+      raw.addEventListener('click', () => {
+        addEventListener('message', (e) => { if ((e.data as { id?: number }).id === 99) (window as unknown as { raw: unknown }).raw = (e.data as { error?: { code: string } }).error?.code ?? 'granted'; });
+        window.player.iframe.contentWindow!.postMessage({ protocol: 'video-platform', version: 1, id: 99, command: 'fullscreen', on: true }, '*');
+      });
+      const button = document.createElement('button');
+      button.textContent = 'Watch full screen';
+      button.addEventListener('click', () => { void window.player.requestFullscreen(); });
+      main.append(raw, button);
+    });
+    await page.getByRole('button', { name: 'Without delegation' }).click();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { raw?: string }).raw)).toBe('not-allowed');
+    await page.getByRole('button', { name: 'Watch full screen' }).click();
+    await expect.poll(() => page.evaluate(() => window.events.filter((e) => e.name === 'modechange').map((e) => e.mode))).toContain('fullscreen');
+    expect((await page.evaluate(() => window.player.exitFullscreen())).mode).toBe('inline');
+  });
+});
+
+test.describe('the player on small screens', () => {
+  /** Boxes of the bar's visible controls. */
+  const controlBoxes = (page: Page, frame = page.mainFrame()) => frame.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.bar > *'))
+    .filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).display !== 'none' && !e.classList.contains('panel'))
+    .map((e) => { const r = e.getBoundingClientRect(); return { name: e.getAttribute('aria-label') ?? e.className, top: r.top, bottom: r.bottom, left: r.left, right: r.right }; }));
+
+  test('at 390 × 844 the controls are one row inside the viewport, drawn as SVG icons, with a compact settings menu', async ({ page, site }) => {
+    const video = playable(site);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${site.base}/embed/${enc(video.id)}?muted=1`);
+    await page.locator('video').hover();
+    const boxes = await controlBoxes(page);
+    expect(boxes.length).toBeGreaterThanOrEqual(5);
+    const tops = new Set(boxes.map((b) => Math.round((b.top + b.bottom) / 8)));
+    expect(tops.size, JSON.stringify(boxes)).toBe(1);
+    for (const box of boxes) {
+      expect(box.left, box.name).toBeGreaterThanOrEqual(0);
+      expect(box.right, box.name).toBeLessThanOrEqual(390);
+    }
+    // icons are SVG, never text glyphs that need an emoji font
+    const glyphs = await page.locator('.bar button.icon').evaluateAll((buttons) => buttons.map((b) => [b.querySelector('svg') !== null, b.textContent!.trim()]));
+    for (const [hasSvg, text] of glyphs) expect([hasSvg, text]).toEqual([true, '']);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const captions = page.getByRole('combobox', { name: 'Captions' });
+    await expect(captions).toBeVisible();
+    expect((await captions.boundingBox())!.width).toBeLessThan(150);
+    const panel = (await page.getByRole('group', { name: 'Settings' }).boundingBox())!;
+    expect(panel.x).toBeGreaterThanOrEqual(0);
+    expect(panel.x + panel.width).toBeLessThanOrEqual(390);
+    expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  });
+
+  test('in a 320 × 180 embed the idle bar leaves the picture whole, and shows on hover in one row', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    await page.goto(thirdParty.page('/small.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Small</title><style>body{margin:0}</style></head><body><main><iframe title="Player" src="${site.base}/embed/${enc(video.id)}?muted=1" width="320" height="180" style="border:0;display:block"></iframe></main></body></html>`));
+    const frame = page.frames().find((f) => f.url().includes('/embed/'))!;
+    await frame.waitForSelector('.bar:not([hidden])', { state: 'attached' });
+    await page.mouse.move(319, 400); // outside the player
+    await expect.poll(() => frame.evaluate(() => getComputedStyle(document.querySelector('.bar')!).opacity)).toBe('0');
+    await page.mouse.move(160, 90);
+    await expect.poll(() => frame.evaluate(() => getComputedStyle(document.querySelector('.bar')!).opacity)).toBe('1');
+    const boxes = await controlBoxes(page, frame);
+    expect(new Set(boxes.map((b) => Math.round((b.top + b.bottom) / 8))).size, JSON.stringify(boxes)).toBe(1);
+    for (const box of boxes) expect(box.right, box.name).toBeLessThanOrEqual(320);
+    expect(Math.max(...boxes.map((b) => b.bottom)) - Math.min(...boxes.map((b) => b.top))).toBeLessThan(40);
+  });
+
+  test('shows no play picture where nothing can play: a video without media, a live player', async ({ page, site }) => {
+    const silent = site.truth.publicVideos.find((v) => v.sources.length === 0)!;
+    await page.goto(`${site.base}/embed/${enc(silent.id)}`);
+    await expect(page.getByRole('status')).toContainText('no playable media');
+    expect(await page.locator('img, video, button').count()).toBe(0);
+    const channel = [...site.truth.channels.keys()][0]!;
+    await page.goto(`${site.base}/embed/live/${enc(channel)}`);
+    await expect(page.getByRole('status')).toBeVisible();
+    expect(await page.locator('img, video, button').count()).toBe(0);
+  });
+});
+
+test.describe('chapters', () => {
+  test('a video\'s chapters: markers on the seek bar, getChapters(), chapterchange, a WebVTT track, and Clip parts on its watch page', async ({ page, site, thirdParty }) => {
+    type Chapter = { start: number; title: string };
+    let video: { id: string; chapters?: Chapter[] } | undefined;
+    for (const candidate of site.truth.publicVideos.filter((v) => v.sources.length > 0)) {
+      const { data } = await site.json<{ data: { id: string; chapters?: Chapter[] } }>(`/v1/videos/${enc(candidate.id)}`);
+      if (data.chapters) { video = data; break; }
+    }
+    expect(video, 'the seed gives some playable videos chapters').toBeDefined();
+    const chapters = video!.chapters!;
+    expect(chapters.length).toBeGreaterThan(1);
+
+    await page.goto(blogWithSdk(thirdParty, site, '/chapters.html', { videoId: video!.id, muted: true }));
+    await page.evaluate(() => window.player.ready());
+    expect(await page.evaluate(() => window.player.getChapters())).toEqual(chapters);
+    const frame = page.frameLocator('iframe');
+    await expect(frame.locator('.marker')).toHaveCount(chapters.filter((c) => c.start > 0).length);
+    expect(await frame.locator('.marker').evaluateAll((marks) => marks.map((m) => m.getAttribute('title')))).toEqual(chapters.filter((c) => c.start > 0).map((c) => c.title));
+
+    const seeked = await page.evaluate((t) => window.player.seek(t), chapters[1]!.start + 0.5);
+    expect(seeked.currentTime).toBeCloseTo(chapters[1]!.start + 0.5, 1);
+    await expect.poll(() => page.evaluate(() => window.events.filter((e) => e.name === 'chapterchange').length)).toBeGreaterThan(0);
+    expect((await stateOf(page)).chapter).toBe(1);
+
+    // the track the player loads, and what the browser makes of it
+    const vtt = await fetch(`${site.base}/embed/${enc(video!.id)}/chapters.vtt`);
+    expect(vtt.status).toBe(200);
+    expect(vtt.headers.get('content-type')).toBe('text/vtt; charset=utf-8');
+    const cues = await frame.locator('video').evaluate(async (v) => {
+      const track = Array.from((v as HTMLVideoElement).textTracks).find((t) => t.kind === 'chapters')!;
+      track.mode = 'hidden';
+      for (let i = 0; i < 50 && !(track.cues && track.cues.length > 0); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      return Array.from(track.cues ?? []).map((c) => [c.startTime, (c as VTTCue).text]);
+    });
+    expect(cues).toEqual(chapters.map((c) => [c.start, c.title]));
+    const silent = site.truth.publicVideos.find((v) => v.sources.length > 0 && v.id !== video!.id)!;
+    const { data: silentResource } = await site.json<{ data: { chapters?: Chapter[] } }>(`/v1/videos/${enc(silent.id)}`);
+    if (!silentResource.chapters) expect((await fetch(`${site.base}/embed/${enc(silent.id)}/chapters.vtt`)).status).toBe(404);
+
+    await page.goto(`${site.base}/watch/${enc(video!.id)}`);
+    const structured = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!) as { hasPart?: { '@type': string; name: string; startOffset: number; url: string }[] };
+    expect(structured.hasPart?.map((p) => [p['@type'], p.name, p.startOffset])).toEqual(chapters.map((c) => ['Clip', c.title, c.start]));
+    expect(structured.hasPart?.[1]?.url).toBe(`${site.base}/watch/${enc(video!.id)}?t=${chapters[1]!.start}`);
+    // that link starts the watch page's player at the chapter
+    await page.goto(structured.hasPart![1]!.url);
+    await expect(page.locator('iframe.player')).toHaveAttribute('src', `${site.base}/embed/${enc(video!.id)}?start=${chapters[1]!.start}`);
   });
 });

@@ -43,7 +43,18 @@ describe('/sdk.js and /sdk.mjs', () => {
     expect(classic).toMatch(/^"use strict";var VideoPlatform=/);
     const module = (await api.send('/sdk.mjs')).body.toString('utf8');
     const exported = /export\{([^}]*)\};?\s*$/.exec(module)?.[1]?.split(',').map((e) => e.split(' as ').pop()!.trim()).sort();
-    expect(exported).toEqual(['ApiError', 'PlayerError', 'TimeoutError', 'createClient', 'embed', 'embedQuery', 'oembed', 'version']);
+    expect(exported).toEqual(['ApiError', 'IFRAME_ALLOW', 'PLAYER_EVENTS', 'PlayerError', 'TimeoutError', 'attach', 'attachAll', 'createClient', 'embed', 'embedQuery', 'oembed', 'version']);
+  });
+
+  it('serves its TypeScript declarations at /sdk.d.ts, declaring every name the bundles export', async () => {
+    const res = await api.send('/sdk.d.ts');
+    expect(res.status).toBe(200);
+    expect(header(res, 'content-type')).toBe('text/plain; charset=utf-8');
+    const text = res.body.toString('utf8');
+    expect(text).toContain('declare namespace VideoPlatform {');
+    for (const name of ['ApiError', 'IFRAME_ALLOW', 'PLAYER_EVENTS', 'PlayerError', 'TimeoutError', 'attach', 'attachAll', 'createClient', 'embed', 'embedQuery', 'oembed', 'version']) {
+      expect(text, name).toMatch(new RegExp(`export (const|function|class) ${name}\\b`));
+    }
   });
 
   it(`compresses the classic script to under ${SDK_GZIP_BUDGET / 1024} KB`, async () => {

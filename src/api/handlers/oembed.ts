@@ -8,6 +8,7 @@ import { defineEndpoint } from '../endpoint.ts';
 import { OEMBED_WIDTH, OEmbedQuery } from '../params.ts';
 import { invalidParameters, notFound, ProblemError } from '../problems.ts';
 import { canonicalUrl, parseQuery } from '../query.ts';
+import { IFRAME_ALLOW } from '../../player/protocol.ts';
 import { OEmbed } from '../../model/schemas.ts';
 import { findVideo } from './lookup.ts';
 
@@ -15,8 +16,6 @@ import { findVideo } from './lookup.ts';
 export const THUMBNAIL_SIZE = { width: 1280, height: 720 } as const;
 /** How long consumers may keep an answer, in seconds: as long as CDNs keep snapshot pages. */
 export const OEMBED_CACHE_AGE = 86_400;
-/** What the iframe lets the player do: autoplay (muted), fullscreen, picture-in-picture. */
-const IFRAME_ALLOW = 'autoplay; fullscreen; picture-in-picture; encrypted-media';
 
 interface OEmbedParams {
   readonly url: string | undefined;
@@ -84,7 +83,7 @@ export const oembed = defineEndpoint<OEmbedParams>({
     const { width, height } = frameSize(maxwidth, maxheight);
     const attributes: [string, string][] = [
       ['src', video.embedUrl], ['width', String(width)], ['height', String(height)], ['title', video.title],
-      ['frameborder', '0'], ['allow', IFRAME_ALLOW], ['allowfullscreen', ''], ['loading', 'lazy'],
+      ['frameborder', '0'], ['allow', IFRAME_ALLOW], ['loading', 'lazy'],
       ['referrerpolicy', 'strict-origin-when-cross-origin'],
     ];
     const html = `<iframe ${attributes.map(([name, value]) => `${name}="${escapeMarkup(value)}"`).join(' ')}></iframe>`;
