@@ -5,6 +5,7 @@
 import { invalidParameters, ProblemError } from '../api/problems.ts';
 import { CACHE_CONTROL, etagOf, renderProblem, type Rendered } from '../api/respond.ts';
 import { negotiateRendered } from './negotiate.ts';
+import { siteFile } from '../site/site-files.ts';
 import { ERROR_PAGE_ROUTE, isApiPath, prefersHtml } from '../site/negotiate-errors.ts';
 
 /** Astro's `rewrite` (a page's `Astro.rewrite`, an endpoint's `context.rewrite`). */
@@ -57,4 +58,10 @@ export function readPageNumber(request: Request, pages: number): number | Proble
  */
 export function finishDocument(body: Buffer, contentType: string, request: Request, extra: Record<string, string> = {}): Response {
   return toResponse({ status: 200, body, headers: { 'content-type': contentType, 'cache-control': CACHE_CONTROL.unlisted, etag: etagOf(body), ...extra } }, request);
+}
+
+/** A generated site file (sitemap, feed: src/site/site-files.ts) at the request's path, or a 404 problem. */
+export function serveSiteFile(request: Request, locals: App.Locals): Response {
+  const file = siteFile(locals.context.model, new URL(request.url).pathname);
+  return file ? finishDocument(file.body, file.contentType, request) : notFoundResponse(request, locals) as Response;
 }
