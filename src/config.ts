@@ -2,6 +2,9 @@
 // process with a message naming the variable.
 import { z } from 'zod';
 
+/** An X (Twitter) handle: @ and 1 to 15 letters, digits or underscores. */
+export const TWITTER_HANDLE = /^@\w{1,15}$/;
+
 const int = (name: string, min: number, max: number, fallback: number) =>
   z.string().optional().transform((value, ctx) => {
     if (value === undefined || value === '') return fallback;
@@ -64,6 +67,15 @@ export const Env = z.object({
   REQUEST_TIMEOUT_MS: int('REQUEST_TIMEOUT_MS', 100, 3_600_000, 20_000),
   // unset: DEFAULT_CONNECTIONS_PER_CLIENT, or no limit behind a trusted proxy (see loadConfig)
   CONNECTIONS_PER_CLIENT: int('CONNECTIONS_PER_CLIENT', 0, 1_000_000, -1),
+  // the site's X (Twitter) account for twitter:site on its pages (src/site/social.ts)
+  TWITTER_SITE: z.string().optional().transform((value, ctx) => {
+    if (value === undefined || value === '') return undefined;
+    if (!TWITTER_HANDLE.test(value)) {
+      ctx.addIssue({ code: 'custom', message: `TWITTER_SITE must be an X (Twitter) handle such as @videoplatform: @ and 1 to 15 letters, digits or _ (got "${value}")` });
+      return z.NEVER;
+    }
+    return value;
+  }),
 }).superRefine((e, ctx) => {
   if (e.REQUEST_TIMEOUT_MS < e.HEAD_TIMEOUT_MS) {
     ctx.addIssue({ code: 'custom', message: `REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS}) must be at least HEAD_TIMEOUT_MS (${e.HEAD_TIMEOUT_MS}): the request's deadline includes its head` });
@@ -91,6 +103,8 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** open connections allowed per client address (an IPv6 /64); 0 for no limit */
   readonly connectionsPerClient: number;
+  /** the site's X (Twitter) handle for twitter:site, if any */
+  readonly twitterSite: string | undefined;
 }
 
 /**
@@ -122,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sitePassSecret: e.SITE_PASS_SECRET,
     headTimeoutMs: e.HEAD_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    twitterSite: e.TWITTER_SITE,
     connectionsPerClient: e.CONNECTIONS_PER_CLIENT >= 0 ? e.CONNECTIONS_PER_CLIENT : e.TRUST_PROXY ? 0 : DEFAULT_CONNECTIONS_PER_CLIENT,
   };
 }

@@ -5,5 +5,7 @@ declare namespace App {
     context: import('./api/endpoint.ts').Context;
     /** a Set-Cookie value with a site pass for this client, for the site's HTML pages (src/server/site-pass.ts) */
     sitePass?: () => string | undefined;
+    /** the problem an HTML error page shows (src/pages/error.astro, src/site/negotiate-errors.ts) */
+    problem?: import('./site/negotiate-errors.ts').PageProblem;
   }
 }

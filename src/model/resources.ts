@@ -4,6 +4,7 @@ import type { Category, Channel, CommentThread, Creator, LiveChannel, Playback, 
 import { durationText } from './durations.ts';
 import type { PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
 import { avatarNameFor, type Urls } from './urls.ts';
+import { thumbnailsOf } from './thumbnail-sizes.ts';
 
 export function toCreator(channel: PublicChannel, urls: Urls): Creator {
   return {
@@ -89,7 +90,7 @@ const featuresOf = (f: PublicVideo['features']): Video['features'] & object =>
   FEATURE_SETS[(f['3d'] ? 1 : 0) | (f.calm ? 2 : 0) | (f.restricted ? 4 : 0) | (f.captions ? 8 : 0)]!;
 
 export function toVideo(v: PublicVideo, creator: Creator, comments: number, urls: Urls): Video {
-  return {
+  const video: Video = {
     id: v.id,
     title: v.title,
     ...(v.description !== undefined && { description: v.description }),
@@ -109,6 +110,10 @@ export function toVideo(v: PublicVideo, creator: Creator, comments: number, urls
     creator,
     ...(v.chapters !== undefined && v.chapters.length > 0 && { chapters: v.chapters as VideoChapter[] }), // shared, never mutated
   };
+  // Generated pictures at named sizes (src/model/thumbnail-sizes.ts), last in the object; computed
+  // when read, so 100,000 videos hold no 500,000 extra objects between serialisations.
+  if (v.thumbnailUrl === undefined) Object.defineProperty(video, 'thumbnails', { enumerable: true, get: () => thumbnailsOf(urls, v.id) });
+  return video;
 }
 
 function toAuthor(c: PublicComment, urls: Urls): CommentThread['author'] {

@@ -26,6 +26,27 @@ export type Creator = z.infer<typeof Creator>;
 export const VideoChapter = z.strictObject({ start: Count, title: z.string() }).meta({ id: 'VideoChapter' });
 export type VideoChapter = z.infer<typeof VideoChapter>;
 
+/** One picture of a video at a known size. */
+export const Thumbnail = z.strictObject({
+  url: Uri,
+  width: z.number().int().min(1),
+  height: z.number().int().min(1),
+}).meta({ id: 'Thumbnail' });
+export type Thumbnail = z.infer<typeof Thumbnail>;
+
+/** A generated thumbnail at YouTube's named sizes, as PNG (src/model/thumbnail-sizes.ts). */
+export const Thumbnails = z.strictObject({
+  default: Thumbnail,
+  medium: Thumbnail,
+  high: Thumbnail,
+  standard: Thumbnail,
+  maxres: Thumbnail,
+}).meta({
+  id: 'Thumbnails',
+  description: 'The video\'s picture at named sizes (default 120×90, medium 320×180, high 480×360, standard 640×480, maxres 1280×720), as PNG. Present when the service draws the picture itself (the catalogue gives none), absent when `thumbnailUrl` is the catalogue\'s own picture, whose size is not known.',
+});
+export type Thumbnails = z.infer<typeof Thumbnails>;
+
 export const Video = z.strictObject({
   id: z.string(),
   title: z.string(),
@@ -47,6 +68,7 @@ export const Video = z.strictObject({
   creator: Creator,
   /** sorted by start, each inside the duration; absent when the video has none */
   chapters: z.array(VideoChapter).optional(),
+  thumbnails: Thumbnails.optional(),
 }).meta({ id: 'Video' });
 export type Video = z.infer<typeof Video>;
 

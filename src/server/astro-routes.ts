@@ -6,6 +6,11 @@ import { invalidParameters, ProblemError } from '../api/problems.ts';
 import { CACHE_CONTROL, renderProblem, type Rendered } from '../api/respond.ts';
 import { negotiateRendered } from '../http/negotiate.ts';
 import { etagOf } from '../http/etag.ts';
+import { siteFile } from '../site/site-files.ts';
+import { ERROR_PAGE_ROUTE, isApiPath, prefersHtml } from '../site/negotiate-errors.ts';
+
+/** Astro's `rewrite` (a page's `Astro.rewrite`, an endpoint's `context.rewrite`). */
+type Rewrite = (path: string) => Promise<Response>;
 
 /** A web Response for a rendered answer, with conditional GET and on-demand compression. */
 export function toResponse(rendered: Rendered, request: Request): Response {
@@ -14,15 +19,25 @@ export function toResponse(rendered: Rendered, request: Request): Response {
   return new Response(body, { status: out.status, headers: out.headers });
 }
 
-/** A problem answer for HTML routes (a bad parameter, a resource that does not exist). */
-export function problemResponse(error: ProblemError, request: Request, locals: App.Locals): Response {
+/**
+ * A problem answer for HTML routes (a bad parameter, a resource that does not exist). Given the
+ * route's `rewrite`, a browser gets the site's HTML error page with the same facts instead, and
+ * both answers say they vary with Accept (src/site/negotiate-errors.ts, docs/decisions.md).
+ */
+export function problemResponse(error: ProblemError, request: Request, locals: App.Locals, rewrite?: Rewrite): Response | Promise<Response> {
   const url = new URL(request.url);
-  return toResponse(renderProblem(error, url.pathname + url.search, locals.context.model.urls), request);
+  const instance = url.pathname + url.search;
+  if (rewrite && prefersHtml(url.pathname, request.headers.get('accept'))) {
+    locals.problem = { error, instance };
+    return rewrite(ERROR_PAGE_ROUTE);
+  }
+  const rendered = renderProblem(error, instance, locals.context.model.urls);
+  return toResponse(rewrite && !isApiPath(url.pathname) ? { ...rendered, headers: { ...rendered.headers, vary: 'Accept' } } : rendered, request);
 }
 
-/** A 404 problem for HTML routes whose resource does not exist. */
-export function notFoundResponse(request: Request, locals: App.Locals): Response {
-  return problemResponse(new ProblemError('not-found', `Nothing is at ${new URL(request.url).pathname}.`), request, locals);
+/** A 404 problem for HTML routes whose resource does not exist (an HTML page for browsers, given `rewrite`). */
+export function notFoundResponse(request: Request, locals: App.Locals, rewrite?: Rewrite): Response | Promise<Response> {
+  return problemResponse(new ProblemError('not-found', `Nothing is at ${new URL(request.url).pathname}.`), request, locals, rewrite);
 }
 
 /**
@@ -44,4 +59,10 @@ export function readPageNumber(request: Request, pages: number): number | Proble
  */
 export function finishDocument(body: Buffer, contentType: string, request: Request, extra: Record<string, string> = {}): Response {
   return toResponse({ status: 200, body, headers: { 'content-type': contentType, 'cache-control': CACHE_CONTROL.unlisted, etag: etagOf(body), ...extra } }, request);
+}
+
+/** A generated site file (sitemap, feed: src/site/site-files.ts) at the request's path, or a 404 problem. */
+export function serveSiteFile(request: Request, locals: App.Locals): Response {
+  const file = siteFile(locals.context.model, new URL(request.url).pathname);
+  return file ? finishDocument(file.body, file.contentType, request) : notFoundResponse(request, locals) as Response;
 }

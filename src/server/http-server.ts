@@ -25,6 +25,7 @@ import { sweepPeriodOf } from './connection-guard.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import { negotiateRendered } from '../http/negotiate.ts';
 import { findPage, servePage } from './static-pages.ts';
+import { answerErrorPage } from '../site/negotiate-errors.ts';
 
 /** Astro's middleware-mode handler: calls `next` when no on-demand route matches. */
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
@@ -192,7 +193,10 @@ export function createApiServer(options: ServerOptions): Server {
     let passed = false;
     await options.astro(req, res, () => { passed = true; }, locals);
     if (passed && !res.headersSent) {
-      send(req, res, renderProblem(new ProblemError('not-found', `Nothing is at ${url.pathname}.`), instance, snapshot.model.urls));
+      const problem = new ProblemError('not-found', `Nothing is at ${url.pathname}.`);
+      // a browser asking for a page gets the site's HTML error page (src/site/negotiate-errors.ts)
+      if (await answerErrorPage(req, res, problem, instance, options.astro, locals)) return;
+      send(req, res, renderProblem(problem, instance, snapshot.model.urls));
     }
   }
 

@@ -5,7 +5,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test, type Site } from './site.ts';
 
-interface Video { id: string; title: string; description?: string; duration?: number; views: number; publishedAt: string; thumbnailUrl: string; watchUrl: string; embedUrl: string; creator: { displayName: string; channelUrl: string } }
+interface Thumb { url: string; width: number; height: number }
+interface Video { id: string; title: string; description?: string; duration?: number; views: number; publishedAt: string; thumbnailUrl: string; watchUrl: string; embedUrl: string; creator: { displayName: string; channelUrl: string }; thumbnails?: Record<'default' | 'medium' | 'high' | 'standard' | 'maxres', Thumb> }
 interface Channel { username: string; displayName: string; videos: number; channelUrl: string }
 interface Shelf { id: string; title: string; items: { watchUrl?: string }[] }
 
@@ -70,7 +71,10 @@ test.describe('watch page', () => {
     expect(await meta(page, 'og:type')).toBe('video.other');
     expect(await meta(page, 'og:title')).toBe(video.title);
     expect(await meta(page, 'og:url')).toBe(video.watchUrl);
-    expect(await meta(page, 'og:image')).toBe(video.thumbnailUrl);
+    // a raster picture with its size and text (no social site renders SVG)
+    expect(await meta(page, 'og:image')).toBe(video.thumbnails?.maxres.url ?? video.thumbnailUrl);
+    if (video.thumbnails) expect([await meta(page, 'og:image:width'), await meta(page, 'og:image:height')]).toEqual(['1280', '720']);
+    expect(await meta(page, 'og:image:alt')).toContain(video.title);
     expect(await meta(page, 'og:video')).toBe(video.embedUrl);
     expect(await meta(page, 'twitter:card')).toBe('player');
     expect(await meta(page, 'twitter:player')).toBe(video.embedUrl);
@@ -87,7 +91,8 @@ test.describe('watch page', () => {
     const ld = JSON.parse(blocks[0]!);
     expect(ld).toMatchObject({
       '@context': 'https://schema.org', '@type': 'VideoObject', name: video.title, uploadDate: video.publishedAt,
-      embedUrl: video.embedUrl, url: video.watchUrl, thumbnailUrl: [video.thumbnailUrl],
+      embedUrl: video.embedUrl, url: video.watchUrl,
+      thumbnailUrl: video.thumbnails ? [video.thumbnails.maxres.url, video.thumbnails.standard.url, video.thumbnails.medium.url] : [video.thumbnailUrl],
     });
     expect(ld.interactionStatistic[0]).toMatchObject({ interactionType: { '@type': 'WatchAction' }, userInteractionCount: video.views });
     if (video.duration !== undefined) {

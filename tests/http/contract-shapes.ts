@@ -29,7 +29,7 @@ export interface Playback {
 /** docs/api-contract.md §2's Video table, in full: a served video has these fields and no others. */
 export const VIDEO_FIELDS = [
   'id', 'title', 'description', 'category', 'tags', 'duration', 'durationText', 'views', 'likes', 'comments',
-  'publishedAt', 'updatedAt', 'privacy', 'thumbnailUrl', 'watchUrl', 'embedUrl', 'features', 'creator',
+  'publishedAt', 'updatedAt', 'privacy', 'thumbnailUrl', 'watchUrl', 'embedUrl', 'features', 'creator', 'thumbnails',
 ] as const;
 export const VIDEO_REQUIRED = ['id', 'title', 'thumbnailUrl', 'watchUrl', 'embedUrl', 'creator'] as const;
 export const CREATOR_FIELDS = ['username', 'displayName', 'avatarUrl', 'channelUrl'] as const;

@@ -70,11 +70,12 @@ export function defineOEmbedContract(label: string, source: CatalogueSource): vo
           if (JSON.stringify(await oembed(query)) !== JSON.stringify(byWatch)) out.push(`${video.id}: ${query} differs from the watch URL's answer`);
         }
         const channel = truth.channels.get(video.channel)!;
-        const { body: resource } = await api.json<{ data: { thumbnailUrl: string; embedUrl: string } }>(`/v1/videos/${enc(video.id)}`);
+        const { body: resource } = await api.json<{ data: { thumbnailUrl: string; embedUrl: string; thumbnails?: { maxres: { url: string } } } }>(`/v1/videos/${enc(video.id)}`);
         const expected = {
           version: '1.0', type: 'video', title: video.title, author_name: channel.displayName,
           author_url: `${fx.base}/channels/${enc(channel.username)}`, provider_url: `${fx.base}/`,
-          thumbnail_url: resource.data.thumbnailUrl, width: 640, height: 360,
+          // without maxwidth or maxheight: the largest picture (a generated one's PNG, or the catalogue's own)
+          thumbnail_url: resource.data.thumbnails?.maxres.url ?? resource.data.thumbnailUrl, width: 640, height: 360,
         };
         for (const [key, value] of Object.entries(expected)) {
           if ((byWatch as unknown as Record<string, unknown>)[key] !== value) out.push(`${video.id}: ${key} is ${JSON.stringify((byWatch as unknown as Record<string, unknown>)[key])}, expected ${JSON.stringify(value)}`);

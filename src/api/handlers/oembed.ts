@@ -9,11 +9,24 @@ import { OEMBED_WIDTH, OEmbedQuery } from '../params.ts';
 import { invalidParameters, notFound, ProblemError } from '../problems.ts';
 import { canonicalUrl, parseQuery } from '../query.ts';
 import { IFRAME_ALLOW } from '../../player/protocol.ts';
-import { OEmbed } from '../../model/schemas.ts';
+import { OEmbed, type Video } from '../../model/schemas.ts';
+import { THUMBNAIL_SIZE_NAMES } from '../../model/thumbnail-sizes.ts';
 import { findVideo } from './lookup.ts';
 
-/** Generated thumbnails are 1280 × 720; the import format carries no size for the catalogue's own. */
+/** The size given for a catalogue's own thumbnail, whose real size the import format does not carry. */
 export const THUMBNAIL_SIZE = { width: 1280, height: 720 } as const;
+
+/**
+ * The thumbnail an answer names (oEmbed 1.0 §2.3.4: it respects maxwidth and maxheight): the
+ * largest generated size inside both bounds (120 × 90 always is: maxwidth ≥ 200, maxheight ≥ 113),
+ * or the catalogue's own picture, whose size is not known.
+ */
+export function thumbnailFor(video: Video, maxwidth: number | undefined, maxheight: number | undefined): { url: string; width: number; height: number } {
+  if (!video.thumbnails) return { url: video.thumbnailUrl, ...THUMBNAIL_SIZE };
+  const fitting = THUMBNAIL_SIZE_NAMES.map((size) => video.thumbnails![size])
+    .filter((t) => t.width <= (maxwidth ?? Infinity) && t.height <= (maxheight ?? Infinity));
+  return fitting.reduce((best, t) => (t.width * t.height > best.width * best.height ? t : best), video.thumbnails.default);
+}
 /** How long consumers may keep an answer, in seconds: as long as CDNs keep snapshot pages. */
 export const OEMBED_CACHE_AGE = 86_400;
 
@@ -88,6 +101,7 @@ export const oembed = defineEndpoint<OEmbedParams>({
     ];
     const html = `<iframe ${attributes.map(([name, value]) => `${name}="${escapeMarkup(value)}"`).join(' ')}></iframe>`;
     const creator = video.creator;
+    const thumbnail = thumbnailFor(video, maxwidth, maxheight);
     const body: OEmbed = {
       version: '1.0',
       type: 'video',
@@ -96,9 +110,9 @@ export const oembed = defineEndpoint<OEmbedParams>({
       author_url: creator.channelUrl ?? model.urls.base,
       provider_name: SITE_NAME,
       provider_url: `${model.urls.base}/`,
-      thumbnail_url: video.thumbnailUrl,
-      thumbnail_width: THUMBNAIL_SIZE.width,
-      thumbnail_height: THUMBNAIL_SIZE.height,
+      thumbnail_url: thumbnail.url,
+      thumbnail_width: thumbnail.width,
+      thumbnail_height: thumbnail.height,
       html,
       width,
       height,

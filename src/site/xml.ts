@@ -1,0 +1,21 @@
+// Text for the XML files the site serves (sitemaps, Atom feeds): escaped for element text and
+// attributes, with the characters XML 1.0 forbids removed (§2.2: controls other than tab, line
+// feed and carriage return; lone surrogates; U+FFFE and U+FFFF), so no catalogue text can make a
+// file a parser refuses.
+import { escapeMarkup } from '../lib/markup.ts';
+
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `text` safe as XML element text or a double-quoted attribute value. */
+export const xmlText = (text: string): string => escapeMarkup(text.replace(NOT_XML, ''));
+
+/** At most `max` characters of `text` (whole code points), with `…` when cut. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max - 1);
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
