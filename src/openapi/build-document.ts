@@ -105,13 +105,18 @@ function componentSchemas(): Record<string, Json> {
   return out;
 }
 
+/** A value as sent (a string) in its described type: `2` for an integer, `[a, b]` for a form array. */
+const wireValue = (schema: Json, text: string): unknown => (schema['type'] === 'integer' ? Number(text) : schema['type'] === 'array' ? text.split(',') : text);
+
 /**
  * The query parameters of an endpoint, from its zod schema (input side: what clients send). An
- * array is comma-separated (`style: form, explode: false`); a cursor's example is the demo's.
+ * array is comma-separated (`style: form, explode: false`). Examples are the demo request's values
+ * (a cursor's: the demo answer's `nextCursor`).
  */
 function queryParameters(endpoint: Endpoint<any>, example: DemoAnswer | undefined): Json[] {
   const shape = endpoint.query.shape as Record<string, z.ZodType>;
   const { properties = {}, required = [] } = z.toJSONSchema(endpoint.query, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' }) as { properties?: Record<string, Json>; required?: string[] };
+  const sampleQuery = new URL(example?.request ?? '/', 'http://example.invalid').searchParams;
   return Object.entries(properties).map(([name, raw]) => {
     const { description, 'x-default': fallback, ...schema } = raw;
     const meta = shape[name]?.meta() as Json | undefined;
@@ -125,6 +130,7 @@ function queryParameters(endpoint: Endpoint<any>, example: DemoAnswer | undefine
       ...(schema['type'] === 'array' && { style: 'form', explode: false }),
       schema: { ...schema, ...(defaultValue !== undefined && { default: defaultValue }) },
       ...(name === 'cursor' && typeof nextCursor === 'string' && { example: nextCursor }),
+      ...(sampleQuery.has(name) && { example: wireValue(schema, sampleQuery.get(name)!) }),
     };
   });
 }

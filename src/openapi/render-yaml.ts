@@ -15,6 +15,7 @@ const MAY_RESOLVE = /^[-+.~0-9A-Za-z_: <=]{1,40}$/;
 /** Whether `text`, written as a plain scalar, reads back as this very string under every YAML version. */
 function plainIsSafe(text: string): boolean {
   if (!MAY_RESOLVE.test(text)) return true;
+  if (text === '<<') return false; // YAML 1.1's merge key, as a key
   try {
     return VERSIONS.every((version) => parse(`${text}\n`, { version }) === text);
   } catch {
