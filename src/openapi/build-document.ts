@@ -209,8 +209,11 @@ function nextLink(endpoint: Endpoint<any>, operationId: string): Json | undefine
   };
 }
 
+/** `list-videos` → `listVideos`. */
+export const operationIdOf = (endpoint: Endpoint<any>): string => endpoint.name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
 function operations(endpoint: Endpoint<any>, example: DemoAnswer | undefined, schemaName: string): Json {
-  const operationId = endpoint.name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+  const operationId = operationIdOf(endpoint);
   const problems = problemsOf(endpoint);
   const cache = endpoint.cache === 'snapshot'
     ? `\`Cache-Control: ${CACHE_CONTROL.snapshot}\` for prerendered pages (each rebuild lists those that changed, for CDN purges), \`${CACHE_CONTROL.unlisted}\` for answers computed on demand`

@@ -6,9 +6,12 @@
 // shows answers 200 on this catalogue.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { matchRoute } from '../../src/api/routes.ts';
 import { createApp } from '../../src/catalogue/api-keys.ts';
 import { openCatalogue } from '../../src/catalogue/open-catalogue.ts';
 import { DEFAULT_SEED_OPTIONS } from '../../src/catalogue/seed-catalogue.ts';
+import { sdkCallOf } from '../../src/openapi/docs-samples.ts';
+import { createClient as createSdkClient } from '../../src/sdk/client.ts';
 import { decoded, mapConcurrent, type Client } from './http-client.ts';
 import { useServedCatalogue } from './harness.ts';
 import { nextRequest, operationsOf, requestArbitrary, type GeneratedRequest, type Operation } from './openapi-generator.ts';
@@ -143,3 +146,29 @@ describe('requests generated from /openapi.json on the demo catalogue', () => {
 });
 
 
+
+describe('/docs on the demo catalogue', () => {
+  const unescape = (text: string) => text.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+
+  it('shows, for every operation, an example request that answers 200 here, as curl and as an SDK call that works', async () => {
+    const html = decoded(await api.send('/docs')).toString('utf8');
+    const requests = [...html.matchAll(/<a href="([^"]+)" data-example-request/g)].map((m) => unescape(m[1]!));
+    const document = await documentOf();
+    expect(requests).toHaveLength(operationsOf(document).length);
+    const authorization = `Bearer ${await developerKey()}`;
+    const sdk = createSdkClient({ baseUrl: fx.base, apiKey: await developerKey() });
+    for (const request of requests) {
+      const res = await api.send(request, { headers: request.startsWith('/v1/partner') ? { authorization } : {} });
+      expect(res.status, request).toBe(200);
+      // curl against the serving origin, and the SDK call of the same request, which answers too
+      expect(html, request).toContain(`curl -s${request.startsWith('/v1/partner') ? " -H 'Authorization: Bearer YOUR_KEY'" : ''} '${fx.base}${request}'`.replace(/&/g, '&amp;').replace(/'/g, '&#39;'));
+      const endpoint = matchRoute(new URL(request, fx.base).pathname)!.endpoint;
+      const call = sdkCallOf(endpoint, request);
+      expect(html, request).toContain(`client.${call.method}(`);
+      const method = sdk[call.method] as (...args: unknown[]) => PromiseLike<unknown>;
+      await expect(Promise.resolve(method(...call.args)), `${call.method}(${JSON.stringify(call.args)})`).resolves.toBeDefined();
+    }
+    // the samples are written for this deployment's origin, not a hard-coded one
+    expect(html).not.toContain('localhost:4321');
+  });
+});
