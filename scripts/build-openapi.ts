@@ -2,8 +2,8 @@
 // (src/openapi) into the app's static files: /openapi.json and /openapi.yaml.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { buildOpenApiDocument } from '../src/openapi/build-document.ts';
+import { renderYaml } from '../src/openapi/render-yaml.ts';
 import { CLIENT_DIR } from '../src/server/start-server.ts';
 import { runCommand } from './cli.ts';
 
@@ -18,7 +18,7 @@ await runCommand('build-openapi', COMMAND, () => {
   const document = buildOpenApiDocument();
   const json = `${JSON.stringify(document, null, 2)}\n`;
   writeFileSync(join(CLIENT_DIR, 'openapi.json'), json);
-  writeFileSync(join(CLIENT_DIR, 'openapi.yaml'), stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 }));
+  writeFileSync(join(CLIENT_DIR, 'openapi.yaml'), renderYaml(document));
   const operations = Object.values(document.paths).reduce((n, item) => n + Object.keys(item).length, 0);
   console.log(`build-openapi: ${Object.keys(document.paths).length} paths, ${operations} operations, ${Object.keys(document.components['schemas'] as object).length} schemas; ${json.length} bytes (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 });

@@ -10,6 +10,8 @@ const SCOPE_BYTES = 6;
 const MAC_BYTES = 8;
 const LENGTH = 1 + 4 + SCOPE_BYTES + MAC_BYTES;
 const TEXT = /^[A-Za-z0-9_-]+$/;
+/** Every cursor this service issues: LENGTH bytes in base64url, unpadded (the API description's `pattern`). */
+export const CURSOR_PATTERN = new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((LENGTH * 8) / 6)}}$`);
 
 const scopeHash = (scope: string) => createHash('sha256').update(scope).digest().subarray(0, SCOPE_BYTES);
 const mac = (payload: Buffer) => createHmac('sha256', KEY).update(payload).digest().subarray(0, MAC_BYTES);

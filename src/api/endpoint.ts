@@ -88,6 +88,8 @@ export interface EndpointDocs {
   readonly problems?: readonly ProblemSlug[];
   /** with no snapshot loaded, it answers 503 in its own shape rather than as a problem (health) */
   readonly ownShapeWhenUnavailable?: true;
+  /** it may answer an unlisted resource, with `X-Robots-Tag: noindex` */
+  readonly mayBeUnlisted?: true;
 }
 
 export interface Endpoint<P = unknown> {

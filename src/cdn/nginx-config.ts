@@ -12,9 +12,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROBLEMS, type ProblemSlug } from '../api/problems.ts';
 import { ENDPOINTS } from '../api/routes.ts';
-import { DEFAULT_LIMIT, DurationFilter, FeatureFilter, MAX_LIMIT } from '../api/params.ts';
+import { z } from 'zod';
+import type { Endpoint } from '../api/endpoint.ts';
 import { KEY_PATTERN } from '../catalogue/records.ts';
-import { VIDEO_SORTS } from '../model/build-model.ts';
 import { FILE_HEADERS, NGINX_MAPS, STATIC_DIR } from '../snapshot/static-files.ts';
 
 /** Debian's brotli_static module (libnginx-mod-http-brotli-static), loaded when installed. */
@@ -45,40 +45,79 @@ export interface NginxOptions {
 
 /** How nginx turns one query parameter into its part of the canonical query (`name=value&`). */
 interface ParameterRule {
-  /** the map's entries after `""`: value pattern → part; anything else is `!` (not servable) */
+  /** the part when the parameter is absent (its default filled in, as canonical URLs write it) */
   readonly absent: string;
+  /** values the map passes on as `name=value&`; anything else is `!` (not servable) */
   readonly valid?: string;
+  /** values the canonical URL leaves out (offset=0) */
+  readonly dropped?: readonly string[];
 }
 
-const enumPattern = (values: readonly string[]) => `~^(${values.join('|')})$`;
-/** 1–MAX_LIMIT without leading zeros, as the origin's canonical URLs write it */
-const LIMIT_PATTERN = `~^([1-9]|[1-4][0-9]|${MAX_LIMIT})$`;
+type Json = Record<string, any>;
 
-const RULES: Readonly<Record<string, ParameterRule>> = {
-  limit: { absent: `limit=${DEFAULT_LIMIT}&`, valid: LIMIT_PATTERN },
-  sort: { absent: 'sort=latest&', valid: enumPattern(VIDEO_SORTS) },
-  cursor: { absent: '', valid: '~^[A-Za-z0-9_-]+$' },
+const enumPattern = (values: readonly unknown[]) => `~^(${values.join('|')})$`;
+/** Every integer from min to max as the origin's canonical URLs write it: no sign, no leading zero. */
+const integerPattern = (min: number, max: number) => `~^(${Array.from({ length: max - min + 1 }, (_, i) => min + i).join('|')})$`;
+
+/**
+ * What is not in the parameters' schemas: which values can name a page file. Everything else (enum
+ * values, integer bounds, defaults, the cursor's pattern) comes from the endpoint's own query
+ * schema, as the API description does (src/openapi/build-document.ts).
+ */
+const PAGE_FILE_RULES: Readonly<Record<string, ParameterRule>> = {
   // a page at an offset is canonical only as offset 0 (left out); others are answered by the origin
-  offset: { absent: '' },
+  offset: { absent: '', dropped: ['0'] },
+  // pages exist per category id, a catalogue key
   category: { absent: '', valid: `~${KEY_PATTERN.source}` },
-  duration: { absent: '', valid: enumPattern(DurationFilter.options) },
-  feature: { absent: '', valid: enumPattern(FeatureFilter.options) },
-  // never prerendered: their presence sends the request to the origin
+  // never prerendered (src/snapshot/plan-pages.ts): their presence sends the request to the origin
   creator: { absent: '' },
   q: { absent: '' },
 };
 
-/** The routes nginx may serve from files: snapshot answers under /v1, in route-table order. */
+/** The rule of one parameter from its JSON Schema (input side) and default, or undefined when none can be derived. */
+function derivedRule(name: string, schema: Json, defaultValue: unknown): ParameterRule | undefined {
+  const absent = defaultValue === undefined ? '' : `${name}=${String(defaultValue)}&`;
+  if (Array.isArray(schema['enum'])) return { absent, valid: enumPattern(schema['enum']) };
+  if (schema['type'] === 'integer' && schema['maximum'] - schema['minimum'] <= 10_000) return { absent, valid: integerPattern(schema['minimum'], schema['maximum']) };
+  if (typeof schema['pattern'] === 'string' && schema['pattern'].startsWith('^')) return { absent, valid: `~${schema['pattern']}` };
+  return undefined;
+}
+
+/** The canonical rule of every query parameter of the servable routes, one per name (nginx maps are global). */
+function parameterRules(endpoints: readonly Endpoint<any>[]): Map<string, ParameterRule> {
+  const rules = new Map<string, ParameterRule>();
+  for (const endpoint of endpoints) {
+    const shape = endpoint.query.shape as Record<string, { meta(): Json | undefined }>;
+    const { properties = {} } = z.toJSONSchema(endpoint.query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Json> };
+    for (const [name, schema] of Object.entries(properties)) {
+      const rule = PAGE_FILE_RULES[name] ?? derivedRule(name, schema, schema['x-default'] ?? shape[name]?.meta()?.['x-default']);
+      if (!rule) throw new Error(`nginx-config: no canonical rule for the query parameter ${name} of ${endpoint.path}; add one to src/cdn/nginx-config.ts`);
+      const known = rules.get(name);
+      if (known && JSON.stringify(known) !== JSON.stringify(rule)) throw new Error(`nginx-config: ${name} means different things on two servable routes; one nginx map cannot say both`);
+      rules.set(name, rule);
+    }
+  }
+  return rules;
+}
+
+/**
+ * The routes nginx may serve from files, in route-table order: snapshot answers under /v1 that the
+ * build prerenders, that is every such route but those with a required parameter (batch: its
+ * answers are never planned, src/snapshot/plan-pages.ts).
+ */
 function servableRoutes() {
   for (const endpoint of ENDPOINTS) {
     if ((endpoint.path.match(/:\w+/g) ?? []).length > 1) throw new Error(`nginx-config: ${endpoint.path} has two id segments; $vp_path escapes one`);
   }
-  return ENDPOINTS.map((endpoint) => ({
-    endpoint,
-    regex: `~^${endpoint.path.replace(/\./g, '\\.').replace(/:\w+/g, '[^/]+')}$`,
-    servable: endpoint.cache === 'snapshot' && endpoint.path.startsWith('/v1/') && endpoint.name !== 'batch-videos',
-    parameters: Object.keys(endpoint.query.shape).sort(),
-  }));
+  return ENDPOINTS.map((endpoint) => {
+    const required = (z.toJSONSchema(endpoint.query, { io: 'input', unrepresentable: 'any' }) as { required?: string[] }).required ?? [];
+    return {
+      endpoint,
+      regex: `~^${endpoint.path.replace(/\./g, '\\.').replace(/:\w+/g, '[^/]+')}$`,
+      servable: endpoint.cache === 'snapshot' && endpoint.path.startsWith('/v1/') && required.length === 0,
+      parameters: Object.keys(endpoint.query.shape).sort(),
+    };
+  });
 }
 
 /** An internal location answering a problem document nginx writes itself, with CORS and `headers`. */
@@ -99,10 +138,8 @@ function problemLocation(path: string, slug: ProblemSlug, detail: string, baseUr
 
 export function nginxConfig(options: NginxOptions): string {
   const routes = servableRoutes();
-  const known = [...new Set(routes.filter((r) => r.servable).flatMap((r) => r.parameters))].sort();
-  for (const name of known) {
-    if (!RULES[name]) throw new Error(`nginx-config: no canonical rule for the query parameter ${name}; add one to src/cdn/nginx-config.ts`);
-  }
+  const rules = parameterRules(routes.filter((r) => r.servable).map((r) => r.endpoint));
+  const known = [...rules.keys()].sort();
   const names = known.join('|');
   const root = `${options.snapshotDir}/${STATIC_DIR}`;
   const lines: string[] = [];
@@ -149,12 +186,12 @@ export function nginxConfig(options: NginxOptions): string {
     '',
     '  # each known parameter\'s part of the canonical query; "!" when only the origin can answer',
     ...known.flatMap((name) => {
-      const rule = RULES[name]!;
+      const rule = rules.get(name)!;
       return [
         `  map $arg_${name} $vp_${name} {`,
         `    "" "${rule.absent}";`,
         ...(rule.valid ? [`    "${rule.valid}" "${name}=$arg_${name}&";`] : []),
-        ...(name === 'offset' ? ['    "0" "";'] : []),
+        ...(rule.dropped ?? []).map((value) => `    "${value}" "";`),
         '    default "!";',
         '  }',
       ];

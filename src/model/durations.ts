@@ -1,4 +1,6 @@
-export type DurationClass = 'short' | 'medium' | 'long';
+/** The duration classes, shortest first: the values of `/v1/videos?duration=` (src/api/params.ts). */
+export const DURATION_CLASSES = ['short', 'medium', 'long'] as const;
+export type DurationClass = (typeof DURATION_CLASSES)[number];
 
 /** YouTube's boundaries: short under 4 minutes, medium 4–20 minutes inclusive, long over 20. */
 export function durationClass(seconds: number): DurationClass {

@@ -19,7 +19,8 @@ export interface VideoFilters {
   readonly feature?: Feature | undefined;
 }
 
-const FEATURES: readonly Feature[] = ['3d', 'calm', 'restricted', 'captions'];
+/** The features a video may have: the values of `/v1/videos?feature=` (src/api/params.ts). */
+export const FEATURES = ['3d', 'calm', 'restricted', 'captions'] as const satisfies readonly Feature[];
 
 /** One filter value: the videos that have it, in each sort order. */
 interface Term {

@@ -10,7 +10,9 @@ import { CACHE_CONTROL } from '../api/respond.ts';
 import { ENDPOINTS } from '../api/routes.ts';
 import { API_VERSION } from '../api/version.ts';
 import { SITE_NAME } from '../site.ts';
-import { demoAnswers, demoModel, EXAMPLE_BASE_URL } from './examples.ts';
+import { KEY_PATTERN } from '../catalogue/records.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT, type QueryRules } from '../api/params.ts';
+import { demoAnswers, demoModel, demoProblems, type DemoAnswer } from './examples.ts';
 
 type Json = Record<string, unknown>;
 
@@ -56,19 +58,22 @@ function headerName(component: string): string {
   return names[component]!;
 }
 
-/** Reusable problem responses, one per problem type an operation may answer. */
-const PROBLEM_RESPONSES: Readonly<Record<string, { slug: ProblemSlug; headers: string[]; detail: string }>> = {
-  BadRequest: { slug: 'invalid-parameter', headers: ['AccessControlAllowOrigin', 'RateLimitPolicy', 'RateLimit'], detail: 'limit: must be an integer from 1 to 50' },
-  Unauthorized: { slug: 'api-key-required', headers: ['AccessControlAllowOrigin', 'WWWAuthenticate', 'RateLimitPolicy', 'RateLimit'], detail: 'Send your developer key as Authorization: Bearer <API_KEY>.' },
-  NotFound: { slug: 'not-found', headers: ['AccessControlAllowOrigin', 'RateLimitPolicy', 'RateLimit'], detail: 'No public video has the id "no-such-video".' },
-  TooManyRequests: { slug: 'rate-limited', headers: ['AccessControlAllowOrigin', 'RetryAfter', 'RateLimitPolicy', 'RateLimit'], detail: 'The public lane allows 600 requests per 60 s and this client has used them; retry in 42 s.' },
-  NotImplemented: { slug: 'not-implemented', headers: ['AccessControlAllowOrigin', 'RateLimitPolicy', 'RateLimit'], detail: 'format=xml is not provided: ask for format=json, or leave format out.' },
+/**
+ * Reusable problem responses, one per problem type an operation may answer. Examples are the real
+ * refusals of the code (examples.ts demoProblems); those no request can earn on a demo (no snapshot,
+ * a failure) say what the server says then.
+ */
+const PROBLEM_RESPONSES: Readonly<Record<string, { slug: ProblemSlug; headers: string[]; detail?: string; about?: string }>> = {
+  BadRequest: {
+    slug: 'invalid-parameter', headers: ['AccessControlAllowOrigin', 'RateLimitPolicy', 'RateLimit'],
+    about: ' Also: neither `url` nor `id` on `/oembed`, or both naming different videos; `cursor` with `offset`; a `cursor` this service did not issue for the same query. `errors` names each parameter.',
+  },
+  Unauthorized: { slug: 'api-key-required', headers: ['AccessControlAllowOrigin', 'WWWAuthenticate', 'RateLimitPolicy', 'RateLimit'] },
+  NotFound: { slug: 'not-found', headers: ['AccessControlAllowOrigin', 'RateLimitPolicy', 'RateLimit'] },
+  TooManyRequests: { slug: 'rate-limited', headers: ['AccessControlAllowOrigin', 'RetryAfter', 'RateLimitPolicy', 'RateLimit'] },
+  NotImplemented: { slug: 'not-implemented', headers: ['AccessControlAllowOrigin', 'RateLimitPolicy', 'RateLimit'] },
   ServiceUnavailable: { slug: 'service-unavailable', headers: ['AccessControlAllowOrigin', 'RetryAfter', 'RateLimitPolicy', 'RateLimit'], detail: 'No catalogue snapshot is loaded yet: build one with npm run build.' },
   InternalError: { slug: 'internal-error', headers: ['AccessControlAllowOrigin'], detail: 'The service failed to answer this request.' },
-};
-const EXAMPLE_INSTANCES: Partial<Record<ProblemSlug, string>> = {
-  'invalid-parameter': '/v1/videos?limit=500', 'api-key-required': '/v1/partner', 'not-found': '/v1/videos/no-such-video',
-  'not-implemented': '/oembed?id=Dy9PRyyn8L8&format=xml',
 };
 const RESPONSE_FOR: Partial<Record<ProblemSlug, string>> = {
   'invalid-parameter': 'BadRequest', 'api-key-required': 'Unauthorized', 'invalid-api-key': 'Unauthorized', 'not-found': 'NotFound',
@@ -100,41 +105,76 @@ function componentSchemas(): Record<string, Json> {
   return out;
 }
 
-/** The query parameters of an endpoint, from its zod schema (input side: what clients send). */
-function queryParameters(endpoint: Endpoint<any>): Json[] {
+/** A value as sent (a string) in its described type: `2` for an integer, `[a, b]` for a form array. */
+const wireValue = (schema: Json, text: string): unknown => (schema['type'] === 'integer' ? Number(text) : schema['type'] === 'array' ? text.split(',') : text);
+
+/**
+ * The query parameters of an endpoint, from its zod schema (input side: what clients send). An
+ * array is comma-separated (`style: form, explode: false`). Examples are the demo request's values
+ * (a cursor's: the demo answer's `nextCursor`).
+ */
+function queryParameters(endpoint: Endpoint<any>, example: DemoAnswer | undefined): Json[] {
   const shape = endpoint.query.shape as Record<string, z.ZodType>;
   const { properties = {}, required = [] } = z.toJSONSchema(endpoint.query, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' }) as { properties?: Record<string, Json>; required?: string[] };
+  const sampleQuery = new URL(example?.request ?? '/', 'http://example.invalid').searchParams;
   return Object.entries(properties).map(([name, raw]) => {
     const { description, 'x-default': fallback, ...schema } = raw;
     const meta = shape[name]?.meta() as Json | undefined;
     const defaultValue = fallback ?? meta?.['x-default'];
+    const nextCursor = (example?.body as { paging?: { nextCursor?: unknown } } | undefined)?.paging?.nextCursor;
     return {
       name,
       in: 'query',
       required: required.includes(name),
       description: description ?? meta?.['description'],
+      ...(schema['type'] === 'array' && { style: 'form', explode: false }),
       schema: { ...schema, ...(defaultValue !== undefined && { default: defaultValue }) },
+      ...(name === 'cursor' && typeof nextCursor === 'string' && { example: nextCursor }),
+      ...(sampleQuery.has(name) && { example: wireValue(schema, sampleQuery.get(name)!) }),
     };
   });
 }
 
 const pathTemplate = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-function pathParameters(endpoint: Endpoint<any>): Json[] {
-  return [...endpoint.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
-    name,
-    in: 'path',
-    required: true,
-    description: name === 'username' ? 'A channel\'s username.' : endpoint.path.startsWith('/v1/playlists') ? 'A playlist id.' : 'A video id.',
-    schema: { type: 'string', minLength: 1, maxLength: 128 },
-  }));
+/**
+ * The path keys of an endpoint: catalogue keys (docs/catalogue.md "Ids"), never a literal word
+ * another route has at the same place (`batch` in `/v1/videos/batch`), named after the collection
+ * before them (`/v1/playlists/{id}`: a playlist's id). Examples are the demo request's values.
+ */
+function pathParameters(endpoint: Endpoint<any>, example: DemoAnswer | undefined): Json[] {
+  const segments = endpoint.path.split('/');
+  const actual = example ? new URL(example.request, 'http://example.invalid').pathname.split('/') : [];
+  return segments.flatMap((segment, i) => {
+    if (!segment.startsWith(':')) return [];
+    const name = segment.slice(1);
+    const prefix = segments.slice(0, i).join('/');
+    const reserved = [...new Set(ENDPOINTS.map((e) => e.path.split('/')).filter((other) => other.slice(0, i).join('/') === prefix && other[i] !== undefined && !other[i]!.startsWith(':')).map((other) => other[i]!))];
+    const exclude = reserved.length > 0 ? `(?!(?:${reserved.join('|')})$)` : '';
+    const pattern = KEY_PATTERN.source.replace(/^\^/, `^${exclude}`);
+    const collection = segments[i - 1]!.replace(/s$/, '');
+    return [{
+      name,
+      in: 'path',
+      required: true,
+      description: `A ${collection}'s ${name}.`,
+      schema: { type: 'string', pattern },
+      ...(actual[i] && { example: decodeURIComponent(actual[i]!) }),
+    }];
+  });
 }
+
+/** What a query requires as a whole (x-exclusive-parameters, x-required-one-of), from its schema's metadata. */
+const queryRules = (endpoint: Endpoint<any>): QueryRules => {
+  const meta = (endpoint.query.meta() ?? {}) as QueryRules;
+  return Object.fromEntries(Object.entries(meta).filter(([key]) => key.startsWith('x-'))) as QueryRules;
+};
 
 /** The problem types an endpoint can answer, from its shape and its docs. */
 function problemsOf(endpoint: Endpoint<any>): ProblemSlug[] {
   const slugs = new Set<ProblemSlug>(endpoint.docs.problems ?? []);
-  if (Object.keys(endpoint.query.shape).length > 0 || endpoint.name === 'oembed') slugs.add('invalid-parameter');
-  if (endpoint.path.includes(':') || endpoint.name === 'oembed') slugs.add('not-found');
+  if (Object.keys(endpoint.query.shape).length > 0) slugs.add('invalid-parameter');
+  if (endpoint.path.includes(':')) slugs.add('not-found');
   slugs.add('rate-limited');
   slugs.add('service-unavailable');
   return [...slugs];
@@ -143,13 +183,37 @@ function problemsOf(endpoint: Endpoint<any>): ProblemSlug[] {
 function successHeaders(endpoint: Endpoint<any>): string[] {
   const names = ['ETag', 'CacheControl', 'Vary', 'AccessControlAllowOrigin', 'RateLimitPolicy', 'RateLimit'];
   if ('cursor' in endpoint.query.shape) names.push('Link');
-  if (endpoint.path.includes(':id') && !endpoint.path.endsWith('/related') && !endpoint.path.endsWith('/comments')) names.push('XRobotsTag');
-  if (endpoint.name === 'oembed') names.push('XRobotsTag');
+  if (endpoint.docs.mayBeUnlisted) names.push('XRobotsTag');
   return names;
 }
 
-function operations(endpoint: Endpoint<any>, example: { request: string; body: unknown } | undefined, schemaName: string): Json {
-  const operationId = endpoint.name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+/**
+ * Where a page's `nextCursor` goes: the `next` link of a list's 200, to the same operation with the
+ * same parameters and `cursor` (never `offset`), as OpenAPI links say for generators and clients.
+ */
+function nextLink(endpoint: Endpoint<any>, operationId: string): Json | undefined {
+  if (!('cursor' in endpoint.query.shape)) return undefined;
+  const exclusive = (queryRules(endpoint)['x-exclusive-parameters'] ?? []).filter((group) => group.includes('cursor')).flat();
+  const kept = Object.keys(endpoint.query.shape).filter((name) => !exclusive.includes(name));
+  const pathKeys = [...endpoint.path.matchAll(/:(\w+)/g)].map(([, name]) => name!);
+  return {
+    next: {
+      operationId,
+      description: 'The next page: the same request with `cursor` set to `paging.nextCursor` (when it is not null).',
+      parameters: {
+        ...Object.fromEntries(pathKeys.map((name) => [`path.${name}`, `$request.path.${name}`])),
+        ...Object.fromEntries(kept.map((name) => [`query.${name}`, `$request.query.${name}`])),
+        'query.cursor': '$response.body#/paging/nextCursor',
+      },
+    },
+  };
+}
+
+/** `list-videos` → `listVideos`. */
+export const operationIdOf = (endpoint: Endpoint<any>): string => endpoint.name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+function operations(endpoint: Endpoint<any>, example: DemoAnswer | undefined, schemaName: string): Json {
+  const operationId = operationIdOf(endpoint);
   const problems = problemsOf(endpoint);
   const cache = endpoint.cache === 'snapshot'
     ? `\`Cache-Control: ${CACHE_CONTROL.snapshot}\` for prerendered pages (each rebuild lists those that changed, for CDN purges), \`${CACHE_CONTROL.unlisted}\` for answers computed on demand`
@@ -160,6 +224,7 @@ function operations(endpoint: Endpoint<any>, example: { request: string; body: u
         description: `${endpoint.docs.summary}. ${cache}.`,
         headers: headerRefs(...successHeaders(endpoint)),
         ...(withBody && { content: { [JSON_TYPE]: { schema: ref('schemas', schemaName), ...(example && { example: example.body }) } } }),
+        ...(withBody && nextLink(endpoint, operationId) && { links: nextLink(endpoint, operationId) }),
       },
       304: ref('responses', 'NotModified'),
     };
@@ -177,9 +242,9 @@ function operations(endpoint: Endpoint<any>, example: { request: string; body: u
     out['default'] = withBody ? ref('responses', 'InternalError') : problemResponse('InternalError', false);
     return out;
   };
-  const security = endpoint.name === 'partner' ? [{ bearerAuth: [] }] : [{}];
-  const common = { tags: [endpoint.docs.tag], parameters: queryParameters(endpoint), security };
-  const path = pathParameters(endpoint);
+  const security = problems.includes('api-key-required') ? [{ bearerAuth: [] }] : [{}];
+  const common = { tags: [endpoint.docs.tag], parameters: queryParameters(endpoint, example), security, ...queryRules(endpoint) };
+  const path = pathParameters(endpoint, example);
   return {
     ...(path.length > 0 && { parameters: path }),
     get: {
@@ -191,24 +256,19 @@ function operations(endpoint: Endpoint<any>, example: { request: string; body: u
   };
 }
 
+/** Problem examples: the code's own refusals, on the demo catalogue (set by buildOpenApiDocument). */
+let problemExamples: ReadonlyMap<ProblemSlug, DemoAnswer> = new Map();
+
 function problemResponse(name: string, withBody: boolean): Json {
-  const { slug, headers, detail } = PROBLEM_RESPONSES[name]!;
+  const { slug, headers, detail, about = '' } = PROBLEM_RESPONSES[name]!;
   const problem = PROBLEMS[slug];
+  const example = problemExamples.get(slug)?.body ?? {
+    type: `${demoModel().urls.base}/problems/${slug}`, title: problem.title, status: problem.status, detail, instance: '/v1/videos',
+  };
   return {
-    description: `${problem.title}: ${problem.description}`,
+    description: `${problem.title}: ${problem.description}${about}`,
     headers: headerRefs(...headers),
-    ...(withBody && {
-      content: {
-        [PROBLEM_TYPE]: {
-          schema: ref('schemas', 'Problem'),
-          example: {
-            type: `${EXAMPLE_BASE_URL}/problems/${slug}`, title: problem.title, status: problem.status, detail,
-            instance: EXAMPLE_INSTANCES[slug] ?? '/v1/videos',
-            ...(slug === 'invalid-parameter' && { errors: [{ parameter: 'limit', detail: 'must be an integer from 1 to 50' }] }),
-          },
-        },
-      },
-    }),
+    ...(withBody && { content: { [PROBLEM_TYPE]: { schema: ref('schemas', 'Problem'), example } } }),
   };
 }
 
@@ -242,7 +302,9 @@ export type OpenApiDocument = Json & { paths: Record<string, Json>; components: 
 
 export function buildOpenApiDocument(): OpenApiDocument {
   const schemas = componentSchemas();
-  const answers = demoAnswers(ENDPOINTS, demoModel());
+  const model = demoModel();
+  const answers = demoAnswers(ENDPOINTS, model);
+  problemExamples = demoProblems(ENDPOINTS, model);
   const schemaOf = (endpoint: Endpoint<any>) => {
     const id = (z.globalRegistry.get(endpoint.response) as { id?: string } | undefined)?.id;
     if (!id) throw new Error(`The response schema of ${endpoint.name} has no meta({ id }), so it cannot be a component.`);
@@ -269,7 +331,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
       summary: 'A public, read-only API for videos, channels, playlists, comments, live channels, oEmbed and embeds.',
       description: [
         'Every endpoint is read-only (GET and HEAD), answers JSON (`/sdk.js`: JavaScript) and is CORS-enabled for every origin: `Access-Control-Allow-Origin: *` on every answer, and a preflight `OPTIONS` answers 204 allowing GET, HEAD, OPTIONS and the `Authorization` header. Any other method is a 405 problem with `Allow: GET, HEAD, OPTIONS`.',
-        'Lists are `{ data, paging: { limit, offset, total, nextCursor } }` pages: follow `nextCursor` (also sent as a `Link: rel="next"` header), or use `offset`. `limit` is 1 to 50, default 20.',
+        `Lists are \`{ data, paging: { limit, offset, total, nextCursor } }\` pages: follow \`nextCursor\` (also sent as a \`Link: rel="next"\` header, and described as each list's \`next\` link), or use \`offset\`, never both (\`x-exclusive-parameters\`). \`limit\` is 1 to ${MAX_LIMIT}, default ${DEFAULT_LIMIT}. Cursors are opaque: only one this service issued, for the same query, is valid.`,
+        'Where one parameter needs or excludes another, the operation says so in `x-required-one-of` (at least one of each group must be given) and `x-exclusive-parameters` (at most one of each group).',
         'Errors are RFC 9457 problem details (`application/problem+json`) whose `type` URI documents the problem; 400s list every invalid parameter in `errors`. Unknown query parameters are ignored.',
         'Every 200 has a strong `ETag`; `If-None-Match` gives 304. `Accept-Encoding` br and gzip are honoured.',
         'Rate limits: a public lane per client address, a site lane for the service\'s own web pages, and a lane per developer key; every API answer of the origin carries `RateLimit-Policy` and `RateLimit`, and a 429 carries `Retry-After`.',

@@ -4,7 +4,7 @@
 // channel's and playlist's lists. Everything else (other queries, and answers that carry live
 // state: channels, discovery, live) is answered on demand by the same handlers. Each plan item is
 // a URL; following `next` links yields the cursor chain.
-import { DEFAULT_LIMIT } from '../api/params.ts';
+import { DEFAULT_LIMIT, DurationFilter, FeatureFilter } from '../api/params.ts';
 import { canonicalUrl } from '../api/query.ts';
 import { VIDEO_SORTS, type Model } from '../model/build-model.ts';
 
@@ -24,8 +24,8 @@ export function* planPages(model: Model): Generator<PlannedQuery> {
   for (const sort of VIDEO_SORTS) {
     if (sort !== 'latest') yield { url: canonicalUrl('/v1/videos', { limit, sort }), pages: PRERENDERED_SORT_PAGES };
     for (const category of model.categories) yield { url: canonicalUrl('/v1/videos', { category: category.id, limit, sort }), pages: 1 };
-    for (const duration of ['short', 'medium', 'long']) yield { url: canonicalUrl('/v1/videos', { duration, limit, sort }), pages: 1 };
-    for (const feature of ['3d', 'calm', 'restricted', 'captions']) yield { url: canonicalUrl('/v1/videos', { feature, limit, sort }), pages: 1 };
+    for (const duration of DurationFilter.options) yield { url: canonicalUrl('/v1/videos', { duration, limit, sort }), pages: 1 };
+    for (const feature of FeatureFilter.options) yield { url: canonicalUrl('/v1/videos', { feature, limit, sort }), pages: 1 };
   }
   for (const username of [...model.channels.keys()].sort()) {
     const path = `/v1/channels/${encodeURIComponent(username)}`;

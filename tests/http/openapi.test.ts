@@ -38,6 +38,8 @@ describe('/openapi.json and /openapi.yaml', () => {
     expect(yaml.status).toBe(200);
     expect(header(yaml, 'content-type')).toBe('application/yaml; charset=utf-8');
     expect(parse(decoded(yaml).toString('utf8'))).toEqual(document);
+    // YAML 1.1 parsers (PyYAML) read the same document: `durationText: 19:07` would be 1147 there
+    expect(parse(decoded(yaml).toString('utf8'), { version: '1.1' })).toEqual(document);
   });
 });
 
@@ -99,7 +101,7 @@ describe('the response check of the HTTP tests', () => {
 });
 
 describe('/docs', () => {
-  it('renders every operation and schema of the document, loading nothing from elsewhere', async () => {
+  it('renders every operation and schema of the document with a sidebar of anchors, loading nothing from elsewhere', async () => {
     const res = await api.send('/docs');
     expect(res.status).toBe(200);
     expect(header(res, 'content-type')).toBe('text/html; charset=utf-8');
@@ -108,14 +110,26 @@ describe('/docs', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       const operationId = (item['get'] as { operationId: string }).operationId;
       expect(html, path).toContain(`id="${operationId}"`);
-      expect(html, path).toContain(`<code>GET ${path}</code>`);
+      expect(html, path).toContain(`<code>${path}</code>`);
+      if (path.startsWith('/v1/') || path === '/oembed') expect(html, `${path} in the sidebar`).toContain(`href="#${operationId}"`);
     }
-    for (const name of Object.keys(document.components['schemas'] as object)) expect(html, name).toContain(`id="schema-${name}"`);
+    for (const tag of document['tags'] as { name: string }[]) expect(html, tag.name).toContain(`href="#tag-${tag.name}"`);
+    for (const name of Object.keys(document.components['schemas'] as object)) {
+      expect(html, name).toContain(`id="schema-${name}"`);
+      expect(html, name).toContain(`href="#schema-${name}"`);
+    }
     expect(html).toContain('<code>limit</code>');
     expect(html).toMatch(/default <code>20<\/code>/);
-    // offline: no script at all, no stylesheet or image from another origin
-    expect(html).not.toMatch(/<script/);
-    expect([...html.matchAll(/(?:src|href)="(https?:)?\/\/[^"]*"/g)].map((m) => m[0]).filter((a) => !a.includes('localhost:4321') && !a.includes(fx.base))).toEqual([]);
+    // samples against this deployment's origin, a filter and "try it" (script from this origin only)
+    expect(html).toContain(`curl -s &#39;${fx.base}/v1/videos?limit=2&#39;`);
+    expect(html).toContain('VideoPlatform.createClient()');
+    expect(html).toContain('id="docs-filter"');
+    expect(html).toContain('class="try"');
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((tag) => /src="(https?:)?\/\//.test(tag))).toEqual([]);
+    // offline: no script, stylesheet or image from another origin (samples' text may name this one)
+    expect([...html.matchAll(/(?:src|href)="(https?:)?\/\/[^"]*"/g)].map((m) => m[0]).filter((a) => !a.includes(fx.base))).toEqual([]);
   });
 
   it('has a page for every problem type, at its type URI', async () => {

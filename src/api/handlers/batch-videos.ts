@@ -1,12 +1,12 @@
 // GET /v1/videos/batch?ids=a,b,c: up to 50 videos by id, in the order asked; the rest in `missing`.
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint.ts';
-import { BatchQuery } from '../params.ts';
+import { BatchQuery, MAX_BATCH } from '../params.ts';
 import { invalidParameters } from '../problems.ts';
 import { canonicalUrl, parseQuery } from '../query.ts';
 import { VideoBatch } from '../../model/schemas.ts';
 
-export const MAX_BATCH = 50;
+export { MAX_BATCH };
 
 export const batchVideos = defineEndpoint<{ ids: string[] }>({
   name: 'batch-videos',
@@ -15,7 +15,7 @@ export const batchVideos = defineEndpoint<{ ids: string[] }>({
   response: VideoBatch,
   docs: {
     summary: 'Videos by id',
-    description: 'Up to 50 videos by id (comma-separated, duplicates and blanks ignored), in the order asked; ids that are unknown or private come back in `missing`.',
+    description: `Up to ${MAX_BATCH} videos by id (comma-separated, duplicates and blanks ignored), in the order asked; ids that are unknown or private come back in \`missing\`.`,
     tag: 'Videos',
   },
   cache: 'snapshot',

@@ -12,6 +12,7 @@ export const getPlaylist = defineSingleResource({
     summary: 'One playlist',
     description: 'A public or unlisted playlist. Unlisted playlists answer with `X-Robots-Tag: noindex`.',
     tag: 'Playlists',
+    mayBeUnlisted: true,
   },
   find({ model }, id) {
     const entry = findPlaylist(model, id);

@@ -12,6 +12,7 @@ export const getVideo = defineSingleResource({
     summary: 'One video',
     description: 'A public or unlisted video. Unlisted videos answer with `X-Robots-Tag: noindex`; private and unknown ids are 404.',
     tag: 'Videos',
+    mayBeUnlisted: true,
   },
   find({ model }, id) {
     const entry = findVideo(model, id);

@@ -18,8 +18,8 @@ interface Filters {
   readonly sort: VideoSort | undefined;
   readonly category: string | undefined;
   readonly creator: string | undefined;
-  readonly duration: 'short' | 'medium' | 'long' | undefined;
-  readonly feature: '3d' | 'calm' | 'restricted' | 'captions' | undefined;
+  readonly duration: ListVideosQuery['duration'];
+  readonly feature: ListVideosQuery['feature'];
   readonly q: string | undefined;
 }
 

@@ -75,9 +75,10 @@ export const oembed = defineEndpoint<OEmbedParams>({
   response: OEmbed,
   docs: {
     summary: 'oEmbed',
-    description: "oEmbed 1.0 (`type: video`) for a video named by its watch or embed URL on this service (`url`) or its id (`id`): the player's iframe, 16:9 inside `maxwidth` and `maxheight` (640 wide by default). Both `url` and `id` must name the same video; one is required. `format=xml` is not provided (501).",
+    description: "oEmbed 1.0 (`type: video`) for a video named by its watch or embed URL on this service (`url`) or its id (`id`): the player's iframe, 16:9 inside `maxwidth` and `maxheight` (640 wide by default). One of `url` and `id` is required (a request with neither is a 400); with both, they must name the same video (else a 400). `format=xml` is not provided (501).",
     tag: 'Embeds',
-    problems: ['not-implemented'],
+    problems: ['not-found', 'not-implemented'],
+    mayBeUnlisted: true,
   },
   cache: 'snapshot',
   parse(_path, search) {

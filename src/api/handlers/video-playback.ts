@@ -13,6 +13,7 @@ export const videoPlayback = defineSingleResource({
     summary: 'Playback capabilities',
     description: 'Player modes, qualities (best first) with their media sources, caption tracks, and the availability of 3D, calm audio and restricted mode.',
     tag: 'Videos',
+    mayBeUnlisted: true,
   },
   find({ model }, id) {
     const entry = findVideo(model, id);

@@ -70,6 +70,43 @@ describe('the generated API description', () => {
     }
   });
 
+  it('says what the server refuses, so a request valid by the description is never refused (docs/decisions.md)', () => {
+    // q: trimmed then 1–200 characters: described as 1–200 characters with one that is not a space
+    for (const path of ['/v1/search', '/v1/videos', '/v1/channels']) {
+      expect(parameter(path, 'q')['schema'], path).toMatchObject({ type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' });
+    }
+    // ids: a comma-separated (form) array of 1 to 50 catalogue keys
+    expect(parameter('/v1/videos/batch', 'ids')).toMatchObject({ style: 'form', explode: false, schema: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string' } } });
+    // offset has no default: a client filling defaults would send it with every cursor, which is refused
+    expect(parameter('/v1/videos', 'offset')['schema']).not.toHaveProperty('default');
+    expect(operation('/v1/videos')['x-exclusive-parameters']).toEqual([['cursor', 'offset']]);
+    // cursors: opaque, with their pattern, a real example, and the `next` link that gives them
+    const cursor = parameter('/v1/videos', 'cursor');
+    expect(new RegExp(cursor['schema']['pattern']).test(cursor['example'])).toBe(true);
+    expect(cursor['description']).toMatch(/opaque/);
+    expect(operation('/v1/videos')['responses']['200']['links']['next']).toMatchObject({ operationId: 'listVideos', parameters: { 'query.cursor': '$response.body#/paging/nextCursor', 'query.sort': '$request.query.sort' } });
+    expect(operation('/v1/videos')['responses']['200']['links']['next']['parameters']).not.toHaveProperty('query.offset');
+    expect(operation('/v1/channels/{username}/videos')['responses']['200']['links']['next']['parameters']).toMatchObject({ 'path.username': '$request.path.username' });
+    // oEmbed: url or id, said in the operation, the 400 and x-required-one-of
+    expect(operation('/oembed')['x-required-one-of']).toEqual([['url', 'id']]);
+    expect(operation('/oembed')['description']).toMatch(/One of `url` and `id` is required/);
+    expect(resolve(operation('/oembed')['responses']['400'])['description']).toMatch(/neither `url` nor `id`/);
+    expect(Object.keys(operation('/oembed')['responses'])).toEqual(expect.arrayContaining(['400', '404', '501']));
+    // path keys are catalogue keys, never a word of another route at the same place
+    const id = new RegExp(parameter('/v1/videos/{id}', 'id')['schema']['pattern'], 'u');
+    expect(['abc', 'G8qq5b96PuD', 'a.b'].map((v) => id.test(v))).toEqual([true, true, true]);
+    expect(['batch', '.', '..', 'a/b', ''].map((v) => id.test(v))).toEqual([false, false, false, false, false]);
+    expect(new RegExp(parameter('/v1/playlists/{id}', 'id')['schema']['pattern']).test('batch')).toBe(true);
+    expect(parameter('/v1/channels/{username}', 'username')['description']).toBe("A channel's username.");
+  });
+
+  it('shows real refusals of the code as problem examples', () => {
+    const problems = document.components['responses'] as Json;
+    expect(problems['BadRequest']['content']['application/problem+json']['example']).toMatchObject({ status: 400, instance: '/v1/videos?limit=500', errors: [{ parameter: 'limit', detail: 'must be an integer from 1 to 50' }] });
+    expect(problems['TooManyRequests']['content']['application/problem+json']['example']['detail']).toMatch(/^The public lane allows 600 requests per 60 s/);
+    expect(problems['NotImplemented']['content']['application/problem+json']['example']['instance']).toMatch(/^\/oembed\?id=[^&]+&format=xml$/);
+  });
+
   it('documents the problems, 304 and rate-limit headers of every API operation, and bearer security on /v1/partner', () => {
     for (const endpoint of ENDPOINTS) {
       const path = endpoint.path.replace(/:(\w+)/g, '{$1}');
@@ -102,6 +139,8 @@ describe('the generated API description', () => {
     const list = operation('/v1/videos')['responses']['200']['content']['application/json']['example'] as Json;
     expect(list['data']).toHaveLength(2);
     expect(list['data'][0]['watchUrl']).toMatch(/^http:\/\/localhost:4321\/watch\//);
+    // the demo catalogue npm start seeds: as many videos as DEFAULT_SEED_OPTIONS asks
+    expect(list['paging']['total']).toBeGreaterThan(2000);
   });
 
   it('spells tuples so that validators without prefixItems still accept real answers (the discovery shelves)', () => {
