@@ -322,11 +322,20 @@ function writeText(file: string, pieces: Iterable<string>): FileRecord {
 
 const writeModelData = writeText;
 
-/** Builds the search index and writes it; its size and SHA-256. */
+/** Builds the search index and writes it a megabyte at a time (no second copy of it as bytes); its size and SHA-256. */
 function writeSearchIndex(file: string, model: Parameters<typeof buildSearchIndex>[0]): FileRecord {
-  const text = serialiseSearchIndex(buildSearchIndex(model));
-  writeFileSync(file, text);
-  return { size: Buffer.byteLength(text), sha256: createHash('sha256').update(text).digest('hex') };
+  return writeText(file, slices(serialiseSearchIndex(buildSearchIndex(model)), 1 << 20));
+}
+
+/** A string in pieces of about `size` UTF-16 units, never splitting a surrogate pair. */
+function* slices(text: string, size: number): Generator<string> {
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(text.length, start + size);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield text.slice(start, end);
+    start = end;
+  }
 }
 
 /**
