@@ -19,7 +19,8 @@ import { buildModel, deriveCatalogue } from '../model/build-model.ts';
 import { checkDeploymentOrigin, recordDeployment } from './deployment.ts';
 import { diffPages } from './diff-manifests.ts';
 import { describeDiskFault, writeAll } from './disk-faults.ts';
-import { layoutOf, MANIFEST_FILE, MODEL_FILE, SEARCH_FILE } from './layout.ts';
+import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from './layout.ts';
+import { hashFile } from './page-files.ts';
 import { buildSearchIndex, serialiseSearchIndex } from '../search/search-index.ts';
 import { MANIFEST_FORMAT, manifestLinesOf, SNAPSHOT_ID_LENGTH, type FileRecord, type Manifest, type ManifestHead, type PageEntry } from './manifest.ts';
 import { modelLines } from './model-data.ts';
@@ -73,6 +74,21 @@ export interface Reuse {
   readonly search: boolean;
   /** why reading the previous page files stopped part way (a range failed its check) */
   readonly stopped: string | undefined;
+  /** false when the model data was the served snapshot's, which was taken whole without rendering */
+  readonly rendered: boolean;
+}
+
+/** Whether a snapshot is whole: its manifest's SHA-256 names it, and every file has the size and SHA-256 recorded. */
+function snapshotWhole(snapshot: PreviousSnapshot): boolean {
+  try {
+    if (hashFile(join(snapshot.dir, MANIFEST_FILE)).sha256.slice(0, SNAPSHOT_ID_LENGTH) !== snapshot.id) return false;
+    return Object.entries(snapshot.head.files).every(([name, recorded]) => {
+      const file = hashFile(join(snapshot.dir, name));
+      return file.size === recorded.size && file.sha256 === recorded.sha256;
+    });
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -154,6 +170,18 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     /** the snapshot directory this build created, until it is swapped in */
     let created: string | undefined;
     let changesFile: string | undefined;
+    let whole: boolean | undefined;
+    /** whether the served snapshot is whole (hashed once, when first asked) */
+    const previousWhole = () => (whole ??= previous !== undefined && snapshotWhole(previous));
+    /** The records first, the swap last: a failure before it leaves the served snapshot as it was. */
+    const swapIn = (id: string) => {
+      recordServed(layout.root, id);
+      recordDeployment(options.distDir, options.baseUrl);
+      recordBuiltFrom(layout.root, { snapshot: id, catalogueRevision: revision, code });
+      swapCurrent(layout.root, id);
+      const pruned = pruneSnapshots(layout.root, id, options.keep ?? 2);
+      if (pruned.length > 0) progress(`removed ${pruned.length} older snapshot${pruned.length === 1 ? '' : 's'} (${options.keep ?? 2} served before this one are kept)`);
+    };
     try {
       const modelFile = writeModelData(join(tmp, MODEL_FILE), modelLines(catalogue, derived, options.baseUrl));
       progress(`model data written (${lap()}); building the search index`);
@@ -163,6 +191,27 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
       const searchFile = (reuse && copySearchIndex(reuse, modelFile, join(tmp, SEARCH_FILE))) || writeSearchIndex(join(tmp, SEARCH_FILE), model);
       const searchReused = reuse !== undefined && reuse.head.files[SEARCH_FILE]?.sha256 === searchFile.sha256 && reuse.head.files[MODEL_FILE]?.sha256 === modelFile.sha256;
       progress(`search index ${searchReused ? 'copied from the served snapshot' : 'written'}: ${(searchFile.size / 1e6).toFixed(1)} MB (${lap()}); rendering pages`);
+
+      // The same model data and code make the same snapshot: when the served one is whole (its
+      // manifest names it, every file has the SHA-256 recorded), it is the result: nothing is rendered.
+      if (searchReused && reuse !== undefined && typeof reuse.files !== 'string' && !options.staticFiles && previousWhole()) {
+        reuse.files.close();
+        rmSync(tmp, { recursive: true, force: true });
+        progress(`the model data is the served snapshot's, which is whole: it is this build's result, nothing rendered (${lap()})`);
+        swapIn(reuse.id);
+        const size = (name: string) => reuse.head.files[name]?.size ?? 0;
+        return {
+          id: reuse.id,
+          pages: reuse.pages.size,
+          bytes: { identity: size(PAGE_FILES.body), br: size(PAGE_FILES.br), gzip: size(PAGE_FILES.gzip), model: modelFile.size },
+          videos: catalogue.videos.length,
+          seconds: (performance.now() - started) / 1000,
+          unchanged: true,
+          changed: 0,
+          changesFile: undefined,
+          reuse: { none: undefined, pages: reuse.pages.size, compressed: 0, search: true, stopped: undefined, rendered: false },
+        };
+      }
 
       writer = createPageWriter(tmp, { reuse: reuse && typeof reuse.files !== 'string' ? { pages: reuse.pages, files: reuse.files } : undefined });
       const checkedBefore = reuse ? writer.isPrevious : undefined;
@@ -217,7 +266,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
       const target = join(layout.root, id);
       // A snapshot of the same id that was found damaged while it was read from (the served one) is
       // replaced by this build's copy: renamed aside, the new one renamed in, the damaged one removed.
-      const damaged = existsSync(target) && previous?.id === id && (typeof previous.files === 'string' || writer.reuseStopped !== undefined);
+      const damaged = existsSync(target) && previous?.id === id && (typeof previous.files === 'string' || writer.reuseStopped !== undefined || !previousWhole());
       const unchanged = existsSync(target) && !damaged;
       if (options.staticFiles && !unchanged) {
         progress(`writing the pages as static files (${lap()})`);
@@ -246,15 +295,8 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         const files = writeStaticFiles(target, manifest(), progress);
         progress(`${files} static files written (${lap()})`);
       }
-      // The records first, the swap last: a failure before it leaves the served snapshot as it was.
-      recordServed(layout.root, id);
-      recordDeployment(options.distDir, options.baseUrl);
-      recordBuiltFrom(layout.root, { snapshot: id, catalogueRevision: revision, code });
-      swapCurrent(layout.root, id);
+      swapIn(id);
       created = undefined;
-
-      const pruned = pruneSnapshots(layout.root, id, options.keep ?? 2);
-      if (pruned.length > 0) progress(`removed ${pruned.length} older snapshot${pruned.length === 1 ? '' : 's'} (${options.keep ?? 2} served before this one are kept)`);
       return {
         id,
         pages: keys.length,
@@ -264,7 +306,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         unchanged,
         changed: changes.length,
         changesFile,
-        reuse: { none: reuseNone, pages: writer.counts.reused, compressed: writer.counts.compressed, search: searchReused, stopped: writer.reuseStopped },
+        reuse: { none: reuseNone, pages: writer.counts.reused, compressed: writer.counts.compressed, search: searchReused, stopped: writer.reuseStopped, rendered: true },
       };
     } catch (error) {
       if (reuse && typeof reuse.files !== 'string') reuse.files.close();

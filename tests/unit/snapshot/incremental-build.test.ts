@@ -102,12 +102,36 @@ describe('incremental builds', () => {
     expect(again.reuse.pages).toBe(0);
   });
 
-  it('an unchanged catalogue reuses every page and copies the search index', async () => {
+  it('an unchanged catalogue, or a change to private records only, takes the served snapshot whole without rendering', async () => {
     const { options, summary: before } = await built();
+    const files = readTree(snapshotDir(options, before.id));
     const after = await buildSnapshot(options);
     expect(after.id).toBe(before.id);
-    expect(after.reuse).toEqual({ none: undefined, pages: after.pages, compressed: 0, search: true, stopped: undefined });
+    expect(after.reuse).toEqual({ none: undefined, pages: after.pages, compressed: 0, search: true, stopped: undefined, rendered: false });
     expect(after.changed).toBe(0);
+    expect(after.changesFile).toBeUndefined();
+
+    runSql(options.catalogue, "UPDATE videos SET title = 'TOPSECRET new title' WHERE id = 'privatevideo77'");
+    const again = await buildSnapshot(options);
+    expect(again.id).toBe(before.id);
+    expect(again.reuse.rendered).toBe(false);
+    expect(readTree(snapshotDir(options, again.id))).toEqual(files);
+    expect((await fullBuildOf(options)).summary.id).toBe(before.id);
+  });
+
+  it('renders every page when the served snapshot is not whole, even with the same model data', async () => {
+    const { options, summary: before } = await built();
+    const dir = snapshotDir(options, before.id);
+    const model = join(dir, 'model.ndjson');
+    const bytes = readFileSync(model);
+    bytes[10] = bytes[10]! ^ 1;
+    writeFileSync(model, bytes);
+    const after = await buildSnapshot(options);
+    expect(after.reuse.rendered).toBe(true);
+    expect(after.reuse.pages).toBe(after.pages); // the page files themselves are whole
+    expect(after.id).toBe(before.id);
+    // the damaged copy was replaced by this build's
+    expect(readTree(dir)).toEqual((await fullBuildOf(options)).files);
   });
 
   it('a video made private disappears from every page, as in a full build', async () => {
