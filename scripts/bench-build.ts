@@ -12,7 +12,7 @@ import { wholeNumber } from '../src/cli/args.ts';
 import type { Reuse } from '../src/snapshot/build-snapshot.ts';
 import { runCommand } from './cli.ts';
 
-const TARGET = { seconds: 60, rssMb: 1536 };
+const TARGET = { seconds: 60, rssMb: 1024 };
 
 const BENCH_BUILD_COMMAND = {
   run: 'npm run bench:build',
