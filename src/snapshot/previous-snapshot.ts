@@ -35,8 +35,9 @@ export interface PreviousPageFiles {
 
 /**
  * Names the code that turns a catalogue into a snapshot: the SHA-256 of every source file under
- * src/ and of the Node, zlib and brotli versions. Two builds with the same id render, validate and
- * compress alike, so a page whose bytes did not change has the same compressed variants.
+ * src/, of the locked dependencies (package-lock.json: zod, MiniSearch, ...) and of the Node, zlib
+ * and brotli versions. Two builds with the same id render, validate, index and compress alike, so
+ * a page whose bytes did not change has the same compressed variants.
  */
 export function buildCodeId(): string {
   const src = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,6 +46,8 @@ export function buildCodeId(): string {
     .flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
     .sort();
   for (const file of walk(src)) hash.update(`${relative(src, file)}\0`).update(readFileSync(file)).update('\0');
+  const lock = join(src, '..', 'package-lock.json');
+  hash.update(existsSync(lock) ? readFileSync(lock) : 'no lock file');
   hash.update(JSON.stringify([process.versions.node, process.versions.zlib, process.versions.brotli]));
   return hash.digest('hex').slice(0, 16);
 }
