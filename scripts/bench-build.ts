@@ -9,6 +9,7 @@ import { importCatalogue } from '../src/catalogue/import-catalogue.ts';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { wholeNumber } from '../src/cli/args.ts';
+import type { Reuse } from '../src/snapshot/build-snapshot.ts';
 import { runCommand } from './cli.ts';
 
 const TARGET = { seconds: 60, rssMb: 1024 };
@@ -41,9 +42,10 @@ await runCommand('bench:build', BENCH_BUILD_COMMAND, async ({ values }) => {
         env: { ...process.env, CATALOGUE_DB: catalogue, DIST_DIR: join(dir, 'dist') },
         encoding: 'utf8',
       });
-      const result = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; rssMb: number; pages: number; videos: number };
+      const result = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; rssMb: number; pages: number; videos: number; reuse: Reuse };
       runs.push(result);
-      console.log(`${label}: ${result.videos} videos, ${result.pages} pages in ${result.seconds.toFixed(1)} s, peak RSS ${result.rssMb.toFixed(0)} MB`);
+      const reused = result.reuse.none !== undefined ? '' : result.reuse.rendered ? ` (${result.reuse.pages} pages reused, ${result.reuse.compressed} compressed)` : ' (the served snapshot taken whole: same model data, nothing rendered)';
+      console.log(`${label}: ${result.videos} videos, ${result.pages} pages in ${result.seconds.toFixed(1)} s, peak RSS ${result.rssMb.toFixed(0)} MB${reused}`);
     }
     const first = runs[0]!;
     console.log(`targets for 100,000 videos: under ${TARGET.seconds} s and ${TARGET.rssMb} MB` +

@@ -15,11 +15,14 @@ const BUILD_COMMAND = {
     'static-files': { type: 'boolean', help: 'also write the pages as plain files for nginx or a static host (as STATIC_FILES=true; docs/cdn.md)' },
     'base-url': { type: 'string', value: 'URL', help: 'the public origin written into every URL (instead of PUBLIC_BASE_URL)' },
     'for-new-origin': { type: 'boolean', help: 'build for a base URL other than the one this deployment serves (dist/deployment.json), and record it' },
+    full: { type: 'boolean', help: 'reuse nothing of the snapshot being served: render, check and compress every page (the result is the same)' },
   },
   notes: [
     'environment: CATALOGUE_DB (default data/catalogue.db), DIST_DIR (default dist), PUBLIC_BASE_URL (default http://localhost:$PORT), STATIC_FILES.',
     'The first build records its base URL in DIST_DIR/deployment.json; a later build for another one is refused, so the servers',
     'of this deployment never serve links to the wrong origin, unless --for-new-origin says the deployment moves.',
+    'A build starts from the snapshot being served: pages whose bytes did not change keep their compressed variants, and the',
+    'search index is copied when the model data did not change (docs/architecture.md, "Incremental builds"); --full reuses nothing.',
   ],
 } as const;
 
@@ -44,8 +47,13 @@ await runCommand('build', BUILD_COMMAND, async ({ values }) => {
     newOrigin: values['for-new-origin'] ?? false,
     onProgress: (m) => console.log(`build: ${m}`),
     staticFiles: config.staticFiles || (values['static-files'] ?? false),
+    full: values.full ?? false,
   });
+  const r = s.reuse;
   console.log(`build: snapshot ${s.id}${s.unchanged ? ' (identical to an existing one)' : ''} for ${config.publicBaseUrl}`);
   console.log(`build: ${s.pages} pages, ${s.videos} videos; ${megabytes(s.bytes.identity)} JSON, ${megabytes(s.bytes.br)} br, ${megabytes(s.bytes.gzip)} gzip, ${megabytes(s.bytes.model)} model data`);
+  console.log(r.none === undefined
+    ? `build: ${r.pages} pages as in the served snapshot (variants copied, not compressed), ${r.compressed} compressed anew; search index ${r.search ? 'copied' : 'rebuilt'}`
+    : `build: every page rendered and compressed anew (${r.none})`);
   console.log(`build: ${s.changed} URLs changed since the previous snapshot${s.changesFile ? ` (listed in ${s.changesFile})` : ''}; done in ${s.seconds.toFixed(1)} s`);
 });

@@ -7,7 +7,7 @@ import type { CompressJob, CompressResult } from './compress-worker.ts';
 export type Variants = readonly [Buffer | undefined, Buffer | undefined];
 
 export interface CompressPool {
-  /** Queues bodies; `done` receives each body's [br, gzip] in the order submitted. */
+  /** Queues bodies; `done` receives each body's [br, gzip] in the order submitted (an empty batch too, in its turn). */
   submit(bodies: Buffer[], done: (variants: Variants[]) => void): void;
   /** Waits until every submitted batch has been handed to its `done`. */
   drain(): Promise<void>;
@@ -56,6 +56,12 @@ export function createCompressPool(size = Math.max(1, availableParallelism() - 1
       if (failure) throw failure;
       const batch = next++;
       callbacks.set(batch, done);
+      if (bodies.length === 0) {
+        // nothing to compress (every page of the batch reused its variants): delivered in its turn
+        results.set(batch, []);
+        deliver();
+        return;
+      }
       const job: CompressJob = { batch, bodies: bodies.map((b) => new Uint8Array(b)) };
       workers[batch % workers.length]!.postMessage(job, job.bodies.map((b) => b.buffer as ArrayBuffer));
     },

@@ -68,9 +68,14 @@ export function manifestBaseUrl(head: string): string | undefined {
 /** The text of a manifest: the head on the first line, then one page a line (valid JSON as a whole). */
 export function* manifestLines(manifest: Manifest): Generator<string> {
   const { pages, ...head } = manifest;
+  yield* manifestLinesOf(head, Object.entries(pages));
+}
+
+/** The same text from a head and the pages in key order, given one at a time (nothing else held). */
+export function* manifestLinesOf(head: ManifestHead, pages: Iterable<[string, PageEntry]>): Generator<string> {
   yield `${JSON.stringify(head).slice(0, -1)},"pages":{`;
   let first = true;
-  for (const [key, entry] of Object.entries(pages)) {
+  for (const [key, entry] of pages) {
     yield `\n${first ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(entry)}`;
     first = false;
   }

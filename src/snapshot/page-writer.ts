@@ -3,17 +3,21 @@
 // order so the output never depends on timing. A file per page would cost ~60 µs of file-system
 // time each here and dominate the build; three sequential files cost almost nothing. Each range
 // carries the CRC-32 of its bytes and each file its size and SHA-256, for the manifest
-// (manifest.ts), so the server can verify what it serves.
+// (manifest.ts), so the server can verify what it serves. A page whose bytes are exactly those of
+// the same URL's page in the previous snapshot (built by the same code, previous-snapshot.ts)
+// takes that page's variants from the previous page files, read by range and checked, instead of
+// being compressed again; they go through the same ordered queue, so the files stay in page order.
 import { createHash } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIN_COMPRESSIBLE } from '../http/encoding.ts';
 import type { Rendered } from '../api/respond.ts';
-import { createCompressPool } from './compress-pool.ts';
+import { createCompressPool, type Variants } from './compress-pool.ts';
 import { writeAll } from './disk-faults.ts';
 import { PAGE_FILES } from './layout.ts';
 import type { FileRecord, PageEntry, Range } from './manifest.ts';
-import { checksumOf } from './page-files.ts';
+import { checksumOf, PageReadError } from './page-files.ts';
+import type { PreviousPageFiles } from './previous-snapshot.ts';
 
 const FLUSH_BYTES = 4 << 20;
 const BATCH = 64;
@@ -64,8 +68,23 @@ function appendOnly(path: string) {
   };
 }
 
+/** The previous snapshot's pages and page files, when its variants may be reused. */
+export interface ReusablePages {
+  readonly pages: ReadonlyMap<string, PageEntry>;
+  readonly files: PreviousPageFiles;
+}
+
+export interface PageCounts {
+  /** pages whose bytes are the previous snapshot's (their variants were copied, not compressed) */
+  reused: number;
+  /** pages compressed on the workers */
+  compressed: number;
+}
+
 export interface PageWriter {
   write(key: string, rendered: Rendered): void;
+  /** whether `body` is exactly the bytes of the previous snapshot's page `key` (read and compared) */
+  isPrevious(key: string, body: Buffer): boolean;
   /** Waits while too many pages are queued for compression (keeps memory bounded). */
   keepUp(): Promise<void>;
   close(): Promise<void>;
@@ -73,25 +92,62 @@ export interface PageWriter {
   abort(): Promise<void>;
   readonly entries: Map<string, PageEntry>;
   readonly bytes: { identity: number; br: number; gzip: number };
+  readonly counts: Readonly<PageCounts>;
+  /** why the previous snapshot's page files stopped being read from (a read that failed its check) */
+  readonly reuseStopped: string | undefined;
   /** each page file's size and SHA-256 by name, once closed */
   readonly files: Record<string, FileRecord>;
 }
 
-export function createPageWriter(dir: string): PageWriter {
+export function createPageWriter(dir: string, options: { reuse?: ReusablePages | undefined } = {}): PageWriter {
   const files = { body: appendOnly(join(dir, PAGE_FILES.body)), br: appendOnly(join(dir, PAGE_FILES.br)), gzip: appendOnly(join(dir, PAGE_FILES.gzip)) };
   const pool = createCompressPool();
   const entries = new Map<string, PageEntry>();
   const bytes = { identity: 0, br: 0, gzip: 0 };
+  const counts: PageCounts = { reused: 0, compressed: 0 };
   const records: Record<string, FileRecord> = {};
-  let batch: { entry: MutableEntry; body: Buffer }[] = [];
+  let batch: { entry: MutableEntry; body: Buffer; ready: Variants | undefined }[] = [];
+  let reuse = options.reuse;
+  let reuseStopped: string | undefined;
+  /** the last page found identical to its previous one, so write() need not read it again */
+  let confirmed: { key: string; body: Buffer } | undefined;
+
+  /** Runs a read of the previous page files; a failed check stops every later read from them. */
+  const fromPrevious = <T>(read: (previous: ReusablePages) => T): T | undefined => {
+    if (reuse === undefined) return undefined;
+    try {
+      return read(reuse);
+    } catch (error) {
+      if (!(error instanceof PageReadError)) throw error;
+      reuseStopped = error.message;
+      reuse.files.close();
+      reuse = undefined;
+      return undefined;
+    }
+  };
+  const isPrevious = (key: string, body: Buffer): boolean => {
+    if (confirmed?.key === key && confirmed.body === body) return true;
+    const before = reuse?.pages.get(key);
+    if (before === undefined || before.body[1] !== body.length) return false;
+    const same = fromPrevious((previous) => previous.files.read('body', before.body).equals(body)) ?? false;
+    if (same) confirmed = { key, body };
+    return same;
+  };
+  /** The previous page's variants, when `body` is exactly its bytes. */
+  const previousVariants = (key: string, body: Buffer): Variants | undefined => {
+    if (!isPrevious(key, body)) return undefined;
+    const before = reuse!.pages.get(key)!;
+    return fromPrevious((previous): Variants => [before.br && previous.files.read('br', before.br), before.gzip && previous.files.read('gzip', before.gzip)]);
+  };
 
   const submit = () => {
     if (batch.length === 0) return;
     const sent = batch;
     batch = [];
-    pool.submit(sent.map((p) => p.body), (variants) => {
-      variants.forEach(([br, gzip], i) => {
-        const { entry } = sent[i]!;
+    pool.submit(sent.filter((p) => p.ready === undefined).map((p) => p.body), (compressed) => {
+      let next = 0;
+      sent.forEach(({ entry, ready }) => {
+        const [br, gzip] = ready ?? compressed[next++]!;
         if (br) {
           entry.br = files.br.append(br);
           bytes.br += br.length;
@@ -107,16 +163,26 @@ export function createPageWriter(dir: string): PageWriter {
   return {
     entries,
     bytes,
+    counts,
+    get reuseStopped() {
+      return reuseStopped;
+    },
     files: records,
+    isPrevious,
     write(key, rendered) {
       if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
-      const entry: MutableEntry = { etag: rendered.headers['etag']!, body: files.body.append(rendered.body) };
-      bytes.identity += rendered.body.length;
+      const { body } = rendered;
+      const entry: MutableEntry = { etag: rendered.headers['etag']!, body: files.body.append(body) };
+      bytes.identity += body.length;
       if (rendered.headers['link']) entry.link = rendered.headers['link'];
       if (rendered.headers['x-robots-tag']) entry.noindex = true;
       entries.set(key, entry);
-      if (rendered.body.length >= MIN_COMPRESSIBLE) {
-        batch.push({ entry, body: rendered.body });
+      const ready = previousVariants(key, body);
+      confirmed = undefined;
+      if (ready) counts.reused++;
+      if (body.length >= MIN_COMPRESSIBLE) {
+        if (!ready) counts.compressed++;
+        batch.push({ entry, body, ready });
         if (batch.length === BATCH) submit();
       }
     },
@@ -128,11 +194,13 @@ export function createPageWriter(dir: string): PageWriter {
       try {
         await pool.drain();
       } finally {
+        reuse?.files.close();
         await pool.close();
         for (const [kind, file] of Object.entries(files)) records[PAGE_FILES[kind as keyof typeof PAGE_FILES]] = file.close();
       }
     },
     async abort() {
+      reuse?.files.close();
       await pool.close();
       for (const file of Object.values(files)) file.abandon();
     },

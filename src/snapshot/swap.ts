@@ -77,6 +77,8 @@ export async function withBuildLock<T>(root: string, work: () => Promise<T>): Pr
 export interface BuiltFrom {
   readonly snapshot: string;
   readonly catalogueRevision: string;
+  /** the build code that made it (previous-snapshot.ts buildCodeId): its bytes are reused only by the same code */
+  readonly code?: string;
 }
 
 const BUILT_FROM = 'built-from.json';
@@ -163,7 +165,7 @@ export function removeLeftovers(distDir: string, root: string, changes: string):
       removed.push(join(dir, name));
     }
   };
-  sweep(root, /^\.building-(\d+)-\d+$|^\.current-(\d+)$|^\.built-from\.json-(\d+)$|^served\.json-(\d+)$/);
+  sweep(root, /^\.building-(\d+)-\d+(?:-damaged)?$|^\.current-(\d+)$|^\.built-from\.json-(\d+)$|^served\.json-(\d+)$/);
   sweep(distDir, /^deployment\.json-(\d+)$/);
   sweep(changes, /^[0-9a-f]{16}\.txt-(\d+)$/);
   return removed;

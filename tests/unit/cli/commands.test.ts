@@ -74,7 +74,7 @@ describe('every command', () => {
   });
 
   it('refuses a mistyped build option, suggesting the right one, and builds nothing', async () => {
-    for (const args of [['--static-file'], ['--full'], ['--help-me'], ['static-files'], ['--base-url']]) {
+    for (const args of [['--static-file'], ['--fulll'], ['--help-me'], ['static-files'], ['--base-url']]) {
       const result = await command('build.ts', ...args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toMatch(/^build: (unknown option|unexpected argument|--base-url needs a value)/);

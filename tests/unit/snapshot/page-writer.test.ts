@@ -123,6 +123,21 @@ describe('createCompressPool', () => {
     }
   });
 
+  it('delivers an empty batch (every page of it reused) in its turn, after the batches before it', async () => {
+    const pool = createCompressPool(1);
+    try {
+      const order: string[] = [];
+      pool.submit([json(1, 100_000)], () => order.push('heavy'));
+      pool.submit([], (variants) => order.push(`empty:${variants.length}`));
+      pool.submit([json(2, 200)], () => order.push('light'));
+      expect(order).toEqual([]); // the empty batch waits for the one before it
+      await pool.drain();
+      expect(order).toEqual(['heavy', 'empty:0', 'light']);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('drains at once when nothing was submitted', async () => {
     const pool = createCompressPool(1);
     try {

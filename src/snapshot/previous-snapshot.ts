@@ -1,0 +1,136 @@
+// What an incremental build reuses of the snapshot being served (docs/architecture.md,
+// "Incremental builds"): its manifest's pages, read a line at a time, and its page files, read by
+// range through page-files.ts (every read checks the range's CRC-32). A page rendered anew whose
+// bytes are exactly the previous snapshot's page of the same URL takes that page's br and gzip
+// variants from the previous page files instead of being compressed again; the variants are only
+// reused when the previous snapshot was built by the same build code (buildCodeId), so they are
+// the bytes a compression now would give, and the output is byte-identical to a full build.
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { fileURLToPath } from 'node:url';
+import { MANIFEST_FILE, PAGE_FILES } from './layout.ts';
+import { MANIFEST_FORMAT, parseManifestHead, parseManifestPage, type ManifestHead, type PageEntry, type Range } from './manifest.ts';
+import { diskSource, PageReadError, type PageSource } from './page-files.ts';
+
+export type PageKind = keyof typeof PAGE_FILES;
+
+export interface PreviousSnapshot {
+  readonly id: string;
+  readonly dir: string;
+  /** its manifest's head: the files it records */
+  readonly head: ManifestHead;
+  /** every page of the previous snapshot, by canonical URL (for the purge list and for reuse) */
+  readonly pages: ReadonlyMap<string, PageEntry>;
+  /** its page files, or why they cannot be read from (missing, or not of the size recorded) */
+  readonly files: PreviousPageFiles | string;
+}
+
+export interface PreviousPageFiles {
+  /** The bytes of a range of one of the page files; throws PageReadError when they are not the manifest's. */
+  read(kind: PageKind, range: Range): Buffer;
+  close(): void;
+}
+
+/**
+ * Names the code that turns a catalogue into a snapshot: the SHA-256 of every source file under
+ * src/, of the locked dependencies (package-lock.json: zod, MiniSearch, ...) and of the Node, zlib
+ * and brotli versions. Two builds with the same id render, validate, index and compress alike, so
+ * a page whose bytes did not change has the same compressed variants.
+ */
+export function buildCodeId(): string {
+  const src = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const hash = createHash('sha256');
+  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
+    .sort();
+  for (const file of walk(src)) hash.update(`${relative(src, file)}\0`).update(readFileSync(file)).update('\0');
+  const lock = join(src, '..', 'package-lock.json');
+  hash.update(existsSync(lock) ? readFileSync(lock) : 'no lock file');
+  hash.update(JSON.stringify([process.versions.node, process.versions.zlib, process.versions.brotli]));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The lines of a text file, read a megabyte at a time (no string of the whole file is held). */
+function* fileLines(file: string): Generator<string> {
+  const fd = openSync(file, 'r');
+  try {
+    const decoder = new StringDecoder('utf8');
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    let rest = '';
+    for (;;) {
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      const text = rest + decoder.write(chunk.subarray(0, read));
+      const lines = text.split('\n');
+      rest = lines.pop()!;
+      yield* lines;
+    }
+    rest += decoder.end();
+    if (rest !== '') yield rest;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Opens the snapshot in `dir` for reuse: its manifest's pages, and its page files when each has
+ * the size the manifest records (a truncated file is never read from). Returns why not instead
+ * when its manifest cannot be read (the build is then a full one, every URL in its purge list).
+ */
+export function openPreviousSnapshot(dir: string, id: string): PreviousSnapshot | string {
+  const manifest = join(dir, MANIFEST_FILE);
+  if (!existsSync(manifest)) return 'it has no manifest';
+  const pages = new Map<string, PageEntry>();
+  let head: ManifestHead | undefined;
+  try {
+    for (const line of fileLines(manifest)) {
+      if (head === undefined) {
+        head = parseManifestHead(line);
+        if (head.format !== MANIFEST_FORMAT) return `its manifest has format ${head.format}, not ${MANIFEST_FORMAT}`;
+      } else if (line !== '}}') {
+        const [key, entry] = parseManifestPage(line);
+        pages.set(key, entry);
+      }
+    }
+  } catch (error) {
+    return `its manifest cannot be read (${(error as Error).message})`;
+  }
+  if (head === undefined) return 'its manifest is empty';
+  return { id, dir, head, pages, files: openPageFiles(dir, head.files) };
+}
+
+function openPageFiles(dir: string, recorded: Record<string, { size: number }>): PreviousPageFiles | string {
+  for (const name of Object.values(PAGE_FILES)) {
+    let size: number;
+    try {
+      size = statSync(join(dir, name)).size;
+    } catch {
+      return `${name} is missing`;
+    }
+    if (size !== recorded[name]?.size) return `${name} holds ${size} bytes, not the ${recorded[name]?.size ?? 0} its manifest records`;
+  }
+  const sources: Partial<Record<PageKind, PageSource>> = {};
+  /** closes each file once, however often it is called */
+  const close = () => {
+    for (const [kind, source] of Object.entries(sources)) {
+      delete sources[kind as PageKind];
+      source.close();
+    }
+  };
+  try {
+    for (const [kind, name] of Object.entries(PAGE_FILES)) sources[kind as PageKind] = diskSource(join(dir, name));
+  } catch (error) {
+    close();
+    return `its page files cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+  return {
+    read(kind, range) {
+      const source = sources[kind];
+      if (source === undefined) throw new PageReadError(PAGE_FILES[kind], 'was closed');
+      return source.read(range);
+    },
+    close,
+  };
+}

@@ -1,0 +1,193 @@
+// Incremental builds (src/snapshot/build-snapshot.ts with previous-snapshot.ts and page-writer.ts):
+// a build that starts from the served snapshot must write exactly what a full build of the same
+// catalogue writes, reuse the variants of the pages that did not change, never copy from a damaged
+// snapshot, and list exactly the URLs whose bodies changed.
+import { copyFileSync, cpSync, openSync, readFileSync, readlinkSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { MIN_COMPRESSIBLE } from '../../../src/api/encoding.ts';
+import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../src/snapshot/build-snapshot.ts';
+import { layoutOf, PAGE_FILES } from '../../../src/snapshot/layout.ts';
+import { readBuiltFrom } from '../../../src/snapshot/swap.ts';
+import { BASE_URL, rawVideo, tempDirs } from '../support/fixtures.ts';
+import { readBodies, readManifest, readTree, runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
+
+const dirs = tempDirs();
+afterEach(() => dirs.cleanup());
+const sharedDirs = tempDirs();
+afterAll(() => sharedDirs.cleanup());
+
+/** The small catalogue and 40 more videos with long descriptions, so that many pages are compressed. */
+const catalogue = () => [
+  ...smallCatalogue(),
+  ...Array.from({ length: 40 }, (_, i) => rawVideo(`long${i}`, {
+    category: i % 2 === 0 ? 'music' : 'tech',
+    channel: i % 3 === 0 ? 'bob' : 'alice',
+    publishedAt: `2026-02-${String((i % 28) + 1).padStart(2, '0')}T10:00:00Z`,
+    views: i * 7,
+    description: `Video ${i}: ${'a long description of what happens in it. '.repeat(40)}`,
+  })),
+];
+
+const snapshotDir = (options: BuildOptions, id: string) => join(layoutOf(options.distDir).root, id);
+const currentId = (options: BuildOptions) => readlinkSync(layoutOf(options.distDir).current);
+const changedUrls = (summary: BuildSummary) => (summary.changesFile ? readFileSync(summary.changesFile, 'utf8').split('\n').filter(Boolean) : []);
+
+let first: Promise<{ options: BuildOptions; summary: BuildSummary }> | undefined;
+/** One full build of the catalogue, copied by each test that builds on from it. */
+async function built(): Promise<{ options: BuildOptions; summary: BuildSummary }> {
+  first ??= (async () => {
+    const dir = sharedDirs.make();
+    const options = { catalogue: writeCatalogueFile(join(dir, 'catalogue.db'), catalogue()), distDir: join(dir, 'dist'), baseUrl: BASE_URL };
+    return { options, summary: await buildSnapshot(options) };
+  })();
+  const { options, summary } = await first;
+  const dir = dirs.make();
+  const copy = { catalogue: join(dir, 'catalogue.db'), distDir: join(dir, 'dist'), baseUrl: options.baseUrl };
+  copyFileSync(options.catalogue, copy.catalogue);
+  cpSync(options.distDir, copy.distDir, { recursive: true, verbatimSymlinks: true });
+  return { options: copy, summary };
+}
+
+/** A full build of a copy of `options`' catalogue in a fresh dist folder: the files it writes. */
+async function fullBuildOf(options: BuildOptions): Promise<{ summary: BuildSummary; files: Map<string, Buffer> }> {
+  const dir = dirs.make();
+  const fresh = { catalogue: join(dir, 'catalogue.db'), distDir: join(dir, 'dist'), baseUrl: options.baseUrl };
+  copyFileSync(options.catalogue, fresh.catalogue);
+  const summary = await buildSnapshot({ ...fresh, full: true });
+  return { summary, files: readTree(snapshotDir(fresh, summary.id)) };
+}
+
+/** The pages whose identity bodies differ between two snapshots (or exist in one only). */
+function differing(options: BuildOptions, a: string, b: string): string[] {
+  const before = readBodies(snapshotDir(options, a));
+  const after = readBodies(snapshotDir(options, b));
+  return [...new Set([...before.keys(), ...after.keys()])].filter((key) => !before.get(key)?.equals(after.get(key) ?? Buffer.alloc(0))).sort();
+}
+
+describe('incremental builds', () => {
+  it('a first build reuses nothing and says why', async () => {
+    const { summary } = await built();
+    expect(summary.reuse.none).toBe('no snapshot is served yet');
+    expect(summary.reuse.pages).toBe(0);
+    expect(summary.reuse.compressed).toBeGreaterThan(40);
+  });
+
+  it('after a change, writes byte for byte what a full build writes, recompressing only the pages that changed', async () => {
+    const { options, summary: before } = await built();
+    runSql(options.catalogue, "UPDATE videos SET title = 'A new title' WHERE id = 'long7'");
+    const after = await buildSnapshot(options);
+    expect(after.id).not.toBe(before.id);
+    expect(after.reuse.none).toBeUndefined();
+
+    const changed = differing(options, before.id, after.id);
+    expect(changed).toContain('/v1/videos/long7');
+    expect(changed.length).toBeLessThan(after.pages / 2);
+    // every page that did not change was reused; the ones that did and are large enough were compressed
+    const bodies = readBodies(snapshotDir(options, after.id));
+    expect(after.reuse.pages).toBe(after.pages - changed.length);
+    expect(after.reuse.compressed).toBe(changed.filter((key) => bodies.get(key)!.length >= MIN_COMPRESSIBLE).length);
+    expect(after.reuse.compressed).toBeGreaterThan(0);
+    expect(changedUrls(after)).toEqual(changed.map((key) => `${BASE_URL}${key}`));
+
+    const full = await fullBuildOf(options);
+    expect(full.summary.id).toBe(after.id);
+    expect(full.summary.reuse.pages).toBe(0);
+    expect(readTree(snapshotDir(options, after.id))).toEqual(full.files);
+
+    // and `--full` in the same deployment names the same snapshot
+    const again = await buildSnapshot({ ...options, full: true });
+    expect(again.id).toBe(after.id);
+    expect(again.reuse.none).toMatch(/full build/);
+    expect(again.reuse.pages).toBe(0);
+  });
+
+  it('an unchanged catalogue, or a change to private records only, takes the served snapshot whole without rendering', async () => {
+    const { options, summary: before } = await built();
+    const files = readTree(snapshotDir(options, before.id));
+    const after = await buildSnapshot(options);
+    expect(after.id).toBe(before.id);
+    expect(after.reuse).toEqual({ none: undefined, pages: after.pages, compressed: 0, search: true, stopped: undefined, rendered: false });
+    expect(after.changed).toBe(0);
+    expect(after.changesFile).toBeUndefined();
+
+    runSql(options.catalogue, "UPDATE videos SET title = 'TOPSECRET new title' WHERE id = 'privatevideo77'");
+    const again = await buildSnapshot(options);
+    expect(again.id).toBe(before.id);
+    expect(again.reuse.rendered).toBe(false);
+    expect(readTree(snapshotDir(options, again.id))).toEqual(files);
+    expect((await fullBuildOf(options)).summary.id).toBe(before.id);
+  });
+
+  it('renders every page when the served snapshot is not whole, even with the same model data', async () => {
+    const { options, summary: before } = await built();
+    const dir = snapshotDir(options, before.id);
+    const model = join(dir, 'model.ndjson');
+    const bytes = readFileSync(model);
+    bytes[10] = bytes[10]! ^ 1;
+    writeFileSync(model, bytes);
+    const after = await buildSnapshot(options);
+    expect(after.reuse.rendered).toBe(true);
+    expect(after.reuse.pages).toBe(after.pages); // the page files themselves are whole
+    expect(after.id).toBe(before.id);
+    // the damaged copy was replaced by this build's
+    expect(readTree(dir)).toEqual((await fullBuildOf(options)).files);
+  });
+
+  it('a video made private disappears from every page, as in a full build', async () => {
+    const { options, summary: before } = await built();
+    runSql(options.catalogue, "UPDATE videos SET privacy = 'private' WHERE id = 'long3'");
+    const after = await buildSnapshot(options);
+    const bodies = readBodies(snapshotDir(options, after.id));
+    expect([...bodies.keys()].filter((key) => /\/long3(?:[/?]|$)/.test(key))).toEqual([]);
+    for (const [key, body] of bodies) expect(body.includes('"long3"'), key).toBe(false);
+    expect(changedUrls(after)).toContain(`${BASE_URL}/v1/videos/long3`);
+    expect(changedUrls(after)).toEqual(differing(options, before.id, after.id).map((key) => `${BASE_URL}${key}`));
+    expect((await fullBuildOf(options)).summary.id).toBe(after.id);
+  });
+
+  it('never copies from a truncated page file: every page is compressed anew, and the result is the full build', async () => {
+    const { options, summary: before } = await built();
+    const br = join(snapshotDir(options, before.id), PAGE_FILES.br);
+    truncateSync(br, Math.floor(readFileSync(br).length / 2));
+    runSql(options.catalogue, "UPDATE videos SET title = 'A new title' WHERE id = 'long7'");
+    const after = await buildSnapshot(options);
+    expect(after.reuse.none).toMatch(/pages\.br\.bin holds \d+ bytes, not the \d+/);
+    expect(after.reuse.pages).toBe(0);
+    expect(readTree(snapshotDir(options, after.id))).toEqual((await fullBuildOf(options)).files);
+  });
+
+  it('stops copying at the first range that fails its checksum, and still writes the full build', async () => {
+    const { options, summary: before } = await built();
+    const dir = snapshotDir(options, before.id);
+    // damage the gzip variant of one page in the middle of the file, keeping the file's size
+    const entries = Object.entries(readManifest(dir).pages).filter(([, entry]) => entry.gzip !== undefined);
+    const [, victim] = entries[Math.floor(entries.length / 2)]!;
+    const fd = openSync(join(dir, PAGE_FILES.gzip), 'r+');
+    try {
+      writeSync(fd, Buffer.from('damaged'), 0, 7, victim.gzip![0] + 10);
+    } finally {
+      closeSync(fd);
+    }
+    const after = await buildSnapshot(options);
+    expect(after.reuse.none).toBeUndefined();
+    expect(after.reuse.stopped).toMatch(/pages\.gz\.bin: the \d+ bytes at \d+ do not match their checksum/);
+    expect(after.reuse.pages).toBeGreaterThan(0);
+    expect(after.reuse.pages).toBeLessThan(after.pages);
+    expect(after.id).toBe(before.id);
+    const rebuilt = readTree(snapshotDir(options, after.id));
+    expect(rebuilt).toEqual((await fullBuildOf(options)).files);
+  });
+
+  it('reuses nothing of a snapshot built by other code', async () => {
+    const { options, summary: before } = await built();
+    const root = layoutOf(options.distDir).root;
+    expect(readBuiltFrom(root)?.code).toMatch(/^[0-9a-f]{16}$/);
+    writeFileSync(join(root, 'built-from.json'), JSON.stringify({ ...readBuiltFrom(root), code: '0000000000000000' }));
+    const after = await buildSnapshot(options);
+    expect(after.reuse.none).toBe(`the served snapshot ${before.id} was built by other code`);
+    expect(after.reuse.pages).toBe(0);
+    expect(after.id).toBe(before.id);
+    expect(currentId(options)).toBe(before.id);
+  });
+});
