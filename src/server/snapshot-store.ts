@@ -14,7 +14,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SnapshotInfo } from '../api/endpoint.ts';
-import { buildModel, type Model } from '../model/build-model.ts';
+import { buildModelInSteps, type Model } from '../model/build-model.ts';
+import type { Steps } from '../model/steps.ts';
 import { loadSearchIndex, type SearchIndex } from '../search/search-index.ts';
 import { MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../snapshot/layout.ts';
 import { parseManifestPage, SNAPSHOT_ID_LENGTH, type PageEntry } from '../snapshot/manifest.ts';
@@ -87,6 +88,15 @@ const STEP = 256;
 type Need = { readonly pause: true } | { readonly read: string };
 const PAUSE: Need = { pause: true };
 
+/** Steps of the model's own (steps.ts), each pause of theirs a pause of the assembly. */
+function* pausing<T>(steps: Steps<T>): Generator<Need, T, Buffer | undefined> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    yield PAUSE;
+  }
+}
+
 /**
  * Builds the Snapshot from verified files, asking its driver to read each file (one at a time,
  * each let go before the next, which keeps the peak of memory low) and yielding pauses, where the
@@ -130,7 +140,7 @@ function* assemble(dir: string, id: string, files: VerifiedFiles): Generator<Nee
   }
   const data = collector.finish();
   yield PAUSE;
-  const model = buildModel(data.catalogue, data.derived, data.baseUrl);
+  const model = yield* pausing(buildModelInSteps(data.catalogue, data.derived, data.baseUrl));
   const faults: PageFaults = { count: 0, last: undefined };
   const source = (which: keyof typeof PAGE_FILES): PageSource => {
     const bytes = files.pages?.[which];
