@@ -2,7 +2,9 @@
 // server, on the catalogue and snapshots of CATALOGUE_DB and DIST_DIR (build them first, e.g. the
 // 100,000-video pyvideo file: docs/performance.md). Starts the real server (`npm start`, its own
 // process), sends a request every 50 ms from here from the moment it is spawned, and prints:
-//   - start-up: time to the first 200 answer, and the server's RSS once serving;
+//   - start-up: time to the first 200 answer (a prerendered page: served as soon as the snapshot's
+//     manifest is verified), to the first 200 to a dynamic query (the model loaded; 503 before),
+//     and the server's RSS once the model is loaded;
 //   - swap: `current` pointed at a twin of the served snapshot (its files hard-linked, its manifest
 //     head marked `"twin":1`, so a swap costs a full load without a second build), then back; for
 //     each: the worst and p99 latency of the 50 ms requests, failures, time until the new snapshot
@@ -25,7 +27,7 @@ import { runCommand, UsageError } from './cli.ts';
 const TARGET = { worstMs: 100, firstAnswerMs: 3000, rssMb: 600 };
 const EVERY_MS = 50;
 
-interface Sample { at: number; ms: number; status: number }
+interface Sample { at: number; ms: number; status: number; path: string }
 
 function get(port: number, path: string, timeoutMs = 30_000): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
@@ -106,7 +108,7 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
     while (!stopped) {
       const at = performance.now();
       const path = n++ % 2 === 0 ? page : dynamic(n);
-      void get(port, path).then(({ status }) => samples.push({ at, ms: performance.now() - at, status }));
+      void get(port, path).then(({ status }) => samples.push({ at, ms: performance.now() - at, status, path }));
       await new Promise((r) => setTimeout(r, Math.max(0, EVERY_MS - (performance.now() - at))));
     }
   })();
@@ -117,16 +119,24 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
   server.stdout.on('data', (c: Buffer) => { serverLog += c.toString(); });
   server.stderr.on('data', (c: Buffer) => { serverLog += c.toString(); });
   try {
+    // the first 200 (a prerendered page, served before the model is loaded), then the first 200
+    // to a dynamic query (the model loaded)
     let firstAnswer: number | undefined;
-    while (firstAnswer === undefined && performance.now() - started < 900_000) {
+    let firstDynamic: number | undefined;
+    while (firstDynamic === undefined && performance.now() - started < 900_000) {
       await new Promise((r) => setTimeout(r, 20));
       const ok = samples.find((s) => s.status === 200);
-      if (ok) firstAnswer = ok.at + ok.ms - started;
+      if (ok && firstAnswer === undefined) firstAnswer = ok.at + ok.ms - started;
+      const dynamicOk = samples.find((s) => s.status === 200 && s.path !== page);
+      if (dynamicOk) firstDynamic = dynamicOk.at + dynamicOk.ms - started;
       if (server.exitCode !== null) throw new Error(`the server stopped:\n${serverLog}`);
     }
+    const unavailable = samples.filter((s) => s.status === 503).length;
     await new Promise((r) => setTimeout(r, settle));
     const rssServing = rssOf(server.pid!);
-    console.log(`start-up: first 200 answer ${firstAnswer === undefined ? 'never' : `${Math.round(firstAnswer)} ms`} after spawning npm start (target <= ${TARGET.firstAnswerMs} ms); RSS ${rssServing.toFixed(0)} MB once serving (target <= ${TARGET.rssMb} MB)`);
+    console.log(`start-up: first 200 answer ${firstAnswer === undefined ? 'never' : `${Math.round(firstAnswer)} ms`} after spawning npm start (target <= ${TARGET.firstAnswerMs} ms); first 200 to a dynamic query ${firstDynamic === undefined ? 'never' : `${Math.round(firstDynamic)} ms`} (${unavailable} answered 503 before); RSS ${rssServing.toFixed(0)} MB once the model is loaded (target <= ${TARGET.rssMb} MB)`);
+    console.log(serverLog.split('\n').filter((line) => /serving|refused/.test(line)).map((line) => `  server: ${line}`).join('\n'));
+    serverLog = '';
 
     const twin = makeTwin(root, original);
     try {
@@ -152,6 +162,8 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
         const failures = during.filter((s) => s.status !== 200).length;
         const worst = Math.max(...times);
         console.log(`swap ${from} -> ${to}: served after ${servedAt === undefined ? 'never' : `${Math.round(servedAt - swapAt)} ms`}; ${during.length} requests every ${EVERY_MS} ms: worst ${worst.toFixed(0)} ms (target <= ${TARGET.worstMs}), p99 ${percentile(times, 0.99).toFixed(0)} ms, p50 ${percentile(times, 0.5).toFixed(0)} ms, ${failures} failures (target 0); peak RSS ${peak.toFixed(0)} MB (target <= ${TARGET.rssMb} MB)`);
+        console.log(serverLog.split('\n').filter((line) => /serving|refused/.test(line)).map((line) => `  server: ${line}`).join('\n'));
+        serverLog = '';
       }
     } finally {
       swapCurrent(root, original);

@@ -6,6 +6,7 @@ import type { PublicChannel } from '../catalogue/public-catalogue.ts';
 import { toChannel, type ChannelProfile } from './resources.ts';
 import type { Urls } from './urls.ts';
 import { CHANNEL_SORTS, type ChannelEntry, type ChannelSort, type PlaylistEntry, type VideoEntry } from './entries.ts';
+import { runSteps, sortInSteps, STEP_ITEMS, type Steps } from './steps.ts';
 
 export { CHANNEL_SORTS, type ChannelEntry, type ChannelSort };
 
@@ -25,11 +26,23 @@ export function buildChannels(
   playlists: ReadonlyMap<string, PlaylistEntry>,
   urls: Urls,
 ): ChannelIndex {
+  return runSteps(buildChannelsInSteps(channels, latestPublic, playlists, urls));
+}
+
+/** buildChannels in steps (steps.ts), a pause every few hundred videos or channels. */
+export function* buildChannelsInSteps(
+  channels: readonly PublicChannel[],
+  latestPublic: readonly VideoEntry[],
+  playlists: ReadonlyMap<string, PlaylistEntry>,
+  urls: Urls,
+): Steps<ChannelIndex> {
+  let n = 0;
   const videosOf = new Map<string, VideoEntry[]>();
   for (const entry of latestPublic) {
     const list = videosOf.get(entry.video.channel);
     if (list) list.push(entry);
     else videosOf.set(entry.video.channel, [entry]);
+    if (++n % (8 * STEP_ITEMS) === 0) yield;
   }
   const playlistsOf = new Map<string, PlaylistEntry[]>();
   for (const entry of playlists.values()) {
@@ -53,13 +66,14 @@ export function buildChannels(
       firstPublishedAt: videos[videos.length - 1]?.video.publishedAt,
     }, urls));
     index.set(channel.username, { channel, resource, videos, playlists: own });
+    if (++n % STEP_ITEMS === 0) yield;
   }
 
   const all = [...index.values()];
   const order = (count: (c: ChannelProfile) => number) =>
-    [...all].sort((a, b) => count(b.resource) - count(a.resource) || byKey(a.channel.username, b.channel.username));
+    sortInSteps(all, (a, b) => count(b.resource) - count(a.resource) || byKey(a.channel.username, b.channel.username));
   return {
     channels: index,
-    orders: { subscribers: order((c) => c.subscribers), views: order((c) => c.views), videos: order((c) => c.videos) },
+    orders: { subscribers: yield* order((c) => c.subscribers), views: yield* order((c) => c.views), videos: yield* order((c) => c.videos) },
   };
 }

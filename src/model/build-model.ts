@@ -1,19 +1,20 @@
 // The in-memory model every handler answers from: public resources built once, public videos in
 // each sort order, comment threads per video. Built by the snapshot build from the catalogue, and
 // by the server from the snapshot's stored copy of the same data, so both answer alike.
-import type { Category, Reply } from './schemas.ts';
+import type { Category, Creator, Reply } from './schemas.ts';
 import { memoiseJson } from '../lib/serialise.ts';
-import { buildChannels } from './build-channels.ts';
-import { buildPlaylists } from './build-playlists.ts';
+import { buildChannelsInSteps } from './build-channels.ts';
+import { buildPlaylistsInSteps } from './build-playlists.ts';
 import { VIDEO_SORTS, type ChannelEntry, type ChannelSort, type PlaylistEntry, type VideoEntry, type VideoSort } from './entries.ts';
+import { durationClass } from './durations.ts';
+import { buildChannelListIndex, buildVideoListIndexInSteps, type ChannelListIndex, type VideoListIndex } from './list-index.ts';
+import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
 
 export { VIDEO_SORTS, type VideoEntry, type VideoSort };
-import { durationClass } from './durations.ts';
-import { buildChannelListIndex, buildVideoListIndex, type ChannelListIndex, type VideoListIndex } from './list-index.ts';
-import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
 import { computeRelated } from './related.ts';
 import { toCategory, toCreator, toReply, toThread, toVideo } from './resources.ts';
 import { referenceTime, trendingScore } from './trending.ts';
+import { runSteps, sortInSteps, STEP_ITEMS, type Steps } from './steps.ts';
 import { createUrls, type Urls } from './urls.ts';
 
 
@@ -61,12 +62,27 @@ function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Error(`catalogue: ${message}`);
 }
 
+/** Builds the model at once (the build, tools, tests). */
 export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl: string): Model {
+  return runSteps(buildModelInSteps(catalogue, derived, baseUrl));
+}
+
+/**
+ * Builds the model in steps (steps.ts): every loop over videos, comments, playlists and channels
+ * and every sort yields a pause at least every few hundred items, so the server builds a snapshot's
+ * model between requests instead of holding them for seconds (docs/reliability.md, "Snapshots").
+ */
+export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived, baseUrl: string): Steps<Model> {
   const urls = createUrls(baseUrl);
-  const creators = new Map(catalogue.channels.map((c) => [c.username, memoiseJson(toCreator(c, urls))]));
+  const creators = new Map<string, Creator>();
+  for (const c of catalogue.channels) {
+    creators.set(c.username, memoiseJson(toCreator(c, urls)));
+    if (creators.size % STEP_ITEMS === 0) yield;
+  }
 
   const repliesOf = new Map<string, Reply[]>();
   const topLevel = new Map<string, typeof catalogue.comments[number][]>();
+  let n = 0;
   for (const c of catalogue.comments) {
     if (c.parentId === null) {
       const list = topLevel.get(c.videoId);
@@ -78,19 +94,22 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
       if (list) list.push(reply);
       else repliesOf.set(c.parentId, [reply]);
     }
+    if (++n % STEP_ITEMS === 0) yield;
   }
   const newestFirst = (a: { publishedAt: string; id: string }, b: { publishedAt: string; id: string }) =>
     (a.publishedAt < b.publishedAt ? 1 : a.publishedAt > b.publishedAt ? -1 : byId(a, b));
   const oldestFirst = (a: { publishedAt: string; id: string }, b: { publishedAt: string; id: string }) =>
     (a.publishedAt < b.publishedAt ? -1 : a.publishedAt > b.publishedAt ? 1 : byId(a, b));
 
-  const entries: VideoEntry[] = catalogue.videos.map((video, i) => {
+  const entries: VideoEntry[] = new Array<VideoEntry>(catalogue.videos.length);
+  for (let i = 0; i < catalogue.videos.length; i++) {
+    const video = catalogue.videos[i]!;
     const creator = creators.get(video.channel);
     check(creator !== undefined, `video "${video.id}" names channel "${video.channel}", which does not exist`);
     const threads = (topLevel.get(video.id) ?? []).sort(newestFirst).map((c) =>
       toThread(c, (repliesOf.get(c.id) ?? []).sort(oldestFirst), urls));
-    const commentCount = threads.reduce((n, t) => n + 1 + t.replyCount, 0);
-    return {
+    const commentCount = threads.reduce((sum, t) => sum + 1 + t.replyCount, 0);
+    entries[i] = {
       index: i,
       video,
       // Not memoised as JSON: the build serialises most videos about twice, and holding a JSON copy
@@ -101,27 +120,35 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
       durationClass: video.duration === undefined ? undefined : durationClass(video.duration),
       threads,
     };
-  });
-  const videos = new Map(entries.map((e) => [e.video.id, e]));
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+  }
+  const videos = new Map<string, VideoEntry>();
+  for (const e of entries) {
+    videos.set(e.video.id, e);
+    if (videos.size % (8 * STEP_ITEMS) === 0) yield;
+  }
 
   const visible = entries.filter((e) => e.video.privacy === 'public');
+  yield;
   const tie = (a: VideoEntry, b: VideoEntry) => byId(a.video, b.video);
   const orders: Record<VideoSort, VideoEntry[]> = {
-    latest: [...visible].sort((a, b) => (a.video.publishedAt < b.video.publishedAt ? 1 : a.video.publishedAt > b.video.publishedAt ? -1 : tie(a, b))),
-    trending: [...visible].sort((a, b) => b.trending - a.trending || tie(a, b)),
-    views: [...visible].sort((a, b) => b.video.views - a.video.views || tie(a, b)),
-    likes: [...visible].sort((a, b) => b.video.likes - a.video.likes || tie(a, b)),
+    latest: yield* sortInSteps(visible, (a, b) => (a.video.publishedAt < b.video.publishedAt ? 1 : a.video.publishedAt > b.video.publishedAt ? -1 : tie(a, b))),
+    trending: yield* sortInSteps(visible, (a, b) => b.trending - a.trending || tie(a, b)),
+    views: yield* sortInSteps(visible, (a, b) => b.video.views - a.video.views || tie(a, b)),
+    likes: yield* sortInSteps(visible, (a, b) => b.video.likes - a.video.likes || tie(a, b)),
   };
 
   const counts = new Map<string, number>();
   for (const e of visible) if (e.video.category !== undefined) counts.set(e.video.category, (counts.get(e.video.category) ?? 0) + 1);
+  yield;
   const categories = [...catalogue.categories]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : byId(a, b)))
     .map((c) => memoiseJson(toCategory(c.id, c.name, counts.get(c.id) ?? 0)));
+  yield;
 
-  const playlists = buildPlaylists(catalogue.playlists, videos, creators, urls);
-  const channels = buildChannels(catalogue.channels, orders.latest, playlists, urls);
+  const playlists = yield* buildPlaylistsInSteps(catalogue.playlists, videos, creators, urls);
+  const channels = yield* buildChannelsInSteps(catalogue.channels, orders.latest, playlists, urls);
 
-  const lists = { videos: buildVideoListIndex(orders), channels: buildChannelListIndex(channels.orders) };
+  const lists = { videos: yield* buildVideoListIndexInSteps(orders), channels: buildChannelListIndex(channels.orders) };
   return { urls, live: catalogue.live, entries, videos, orders, categories, channels: channels.channels, channelOrders: channels.orders, playlists, lists };
 }

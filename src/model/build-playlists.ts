@@ -6,6 +6,7 @@ import type { PublicPlaylist } from '../catalogue/public-catalogue.ts';
 import { toPlaylist } from './resources.ts';
 import type { Urls } from './urls.ts';
 import type { PlaylistEntry, VideoEntry } from './entries.ts';
+import { runSteps, STEP_ITEMS, type Steps } from './steps.ts';
 
 export type { PlaylistEntry };
 
@@ -16,6 +17,17 @@ export function buildPlaylists(
   creators: ReadonlyMap<string, Creator>,
   urls: Urls,
 ): Map<string, PlaylistEntry> {
+  return runSteps(buildPlaylistsInSteps(playlists, videos, creators, urls));
+}
+
+/** buildPlaylists in steps (steps.ts), a pause every few playlists. */
+export function* buildPlaylistsInSteps(
+  playlists: readonly PublicPlaylist[],
+  videos: ReadonlyMap<string, VideoEntry>,
+  creators: ReadonlyMap<string, Creator>,
+  urls: Urls,
+): Steps<Map<string, PlaylistEntry>> {
+  let done = 0;
   const entries = new Map<string, PlaylistEntry>();
   for (const playlist of playlists) {
     const creator = creators.get(playlist.channel);
@@ -28,6 +40,12 @@ export function buildPlaylists(
     const cover = items.find((e) => e.video.privacy === 'public')?.resource;
     const resource = memoiseJson(toPlaylist(playlist, items.map((e) => e.video), cover, creator, urls));
     entries.set(playlist.id, { playlist, resource, videos: items });
+    // a playlist costs about as many items as it lists
+    done += 1 + items.length;
+    if (done >= STEP_ITEMS) {
+      done = 0;
+      yield;
+    }
   }
   return entries;
 }

@@ -169,6 +169,11 @@ export function createApiServer(options: ServerOptions): Server {
       return;
     }
 
+    if (!snapshot.complete && url.pathname !== '/v1/health' && url.pathname !== '/v1/status') {
+      // start-up: the snapshot's pages are served before its model is loaded (snapshot-holder.ts)
+      send(req, res, renderProblem(new ProblemError('service-unavailable', 'The catalogue is still loading: prerendered pages are served already, other queries in a few seconds.'), instance, urls), { 'retry-after': '2' });
+      return;
+    }
     const { model } = snapshot;
     const liveStreams = options.live ? () => options.live!.streams(model.live) : () => model.live;
     const request = admission && {

@@ -3,7 +3,9 @@
 // old one in a single assignment. Requests already running keep the snapshot they started with.
 // A snapshot that fails verification or loading is refused: the one serving keeps serving, and
 // `problem` says which was refused and why, for /v1/status. At start-up, when `current` is
-// refused, the newest intact snapshot beside it is served instead (docs/reliability.md, "Snapshots").
+// refused, the newest intact snapshot beside it is served instead; and while nothing is served,
+// a snapshot's prerendered pages are served as soon as its manifest is verified, before its model
+// and search index are loaded (dynamic queries answer 503 until then). docs/reliability.md, "Snapshots".
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../snapshot/layout.ts';
@@ -24,8 +26,10 @@ export interface SnapshotHolder {
   readonly loading: string | undefined;
   /** Loads `current` if it changed (waiting for a load under way first); true when a new snapshot was swapped in. */
   refresh(): Promise<boolean>;
-  /** settles when the first load (and any fallback) is over */
+  /** settles when the first snapshot serves its pages, or the first load (and any fallback) is over */
   readonly ready: Promise<void>;
+  /** settles when the first load (and any fallback) is over: a snapshot is served whole, or none is */
+  readonly loaded: Promise<void>;
   close(): void;
 }
 
@@ -86,14 +90,35 @@ export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolde
   let running: Promise<boolean> | undefined;
   let again = false;
 
-  const open = (id: string) => openSnapshot(join(root, id), id, { cacheBytes: options.cacheBytes, baseUrl: options.baseUrl });
+  let pagesServed: () => void = () => {};
+  const firstPages = new Promise<void>((resolve) => { pagesServed = resolve; });
+
+  /** Opens a snapshot; while nothing is served, its pages are served as soon as they can be. */
+  const open = (id: string, started: number) => openSnapshot(join(root, id), id, { cacheBytes: options.cacheBytes, baseUrl: options.baseUrl }, current ? undefined : (pagesOnly) => {
+    if (closed || current) {
+      closeSnapshot(pagesOnly);
+      return;
+    }
+    current = pagesOnly;
+    log(`serving the pages of snapshot ${id} (${pagesOnly.info.pages} pages) after ${Math.round(performance.now() - started)} ms; other queries answer 503 until its model is loaded`);
+    pagesServed();
+  });
+
+  /** Drops a snapshot served by its pages only, whose load then failed. */
+  const dropPagesOnly = (id: string) => {
+    if (current && !current.complete && current.id === id) {
+      closeSnapshot(current);
+      current = undefined;
+    }
+  };
 
   const serve = (next: Snapshot, started: number, note: string) => {
     const previous = current;
     current = next;
     log(`serving snapshot ${next.id} (${next.info.pages} pages, ${next.info.videos} videos, page files ${next.held === 'memory' ? 'in memory' : 'read from disk'})${note}, loaded in ${Math.round(performance.now() - started)} ms`);
-    // Requests that started on the old snapshot finish with it; its files are closed after them.
-    if (previous) setTimeout(() => closeSnapshot(previous), 30_000).unref();
+    // Requests that started on the old snapshot finish with it; its files are closed after them
+    // (unless it was this one serving its pages only: they share their files).
+    if (previous && previous.sources !== next.sources) setTimeout(() => closeSnapshot(previous), 30_000).unref();
   };
 
   /** One pass: load `current` if it is new (or was refused and has changed since). */
@@ -108,7 +133,7 @@ export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolde
     const started = performance.now();
     loading = id;
     try {
-      const next = await open(id);
+      const next = await open(id, started);
       if (closed) {
         closeSnapshot(next);
         return false;
@@ -121,6 +146,7 @@ export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolde
       const reason = reasonOf(error);
       refused.set(id, signature);
       problem = { id, reason };
+      dropPagesOnly(id);
       log(`refused snapshot ${id}: ${reason}; ${current ? `still serving ${current.id}` : 'looking for an intact snapshot beside it'}`);
       if (!current) await fallBack(id);
       return false;
@@ -135,7 +161,7 @@ export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolde
       if (closed) return;
       const started = performance.now();
       try {
-        const next = await open(id);
+        const next = await open(id, started);
         if (closed) {
           closeSnapshot(next);
           return;
@@ -143,6 +169,7 @@ export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolde
         serve(next, started, ` in place of ${refusedId}, which was refused`);
         return;
       } catch (error) {
+        dropPagesOnly(id);
         log(`refused snapshot ${id} as a fallback: ${reasonOf(error)}`);
       }
     }
@@ -170,7 +197,8 @@ export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolde
     return running;
   };
 
-  const ready = refresh().then(() => undefined, () => undefined);
+  const loaded = refresh().then(() => undefined, () => undefined);
+  const ready = Promise.race([firstPages, loaded]);
   let watcher: FSWatcher | undefined;
   try {
     watcher = watch(root, () => void refresh());
@@ -184,13 +212,16 @@ export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolde
       return current;
     },
     get problem() {
-      return problem ?? (loading !== undefined && loading !== current?.id ? { id: loading, reason: 'it is being verified and loaded' } : undefined);
+      if (problem) return problem;
+      if (current && !current.complete) return { id: current.id, reason: 'its pages are served; its model and search index are being loaded, and other queries answer 503 until then' };
+      return loading !== undefined && loading !== current?.id ? { id: loading, reason: 'it is being verified and loaded' } : undefined;
     },
     get loading() {
       return loading;
     },
     refresh,
     ready,
+    loaded,
     close() {
       closed = true;
       watcher?.close();

@@ -1,36 +1,38 @@
 // Loads a snapshot for serving: verified first (verify-snapshot.ts: the manifest's hash is the
-// snapshot's id, every file has the size and hash the manifest records), then the manifest as a
-// Map, the page files held in memory (or read by range from disk, each read checked, when they
-// are larger than the cache budget), and the model rebuilt from model.ndjson, so dynamic answers
-// come from exactly the data the static pages were rendered from.
+// snapshot's id, every file has the size and hash the manifest records), its pages looked up in the
+// manifest's own bytes (page-index.ts), the page files held in memory (or read by range from disk,
+// each read checked, when they are larger than the cache budget), and the model rebuilt from
+// model.ndjson, so dynamic answers come from exactly the data the static pages were rendered from.
 //
 // The server opens snapshots with `openSnapshot`: verification and file reads run on a worker
 // thread, and the parsing on this thread is cut into slices of a few milliseconds between which
-// requests are answered (docs/reliability.md, "Snapshots"). `loadSnapshot` does the same steps at
-// once, for tools and tests.
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// requests are answered (docs/reliability.md, "Snapshots"). A snapshot can serve its prerendered
+// pages as soon as its manifest is verified (`onPages`: the start-up uses it, when nothing else
+// is served); its model and search index follow. `loadSnapshot` does the same steps at once, for
+// tools and tests.
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SnapshotInfo } from '../api/endpoint.ts';
-import { buildModel, type Model } from '../model/build-model.ts';
+import { buildModel, buildModelInSteps, type Model } from '../model/build-model.ts';
+import type { Steps } from '../model/steps.ts';
 import { loadSearchIndex, type SearchIndex } from '../search/search-index.ts';
-import { MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../snapshot/layout.ts';
-import { parseManifestPage, SNAPSHOT_ID_LENGTH, type PageEntry } from '../snapshot/manifest.ts';
+import { MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../snapshot/layout.ts';
+import { parseManifestPage, type PageEntry } from '../snapshot/manifest.ts';
 import { collectModelLines } from '../snapshot/model-data.ts';
 import { diskSource, memorySource, type PageSource } from '../snapshot/page-files.ts';
-import { SnapshotRefused, verifySnapshot, type VerifiedFiles, type VerifyOptions } from '../snapshot/verify-snapshot.ts';
-import type { VerifyReply, VerifyRequest } from './verify-worker.ts';
+import { linePageLookup, type PageLookup } from '../snapshot/page-index.ts';
+import { readVerifiedFile, SnapshotRefused, verifyManifest, type VerifiedManifest, type VerifyOptions } from '../snapshot/verify-snapshot.ts';
+import type { FileRequest, VerifyReply, VerifyRequest } from './verify-worker.ts';
 
-export type { PageSource };
+export type { PageLookup, PageSource };
 export { SnapshotRefused };
 
 export interface Snapshot {
   readonly id: string;
   readonly dir: string;
   readonly baseUrl: string;
-  readonly pages: ReadonlyMap<string, PageEntry>;
+  /** its prerendered pages by URL (a Map's reading side) */
+  readonly pages: PageLookup;
   /** identity bodies, br and gzip variants */
   readonly sources: { readonly body: PageSource; readonly br: PageSource; readonly gzip: PageSource };
   /** whether the page files are held in memory (verified whole) or read from disk (each read checked) */
@@ -43,6 +45,11 @@ export interface Snapshot {
   readonly builtAt: number;
   /** page reads refused since it was loaded (a file damaged or changed under a disk-backed snapshot) */
   readonly faults: PageFaults;
+  /**
+   * false while only its pages are served (at start-up, before its model and search index are
+   * loaded): `model` is then an empty one, and dynamic queries are answered 503 (http-server.ts)
+   */
+  readonly complete: boolean;
 }
 
 export interface PageFaults {
@@ -83,114 +90,160 @@ function* bufferLines(bytes: Uint8Array): Generator<string> {
 /** Lines handled between two chances to pause. */
 const STEP = 256;
 
-/** What the assembly asks of its driver: a pause, or a file of the snapshot read whole. */
+/** What the assembly asks of its driver: a pause, or a file of the snapshot read whole and verified. */
 type Need = { readonly pause: true } | { readonly read: string };
 const PAUSE: Need = { pause: true };
 
-/**
- * Builds the Snapshot from verified files, asking its driver to read each file (one at a time,
- * each let go before the next, which keeps the peak of memory low) and yielding pauses, where the
- * driver may let other work run. The manifest's pages and the model's lines are parsed a line at
- * a time; the search index and the model's indexes in one step each.
- */
-function* assemble(dir: string, id: string, files: VerifiedFiles): Generator<Need, Snapshot, Buffer | undefined> {
-  const { head } = files;
-  const changed = (name: string) => new SnapshotRefused(`${name} changed while the snapshot was loaded`);
-  const readChecked = function* (name: string): Generator<Need, Buffer, Buffer | undefined> {
-    const bytes = yield { read: name };
-    // Verified on the worker; read again here: a file that changed size since is refused.
-    if (!bytes || bytes.length !== head.files[name]?.size) throw changed(name);
-    return bytes;
-  };
-  // The manifest read here is hashed again (a megabyte a step): it must still be the snapshot's id.
-  const manifest = yield { read: MANIFEST_FILE };
-  if (!manifest) throw changed(MANIFEST_FILE);
-  const hash = createHash('sha256');
-  for (let at = 0; at < manifest.length; at += 1 << 20) {
-    hash.update(manifest.subarray(at, at + (1 << 20)));
+/** Steps of the model's own (steps.ts), each pause of theirs a pause of the assembly. */
+function* pausing<T>(steps: Steps<T>): Generator<Need, T, Uint8Array | undefined> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
     yield PAUSE;
   }
-  if (hash.digest('hex').slice(0, SNAPSHOT_ID_LENGTH) !== id) throw changed(MANIFEST_FILE);
-  const pages = new Map<string, PageEntry>();
-  let n = 0;
-  for (const line of bufferLines(manifest)) {
-    if (n++ === 0 || line === '}}') continue;
-    const [key, entry] = parseManifestPage(line);
-    pages.set(key, entry);
-    if (n % STEP === 0) yield PAUSE;
+}
+
+/** The model of a snapshot whose model is not loaded yet: nothing in it, its URLs those of the snapshot. */
+const emptyModel = (baseUrl: string): Model =>
+  buildModel({ categories: [], channels: [], videos: [], playlists: [], comments: [], live: [] }, { trending: [], related: [] }, baseUrl);
+
+const timestamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * Builds the Snapshot from its verified manifest, asking its driver for each other file (one at a
+ * time, each let go before the next, which keeps the peak of memory low) and yielding pauses, where
+ * the driver may let other work run. Pages are looked up in the manifest's bytes (or, for a
+ * manifest whose lines are not in key order, parsed into a Map a line at a time); once they can be
+ * served, `onPages` gets the snapshot without its model. The model's lines are parsed a line at a
+ * time and the model built in steps; the search index loads in one step.
+ */
+function* assemble(dir: string, id: string, verified: VerifiedManifest, onPages?: (pagesOnly: Snapshot) => void): Generator<Need, Snapshot, Uint8Array | undefined> {
+  const { head } = verified;
+  const changed = (name: string) => new SnapshotRefused(`${name} could not be read once verified`);
+  const readVerified = function* (name: string): Generator<Need, Uint8Array, Uint8Array | undefined> {
+    const bytes = yield { read: name };
+    if (!bytes) throw changed(name);
+    return bytes;
+  };
+  const manifest = Buffer.from(verified.manifest.buffer, verified.manifest.byteOffset, verified.manifest.byteLength);
+  let pages: PageLookup;
+  if (verified.lines.sorted) {
+    pages = linePageLookup(manifest, verified.lines);
+  } else {
+    const map = new Map<string, PageEntry>();
+    const { starts, end } = verified.lines;
+    for (let i = 0; i < starts.length; i++) {
+      const [key, entry] = parseManifestPage(manifest.toString('utf8', starts[i]!, i + 1 < starts.length ? starts[i + 1]! - 1 : end));
+      map.set(key, entry);
+      if (i % STEP === 0) yield PAUSE;
+    }
+    pages = map;
   }
-  if (pages.size !== head.counts['pages']) throw new SnapshotRefused(`the manifest lists ${pages.size} pages, not the ${head.counts['pages']} it counts`);
-  const search = head.files[SEARCH_FILE] ? loadSearchIndex((yield* readChecked(SEARCH_FILE)).toString('utf8')) : undefined;
-  yield PAUSE;
-  const collector = collectModelLines();
-  n = 0;
-  for (const line of bufferLines(yield* readChecked(MODEL_FILE))) {
-    collector.add(line);
-    if (++n % STEP === 0) yield PAUSE;
-  }
-  const data = collector.finish();
-  yield PAUSE;
-  const model = buildModel(data.catalogue, data.derived, data.baseUrl);
   const faults: PageFaults = { count: 0, last: undefined };
   const source = (which: keyof typeof PAGE_FILES): PageSource => {
-    const bytes = files.pages?.[which];
+    const bytes = verified.pages?.[which];
     return counted(bytes ? memorySource(PAGE_FILES[which], Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) : diskSource(join(dir, PAGE_FILES[which])), faults);
   };
   const sources = { body: source('body'), br: source('br'), gzip: source('gzip') };
-  return {
-    id,
-    dir,
-    baseUrl: head.baseUrl,
-    pages,
-    sources,
-    held: files.pages ? 'memory' : 'disk',
-    model,
-    info: { id, videos: data.catalogue.videos.length, pages: pages.size, loadedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') },
-    search,
-    builtAt: files.builtAt,
-    faults,
+  const served = {
+    id, dir, baseUrl: head.baseUrl, pages, sources, held: verified.pages ? 'memory' as const : 'disk' as const, builtAt: verified.builtAt, faults,
   };
-}
-
-/** A file of the snapshot read whole, or undefined when it cannot be. */
-const readSnapshotFile = (dir: string, name: string): Buffer | undefined => {
   try {
-    return readFileSync(join(dir, name));
-  } catch {
-    return undefined;
+    if (onPages) {
+      const info = { id, videos: head.counts['videos'] ?? 0, pages: pages.size, loadedAt: timestamp() };
+      onPages({ ...served, model: emptyModel(head.baseUrl), info, search: undefined, complete: false });
+      yield PAUSE;
+    }
+    const search = head.files[SEARCH_FILE] ? loadSearchIndex(Buffer.from(yield* readVerified(SEARCH_FILE)).toString('utf8')) : undefined;
+    yield PAUSE;
+    const collector = collectModelLines();
+    let n = 0;
+    for (const line of bufferLines(yield* readVerified(MODEL_FILE))) {
+      collector.add(line);
+      if (++n % STEP === 0) yield PAUSE;
+    }
+    const data = collector.finish();
+    yield PAUSE;
+    const model = yield* pausing(buildModelInSteps(data.catalogue, data.derived, data.baseUrl));
+    const info = { id, videos: data.catalogue.videos.length, pages: pages.size, loadedAt: timestamp() };
+    return { ...served, model, info, search, complete: true };
+  } catch (error) {
+    // the page files are closed by whoever served the pages-only snapshot, else here
+    if (!onPages) for (const s of Object.values(sources)) s.close();
+    throw error;
   }
-};
+}
 
 /** Verifies and loads a snapshot at once, on this thread (tools and tests; the server uses openSnapshot). */
 export function loadSnapshot(dir: string, id: string, options: OpenOptions): Snapshot {
-  const steps = assemble(dir, id, verifySnapshot(dir, id, options));
-  let answer: Buffer | undefined;
+  const verified = verifyManifest(dir, id, options);
+  const steps = assemble(dir, id, verified);
+  let answer: Uint8Array | undefined;
   for (;;) {
     const step = steps.next(answer);
     if (step.done) return step.value;
-    answer = 'read' in step.value ? readSnapshotFile(dir, step.value.read) : undefined;
+    answer = 'read' in step.value ? readVerifiedFile(dir, step.value.read, verified.head) : undefined;
   }
 }
 
-/** Runs verifySnapshot on a worker thread; the verified bytes are moved here, not copied. */
-function verifyOffThread(dir: string, id: string, options: VerifyOptions): Promise<VerifiedFiles> {
+/** A verifier on a worker thread: the manifest it verified, then each file asked for. */
+interface Verifier {
+  readonly manifest: VerifiedManifest;
+  read(name: string): Promise<Uint8Array>;
+  close(): void;
+}
+
+/** Starts verify-worker.ts on a snapshot; the verified bytes are moved here, not copied. */
+function verifyOffThread(dir: string, id: string, options: VerifyOptions): Promise<Verifier> {
   return new Promise((resolve, reject) => {
     const request: VerifyRequest = { dir, id, options: { cacheBytes: options.cacheBytes, baseUrl: options.baseUrl } };
     const worker = new Worker(new URL('./verify-worker.ts', import.meta.url), { workerData: request });
-    let settled = false;
-    worker.once('message', (reply: VerifyReply) => {
-      settled = true;
-      if ('files' in reply) resolve(reply.files);
-      else reject(reply.refused ? new SnapshotRefused(reply.message) : new Error(reply.message));
-      void worker.terminate();
+    /** who waits for the worker's next reply */
+    let waiting: { resolve: (reply: VerifyReply) => void; reject: (error: Error) => void } | undefined;
+    let stopped: Error | undefined;
+    const fail = (error: Error) => {
+      stopped ??= error;
+      const w = waiting;
+      waiting = undefined;
+      w?.reject(error);
+    };
+    const next = () => new Promise<VerifyReply>((res, rej) => {
+      if (stopped) rej(stopped);
+      else waiting = { resolve: res, reject: rej };
     });
-    worker.once('error', (error) => {
-      if (!settled) reject(error);
-      settled = true;
+    const asRefusal = (reply: VerifyReply): Error | undefined =>
+      ('message' in reply ? (reply.refused ? new SnapshotRefused(reply.message) : new Error(reply.message)) : undefined);
+    worker.on('message', (reply: VerifyReply) => {
+      const w = waiting;
+      waiting = undefined;
+      w?.resolve(reply);
     });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`the snapshot verifier stopped (exit code ${code})`));
-      settled = true;
+    worker.once('error', (error) => fail(error));
+    worker.once('exit', (code) => fail(new Error(`the snapshot verifier stopped (exit code ${code})`)));
+    const close = () => void worker.terminate();
+    next().then((reply) => {
+      const refusal = asRefusal(reply);
+      if (refusal || !('manifest' in reply)) {
+        close();
+        reject(refusal ?? new Error('the snapshot verifier answered out of turn'));
+        return;
+      }
+      resolve({
+        manifest: reply.manifest,
+        async read(name) {
+          const answer = next();
+          worker.postMessage({ read: name } satisfies FileRequest);
+          const file = await answer;
+          const refused = asRefusal(file);
+          if (refused) throw refused;
+          if (!('file' in file) || file.file !== name) throw new Error('the snapshot verifier answered out of turn');
+          return file.bytes;
+        },
+        close,
+      });
+    }, (error: Error) => {
+      close();
+      reject(error);
     });
   });
 }
@@ -200,24 +253,34 @@ export const SLICE_MS = 10;
 
 /**
  * Verifies and loads a snapshot without holding the event loop: verification on a worker thread,
- * parsing in slices of SLICE_MS between which other callbacks run.
+ * parsing in slices of SLICE_MS between which other callbacks run. `onPages` gets the snapshot with
+ * its pages only, as soon as they can be served; it then owns its page files (closeSnapshot).
  */
-export async function openSnapshot(dir: string, id: string, options: OpenOptions): Promise<Snapshot> {
-  const files = await verifyOffThread(dir, id, options);
-  const steps = assemble(dir, id, files);
-  let sliceStart = performance.now();
-  let answer: Buffer | undefined;
-  for (;;) {
-    const step = steps.next(answer);
-    answer = undefined;
-    if (step.done) return step.value;
-    if ('read' in step.value) {
-      answer = await readFile(join(dir, step.value.read)).catch(() => undefined);
-      sliceStart = performance.now();
-    } else if (performance.now() - sliceStart >= SLICE_MS) {
-      await new Promise((resume) => setImmediate(resume));
-      sliceStart = performance.now();
+export async function openSnapshot(dir: string, id: string, options: OpenOptions, onPages?: (pagesOnly: Snapshot) => void): Promise<Snapshot> {
+  const verifier = await verifyOffThread(dir, id, options);
+  try {
+    const steps = assemble(dir, id, verifier.manifest, onPages);
+    let sliceStart = performance.now();
+    let answer: Uint8Array | undefined;
+    for (;;) {
+      const step = steps.next(answer);
+      answer = undefined;
+      if (step.done) return step.value;
+      if ('read' in step.value) {
+        // a refusal here is thrown into the assembly, which lets its page files go
+        try {
+          answer = await verifier.read(step.value.read);
+        } catch (error) {
+          steps.throw(error);
+        }
+        sliceStart = performance.now();
+      } else if (performance.now() - sliceStart >= SLICE_MS) {
+        await new Promise((resume) => setImmediate(resume));
+        sliceStart = performance.now();
+      }
     }
+  } finally {
+    verifier.close();
   }
 }
 

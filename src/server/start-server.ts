@@ -53,7 +53,7 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const checks = createStatusChecks({
     catalogue, snapshotRoot: layoutOf(config.distDir).root, snapshots, monitor,
     catalogueFailures: () => [live.failure, partners.failure],
-    searchLoaded: () => (snapshots.current ? snapshots.current.search !== undefined : undefined),
+    searchLoaded: () => (snapshots.current?.complete ? snapshots.current.search !== undefined : undefined),
   });
   const assets = loadClientAssets(options.clientDir ?? CLIENT_DIR);
   const server = createApiServer({
@@ -66,7 +66,8 @@ export async function startServer(config: Config, options: { log?: (m: string) =
     connectionsPerClient: config.connectionsPerClient, headTimeoutMs: config.headTimeoutMs,
   });
   // The first snapshot is verified and loaded off the event loop (snapshot-holder.ts); the server
-  // listens once it is served (or refused, when no intact one exists: then it answers 503).
+  // listens once its pages are served (its model follows), or once it is refused and no intact
+  // one exists (then it answers 503).
   await snapshots.ready;
   // the first reads of keys, live state and alerts, so the first requests see them (bounded: a
   // locked or missing catalogue does not hold the start up)

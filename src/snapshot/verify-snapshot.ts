@@ -4,14 +4,14 @@
 // index and page files small enough to be held in memory are read whole and must have their
 // SHA-256. Page files read from disk by range are checked a page at a time instead (CRC-32 on
 // every read, page-files.ts). Runs on a worker thread in the server (snapshot-store.ts), which
-// then reads the manifest, model and search index itself, a file at a time, and checks each
-// file's length again.
+// hands the bytes it verified to the main thread: the manifest (with the start of each page line,
+// page-index.ts) at once, then the model and the search index one at a time when asked.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from './layout.ts';
-import { MANIFEST_FORMAT, parseManifestHead, SNAPSHOT_ID_LENGTH, type ManifestHead } from './manifest.ts';
-import { hashFile } from './page-files.ts';
+import { MANIFEST_FORMAT, parseManifestHead, SNAPSHOT_ID_LENGTH, type FileRecord, type ManifestHead } from './manifest.ts';
+import { indexManifestLines, type ManifestLines } from './page-index.ts';
 
 /** A snapshot that must not be served; the message names the problem without a server path. */
 export class SnapshotRefused extends Error {
@@ -21,8 +21,13 @@ export class SnapshotRefused extends Error {
   }
 }
 
-export interface VerifiedFiles {
+/** A snapshot whose manifest is verified: what serving its prerendered pages needs. */
+export interface VerifiedManifest {
   readonly head: ManifestHead;
+  /** the manifest's bytes, hashed: the snapshot's id vouches for them */
+  readonly manifest: Uint8Array;
+  /** where its page lines start (page-index.ts) */
+  readonly lines: ManifestLines;
   /** the page files' bytes, when together they fit the memory budget; else read from disk by range */
   readonly pages: Readonly<Record<keyof typeof PAGE_FILES, Uint8Array>> | undefined;
   /** when the manifest was written (ms since the epoch) */
@@ -56,7 +61,12 @@ function sizeOf(dir: string, name: string): number {
   }
 }
 
-export function verifySnapshot(dir: string, id: string, options: VerifyOptions): VerifiedFiles {
+/**
+ * Verifies a snapshot's manifest and the sizes of all its files, and reads and hashes its page files
+ * when they are to be held in memory. The model and search index are verified when they are read
+ * (readVerifiedFile).
+ */
+export function verifyManifest(dir: string, id: string, options: VerifyOptions): VerifiedManifest {
   const manifest = readWhole(dir, MANIFEST_FILE);
   const newline = manifest.indexOf(10);
   const firstLine = manifest.toString('utf8', 0, newline === -1 ? manifest.length : newline);
@@ -76,39 +86,43 @@ export function verifySnapshot(dir: string, id: string, options: VerifyOptions):
   if (options.baseUrl !== undefined && head.baseUrl !== options.baseUrl) {
     throw new SnapshotRefused(`it was built for ${head.baseUrl}, not for this server's ${options.baseUrl}: run npm run build with PUBLIC_BASE_URL=${options.baseUrl}`);
   }
-  const record = (name: string) => {
-    const r = head.files[name];
-    if (!r) throw new SnapshotRefused(`${MANIFEST_FILE} does not record ${name}`);
-    return r;
-  };
   // Sizes first, for every file: a truncated copy is refused before anything large is read.
   const names = [...Object.values(PAGE_FILES), MODEL_FILE, ...(head.files[SEARCH_FILE] ? [SEARCH_FILE] : [])];
   for (const name of names) {
     const size = sizeOf(dir, name);
-    if (size !== record(name).size) {
-      throw new SnapshotRefused(`${name} holds ${size} bytes, not the ${record(name).size} the manifest records (truncated or partly copied)`);
+    if (size !== recordOf(head, name).size) {
+      throw new SnapshotRefused(`${name} holds ${size} bytes, not the ${recordOf(head, name).size} the manifest records (truncated or partly copied)`);
     }
   }
-  const mismatch = (name: string) => new SnapshotRefused(`${name} does not match the SHA-256 the manifest records (damaged or changed)`);
-  const held = (name: string): Buffer => {
-    const bytes = readWhole(dir, name);
-    if (bytes.length !== record(name).size || sha256(bytes) !== record(name).sha256) throw mismatch(name);
-    return bytes;
-  };
-  const hashed = (name: string): void => {
-    let file: { size: number; sha256: string };
-    try {
-      file = hashFile(join(dir, name));
-    } catch (error) {
-      throw new SnapshotRefused(`${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'read error'})`);
-    }
-    if (file.size !== record(name).size || file.sha256 !== record(name).sha256) throw mismatch(name);
-  };
-  hashed(MODEL_FILE);
-  if (head.files[SEARCH_FILE]) hashed(SEARCH_FILE);
-  const pageBytes = Object.values(PAGE_FILES).reduce((sum, name) => sum + record(name).size, 0);
+  let lines: ManifestLines;
+  try {
+    lines = indexManifestLines(manifest);
+  } catch {
+    throw new SnapshotRefused(`${MANIFEST_FILE} holds a line that is not a page`);
+  }
+  if (lines.starts.length !== head.counts['pages']) {
+    throw new SnapshotRefused(`the manifest lists ${lines.starts.length} pages, not the ${head.counts['pages']} it counts`);
+  }
+  const pageBytes = Object.values(PAGE_FILES).reduce((sum, name) => sum + recordOf(head, name).size, 0);
   const pages = pageBytes <= options.cacheBytes
-    ? { body: held(PAGE_FILES.body), br: held(PAGE_FILES.br), gzip: held(PAGE_FILES.gzip) }
+    ? { body: readVerifiedFile(dir, PAGE_FILES.body, head), br: readVerifiedFile(dir, PAGE_FILES.br, head), gzip: readVerifiedFile(dir, PAGE_FILES.gzip, head) }
     : undefined;
-  return { head, pages, builtAt: statSync(join(dir, MANIFEST_FILE)).mtimeMs };
+  return { head, manifest, lines, pages, builtAt: statSync(join(dir, MANIFEST_FILE)).mtimeMs };
+}
+
+function recordOf(head: ManifestHead, name: string): FileRecord {
+  const r = head.files[name];
+  if (!r) throw new SnapshotRefused(`${MANIFEST_FILE} does not record ${name}`);
+  return r;
+}
+
+/** A file of the snapshot read whole; refused unless it has the size and SHA-256 the manifest records. */
+export function readVerifiedFile(dir: string, name: string, head: ManifestHead): Buffer {
+  const bytes = readWhole(dir, name);
+  const record = recordOf(head, name);
+  if (bytes.length !== record.size) {
+    throw new SnapshotRefused(`${name} holds ${bytes.length} bytes, not the ${record.size} the manifest records (truncated or partly copied)`);
+  }
+  if (sha256(bytes) !== record.sha256) throw new SnapshotRefused(`${name} does not match the SHA-256 the manifest records (damaged or changed)`);
+  return bytes;
 }

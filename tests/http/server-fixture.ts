@@ -24,8 +24,8 @@ export interface Fixture {
   readonly running: RunningServer;
   /** rebuilds the snapshot from the catalogue (after a test changed it) */
   rebuild(): ReturnType<typeof buildSnapshot>;
-  /** closes the running server and starts a new one on the same port, catalogue and snapshots */
-  restart(): Promise<RunningServer>;
+  /** closes the server and starts another; `whole: false` returns once it serves its pages, before its model is loaded */
+  restart(options?: { whole?: boolean }): Promise<RunningServer>;
   close(): Promise<void>;
 }
 
@@ -79,17 +79,23 @@ export async function startFixture(source: CatalogueSource): Promise<Fixture> {
   };
   await rebuild();
   const config = loadConfig({ ...AMPLE_RATE_LIMITS, ...source.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, CATALOGUE_DB: catalogue, DIST_DIR: distDir });
-  running = await startServer(config, { log: () => {} });
+  /** Starts the server and (unless told not to) waits until its snapshot is loaded whole: it listens once the pages are served. */
+  const start = async (whole = true) => {
+    const started = await startServer(config, { log: () => {} });
+    if (whole) await started.snapshots.loaded;
+    return started;
+  };
+  running = await start();
   return {
     base, dir, catalogue, distDir, config, rebuild,
     get running() {
       return running!;
     },
-    async restart() {
+    async restart(options: { whole?: boolean } = {}) {
       await running!.close();
       // lets keep-alive clients in this process see their connections closed, so that none reuses one
       await new Promise((resolve) => setTimeout(resolve, 50));
-      running = await startServer(config, { log: () => {} });
+      running = await start(options.whole ?? true);
       return running;
     },
     async close() {

@@ -13,8 +13,12 @@ import { swapCurrent } from '../../src/snapshot/swap.ts';
 import { runSql } from '../unit/support/snapshots.ts';
 import { startFixture, type Fixture } from './server-fixture.ts';
 
-/** The worst wait allowed, as a share of a load in one piece (the search index and the model's indexes still load in one step each). */
-const SWAP_BOUND_SHARE = 0.6;
+/**
+ * The worst wait allowed, as a share of a load in one piece. The model is built in steps and the
+ * pages are not parsed; the search index still loads in one step, and with the garbage collector's
+ * pauses it makes the worst wait (0.29–0.38 of a load in one piece on a loaded machine).
+ */
+const SWAP_BOUND_SHARE = 0.5;
 
 let fx: Fixture;
 let first: string;
@@ -41,6 +45,21 @@ beforeAll(async () => {
   await fx.running.snapshots.refresh();
 }, 600_000);
 afterAll(async () => { await fx?.close(); });
+
+/** A GET with its status, Retry-After, content type and body. */
+function fetchOnce(path: string): Promise<{ status: number; retryAfter: string | undefined; type: string | undefined; body: string }> {
+  const { hostname, port } = new URL(fx.base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, path, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => { body += c; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], type: res.headers['content-type'], body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 describe('a snapshot swap under load', () => {
   it(`answers every request, none slower than ${SWAP_BOUND_SHARE} of a load in one piece`, async () => {
@@ -74,5 +93,32 @@ describe('a snapshot swap under load', () => {
     expect(samples.length).toBeGreaterThan(10);
     expect(samples.filter((s) => s.status !== 200)).toEqual([]);
     expect(worst, `worst ${worst.toFixed(0)} ms over ${samples.length} requests; a load in one piece took ${inOnePiece.toFixed(0)} ms`).toBeLessThan(SWAP_BOUND_SHARE * inOnePiece);
+  }, 300_000);
+});
+
+describe('a start-up', () => {
+  it('serves prerendered pages before the model is loaded, answers dynamic queries 503 with Retry-After until it is, then 200', async () => {
+    const expected = await fetchOnce('/v1/categories');
+    expect(expected.status).toBe(200);
+    const running = await fx.restart({ whole: false });
+    // listening, with the snapshot's pages served and its model still loading
+    const page = await fetchOnce('/v1/categories');
+    const completeAtPage = running.snapshots.current?.complete;
+    const dynamic = await fetchOnce('/v1/videos?limit=7&sort=likes');
+    const completeAtDynamic = running.snapshots.current?.complete;
+    expect(completeAtPage).toBe(false);
+    expect(page.status).toBe(200);
+    expect(page.body).toBe(expected.body);
+    if (!completeAtDynamic) {
+      expect(dynamic.status).toBe(503);
+      expect(dynamic.retryAfter).toBe('2');
+      expect(dynamic.type).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(dynamic.body)).toMatchObject({ status: 503, detail: expect.stringContaining('still loading') });
+    }
+    await running.snapshots.loaded;
+    expect(running.snapshots.current?.complete).toBe(true);
+    const later = await fetchOnce('/v1/videos?limit=7&sort=likes');
+    expect(later.status).toBe(200);
+    expect(JSON.parse(later.body).data).toHaveLength(7);
   }, 300_000);
 });

@@ -51,24 +51,52 @@ describe('holdSnapshots', () => {
     const root = join(dirs.make(), 'snapshots');
     mkdirSync(root);
     const holder = hold(root);
-    await holder.ready;
+    await holder.loaded;
     expect(holder.current).toBeUndefined();
     expect(await holder.refresh()).toBe(false);
     expect(holder.problem).toBeUndefined();
   });
 
-  it('loads the current snapshot before it is ready', async () => {
+  it('serves the pages of the current snapshot once ready, then the whole snapshot once loaded', async () => {
     const { root, first } = await setup();
-    const holder = hold(root);
+    const log: string[] = [];
+    const holder = hold(root, log);
     await holder.ready;
+    // the pages first: looked up in the verified manifest, read from the verified page files
+    const early = holder.current!;
+    expect(early.id).toBe(first);
+    expect(early.complete).toBe(false);
+    expect(early.sources.body.read(early.pages.get('/v1/categories')!.body).toString()).toContain('"data"');
+    expect(early.model.entries).toHaveLength(0);
+    expect(holder.problem).toEqual({ id: first, reason: expect.stringContaining('its model and search index are being loaded') });
+    await holder.loaded;
     expect(holder.current?.id).toBe(first);
+    expect(holder.current?.complete).toBe(true);
+    expect(holder.current?.model.entries.length).toBeGreaterThan(0);
+    expect(holder.current?.search).toBeDefined();
+    // the same page files, not opened twice
+    expect(holder.current?.sources).toBe(early.sources);
     expect(holder.problem).toBeUndefined();
+    expect(log.filter((m) => m.includes(`snapshot ${first}`)).map((m) => m.slice(0, 28))).toEqual([`serving the pages of snapshot ${first}`.slice(0, 28), `serving snapshot ${first}`.slice(0, 28)]);
+  });
+
+  it('drops the pages it served at start-up when the model then fails its check, and falls back', async () => {
+    const { options, root, first } = await setup();
+    const second = await buildSecond(options);
+    utimesSync(join(root, first, MANIFEST_FILE), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    // the right size, the wrong bytes: found only when the model is read, after the pages are served
+    flipByte(join(root, second, MODEL_FILE));
+    const holder = hold(root);
+    await holder.loaded;
+    expect(holder.current?.id).toBe(first);
+    expect(holder.current?.complete).toBe(true);
+    expect(holder.problem).toEqual({ id: second, reason: 'model.ndjson does not match the SHA-256 the manifest records (damaged or changed)' });
   });
 
   it('swaps in a new snapshot after a build, and only once', async () => {
     const { options, root, first } = await setup();
     const holder = hold(root);
-    await holder.ready;
+    await holder.loaded;
     const second = await buildSecond(options);
     expect(second).not.toBe(first);
     await holder.refresh();
@@ -80,7 +108,7 @@ describe('holdSnapshots', () => {
     const { root, first } = await setup();
     const log: string[] = [];
     const holder = hold(root, log);
-    await holder.ready;
+    await holder.loaded;
     mkdirSync(join(root, 'ffffffffffffffff'));
     swapCurrent(root, 'ffffffffffffffff');
     expect(await holder.refresh()).toBe(false);
@@ -99,7 +127,7 @@ describe('holdSnapshots', () => {
   ])('refuses a swap to a snapshot with %s: the previous keeps serving and the problem is named', async (_what, damage, reason) => {
     const { options, root, first } = await setup();
     const holder = hold(root);
-    await holder.ready;
+    await holder.loaded;
     const second = await buildSecond(options);
     damage(join(root, second));
     await holder.refresh();
@@ -119,7 +147,7 @@ describe('holdSnapshots', () => {
     rmSync(join(root, third, MODEL_FILE));
     const log: string[] = [];
     const holder = hold(root, log);
-    await holder.ready;
+    await holder.loaded;
     expect(holder.current?.id).toBe(second);
     expect(holder.problem).toEqual({ id: third, reason: 'model.ndjson is missing' });
     expect(log.some((m) => m.includes(`serving snapshot ${second}`) && m.includes(`in place of ${third}`))).toBe(true);
@@ -129,7 +157,7 @@ describe('holdSnapshots', () => {
     const { root, first } = await setup();
     truncateSync(join(root, first, PAGE_FILES.body), 3);
     const holder = hold(root);
-    await holder.ready;
+    await holder.loaded;
     expect(holder.current).toBeUndefined();
     expect(holder.problem?.id).toBe(first);
     expect(holder.problem?.reason).toMatch(/^pages\.bin holds 3 bytes/);
@@ -138,7 +166,7 @@ describe('holdSnapshots', () => {
   it('loads a refused snapshot once its files are repaired', async () => {
     const { options, root, first } = await setup();
     const holder = hold(root);
-    await holder.ready;
+    await holder.loaded;
     const second = await buildSecond(options);
     const model = join(root, second, MODEL_FILE);
     renameSync(model, `${model}.aside`);
@@ -153,12 +181,12 @@ describe('holdSnapshots', () => {
   it('never serves a snapshot built for another base URL, at start-up or on a swap', async () => {
     const { options, root, first } = await setup();
     const atStart = hold(root, [], 'https://other.example');
-    await atStart.ready;
+    await atStart.loaded;
     expect(atStart.current).toBeUndefined();
     expect(atStart.problem).toEqual({ id: first, reason: `it was built for ${BASE_URL}, not for this server's https://other.example: run npm run build with PUBLIC_BASE_URL=https://other.example` });
 
     const holder = hold(root);
-    await holder.ready;
+    await holder.loaded;
     // a build for another origin must say so (docs/reliability.md, "Builds and the file system")
     const other = (await buildSnapshot({ ...options, baseUrl: 'https://other.example', newOrigin: true })).id;
     await holder.refresh();

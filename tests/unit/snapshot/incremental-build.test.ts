@@ -5,7 +5,7 @@
 import { copyFileSync, cpSync, openSync, readFileSync, readlinkSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { MIN_COMPRESSIBLE } from '../../../src/api/encoding.ts';
+import { MIN_COMPRESSIBLE } from '../../../src/http/encoding.ts';
 import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../src/snapshot/build-snapshot.ts';
 import { layoutOf, PAGE_FILES } from '../../../src/snapshot/layout.ts';
 import { readBuiltFrom } from '../../../src/snapshot/swap.ts';
