@@ -1,7 +1,8 @@
 // npx node scripts/bench/search-engine.ts [DIR] [COUNT] [--handlers]: the search engine alone, in
 // process, on the catalogue and snapshot the search benchmark left in DIR (default /tmp/s100k):
 // times COUNT (default 2,000) distinct cold queries on videos, printing percentiles, the time by
-// number of words and the slowest queries. With --handlers, loads the whole snapshot and times
+// number of words and the slowest queries, and the same for the process's CPU time (which a busy
+// machine inflates far less than wall time). With --handlers, loads the whole snapshot and times
 // the benchmark's request mix through the handlers and the renderer instead (no HTTP).
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -28,16 +29,32 @@ const queries = searchQueries(join(dir, 'catalogue.db'), count * 3, 11).filter((
 }).slice(0, count);
 const warmUp = searchQueries(join(dir, 'catalogue.db'), 500, 99).map((q) => `${q} warm`); // the JIT, not the caches
 
-function report(times: [number, string][]) {
+function report(times: [number, string][], label = 'wall') {
   const sorted = times.map((t) => t[0]).sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!.toFixed(2);
   const sum = sorted.reduce((s, x) => s + x, 0);
-  console.log(`${times.length} queries: mean ${(sum / sorted.length).toFixed(3)} ms, p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${at(1)} ms`);
+  console.log(`${times.length} queries, ${label}: mean ${(sum / sorted.length).toFixed(3)} ms, p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, max ${at(1)} ms`);
   for (const words of [1, 2, 3]) {
     const group = times.filter(([, q]) => termsOf(q).length === words);
     console.log(`  ${words} word(s): ${group.length} queries, mean ${(group.reduce((s, [t]) => s + t, 0) / group.length).toFixed(3)} ms`);
   }
-  console.log(times.sort((a, b) => b[0] - a[0]).slice(0, 12).map(([t, q]) => `  ${t.toFixed(2)} ms ${JSON.stringify(q)}`).join('\n'));
+  console.log([...times].sort((a, b) => b[0] - a[0]).slice(0, 12).map(([t, q]) => `  ${t.toFixed(2)} ms ${JSON.stringify(q)}`).join('\n'));
+}
+
+/** Times `run` over the queries: wall and the process's CPU time (user + system) per query. */
+function timeEach(run: (q: string, i: number) => unknown) {
+  const wall: [number, string][] = [];
+  const cpu: [number, string][] = [];
+  queries.forEach((q, i) => {
+    const c = process.cpuUsage();
+    const start = performance.now();
+    run(q, i);
+    wall.push([performance.now() - start, q]);
+    const used = process.cpuUsage(c);
+    cpu.push([(used.user + used.system) / 1000, q]);
+  });
+  report(wall);
+  report(cpu, 'CPU');
 }
 
 if (process.argv.includes('--handlers')) {
@@ -50,17 +67,9 @@ if (process.argv.includes('--handlers')) {
     return renderAnswer(endpoint.handle(endpoint.parse({}, params), context), endpoint.cache, context.model.urls);
   };
   warmUp.forEach(request);
-  report(queries.map((q, i) => {
-    const start = performance.now();
-    request(q, i);
-    return [performance.now() - start, q];
-  }));
+  timeEach(request);
 } else {
-  const index = loadSearchIndex(readFileSync(join(current, 'search.json'), 'utf8'));
+  const index = loadSearchIndex(readFileSync(join(current, 'search.json')));
   for (const q of warmUp) searchKind(index, 'videos', q);
-  report(queries.map((q) => {
-    const start = performance.now();
-    searchKind(index, 'videos', q);
-    return [performance.now() - start, q];
-  }));
+  timeEach((q) => searchKind(index, 'videos', q));
 }

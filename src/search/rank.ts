@@ -8,6 +8,8 @@
 // 0.45, completions 0.5); ties by document id.
 import type { KindIndex } from './search-index.ts';
 import { allowsTypos } from './text.ts';
+import { forEachTypo } from './typo-index.ts';
+import { findTerm, prefixRun } from './vocabulary.ts';
 
 /** Matches a ranking keeps when not asked for more: 10 pages of 20. */
 export const KEPT_MATCHES = 200;
@@ -21,7 +23,9 @@ export interface Ranking {
   readonly total: number;
 }
 
-const typos = (term: string): number => (!allowsTypos(term) ? 0 : term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0);
+/** The edits a word of `length` code units may take, in scripts that take typos. */
+export const editsFor = (length: number): number => (length >= 8 ? 2 : length >= 4 ? 1 : 0);
+const typos = (term: string): number => (allowsTypos(term) ? editsFor(term.length) : 0);
 
 const idfOf = (index: KindIndex, id: number) => {
   const df = index.frequency[id]!;
@@ -74,37 +78,36 @@ export function variantsOf(index: KindIndex, word: string, last: boolean): Varia
 
 function findVariants(index: KindIndex, word: string, last: boolean): Variants {
   const weights = new Map<number, number>();
-  const exact = (allowsTypos(word) ? index.vocabulary : index.denseVocabulary).get(word) ?? -1;
+  const exact = findTerm(index.terms, word);
   const add = (id: number, base: number, reference: number | undefined) => {
     if (id === exact) return;
     const weight = reference === undefined ? base : base * Math.min(1, reference / idfOf(index, id));
     if (!(weights.get(id)! >= weight)) weights.set(id, weight);
   };
   const exactIdf = exact === -1 ? undefined : idfOf(index, exact);
+  // Completions and typos match in the short fields only: a term found in none of them (its
+  // short-field postings are none) is skipped, as it would add nothing.
+  const inShortFields = (id: number) => index.looseEnds[id]! > index.starts[id]!;
   if (last) {
     // Every completion counts. They are weighed with the rarity of the word as typed, or when it
-    // is no term, of its commonest completion: a rare completion matches, but never outranks the
-    // completion a user most likely means only for being rare.
-    const completions: number[] = [];
+    // is no term, of its commonest completion (in any field): a rare completion matches, but never
+    // outranks the completion a user most likely means only for being rare.
+    const [from, to] = prefixRun(index.terms, word);
     let commonest = -1;
-    for (const vocabulary of [index.vocabulary, index.denseVocabulary]) {
-      for (const [, id] of vocabulary.atPrefix(word)) {
-        if (id === exact) continue;
-        completions.push(id);
-        if (commonest === -1 || index.frequency[id]! > index.frequency[commonest]!) commonest = id;
-      }
+    for (let id = from; id < to; id++) {
+      if (id !== exact && (commonest === -1 || index.frequency[id]! > index.frequency[commonest]!)) commonest = id;
     }
     const reference = exactIdf ?? (commonest === -1 ? undefined : idfOf(index, commonest));
-    for (const id of completions) add(id, COMPLETION_WEIGHT, reference);
+    for (let id = from; id < to; id++) if (inShortFields(id)) add(id, COMPLETION_WEIGHT, reference);
   }
   const distance = typos(word);
   if (distance > 0) {
-    for (const [, [id, edits]] of index.vocabulary.fuzzyGet(word, distance)) if (edits > 0) add(id, TYPO_WEIGHT / edits, exactIdf);
+    forEachTypo(index.typos, index.terms, word, distance, (id, edits) => add(id, TYPO_WEIGHT / edits, exactIdf));
     // two letters swapped, the commonest typo, counts as one edit
     for (let i = 0; i < word.length - 1; i++) {
       if (word[i] === word[i + 1]) continue;
-      const id = index.vocabulary.get(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
-      if (id !== undefined) add(id, TYPO_WEIGHT, exactIdf);
+      const id = findTerm(index.terms, word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
+      if (id !== -1 && inShortFields(id)) add(id, TYPO_WEIGHT, exactIdf);
     }
   }
   return { exact, ids: Int32Array.from(weights.keys()), weights: Float64Array.from(weights.values()) };
@@ -118,13 +121,13 @@ export function postingsOf(index: KindIndex, variants: Variants): number {
 }
 
 /**
- * Scores the postings `start`..`end` into `total` (the query's first word): each document keeps
+ * Scores the postings `start`..`end` (their scores at `shift` from them) into `total` (the query's first word): each document keeps
  * its best score, and is added to `candidates` the first time. Returns the candidates' count.
  * A plain function over arrays, not a closure, so the hot loop keeps its values in registers.
  */
-function scoreFirst(docs: Int32Array, scores: Float32Array, start: number, end: number, weight: number, total: Float64Array, candidates: Int32Array, count: number): number {
+function scoreFirst(docs: Int32Array, scores: Float32Array, shift: number, start: number, end: number, weight: number, total: Float64Array, candidates: Int32Array, count: number): number {
   for (let p = start; p < end; p++) {
-    const score = scores[p]! * weight;
+    const score = scores[p + shift]! * weight;
     if (score === 0) continue;
     const doc = docs[p]!;
     if (total[doc] === 0) candidates[count++] = doc;
@@ -134,11 +137,11 @@ function scoreFirst(docs: Int32Array, scores: Float32Array, start: number, end: 
 }
 
 /** Scores the postings `start`..`end` of a later word into `word`, for the documents still matching (`matched` = `wi`). Returns the touched count. */
-function scoreLater(docs: Int32Array, scores: Float32Array, start: number, end: number, weight: number, matched: Uint8Array, wi: number, word: Float64Array, touched: Int32Array, count: number): number {
+function scoreLater(docs: Int32Array, scores: Float32Array, shift: number, start: number, end: number, weight: number, matched: Uint8Array, wi: number, word: Float64Array, touched: Int32Array, count: number): number {
   for (let p = start; p < end; p++) {
     const doc = docs[p]!;
     if (matched[doc] !== wi) continue;
-    const score = scores[p]! * weight;
+    const score = scores[p + shift]! * weight;
     if (score === 0) continue;
     if (word[doc] === 0) touched[count++] = doc;
     if (score > word[doc]!) word[doc] = score;
@@ -208,19 +211,19 @@ export function rankWords(index: KindIndex, words: readonly string[], keep: numb
   // over the short fields (the front of theirs).
   let candidateCount = 0;
   const first = variantsOf(index, words[0]!, words.length === 1);
-  if (first.exact !== -1) candidateCount = scoreFirst(index.docs, index.scoreAll, index.starts[first.exact]!, index.starts[first.exact + 1]!, 1, total, candidates, candidateCount);
+  if (first.exact !== -1) candidateCount = scoreFirst(index.docs, index.scoreAll, 0, index.starts[first.exact]!, index.starts[first.exact + 1]!, 1, total, candidates, candidateCount);
   for (let v = 0; v < first.ids.length; v++) {
     const id = first.ids[v]!;
-    candidateCount = scoreFirst(index.docs, index.scoreLoose, index.starts[id]!, index.looseEnds[id]!, first.weights[v]!, total, candidates, candidateCount);
+    candidateCount = scoreFirst(index.docs, index.scoreLoose, index.looseScoreStarts[id]! - index.starts[id]!, index.starts[id]!, index.looseEnds[id]!, first.weights[v]!, total, candidates, candidateCount);
   }
   for (let wi = 1; wi < words.length; wi++) {
     if (wi === 1) for (let i = 0; i < candidateCount; i++) matched[candidates[i]!] = 1;
     let count = 0;
     const later = variantsOf(index, words[wi]!, wi === words.length - 1);
-    if (later.exact !== -1) count = scoreLater(index.docs, index.scoreAll, index.starts[later.exact]!, index.starts[later.exact + 1]!, 1, matched, wi, word, touched, count);
+    if (later.exact !== -1) count = scoreLater(index.docs, index.scoreAll, 0, index.starts[later.exact]!, index.starts[later.exact + 1]!, 1, matched, wi, word, touched, count);
     for (let v = 0; v < later.ids.length; v++) {
       const id = later.ids[v]!;
-      count = scoreLater(index.docs, index.scoreLoose, index.starts[id]!, index.looseEnds[id]!, later.weights[v]!, matched, wi, word, touched, count);
+      count = scoreLater(index.docs, index.scoreLoose, index.looseScoreStarts[id]! - index.starts[id]!, index.starts[id]!, index.looseEnds[id]!, later.weights[v]!, matched, wi, word, touched, count);
     }
     for (let i = 0; i < count; i++) {
       const doc = touched[i]!;

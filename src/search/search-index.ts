@@ -1,18 +1,22 @@
-// The search index of a snapshot, per kind (videos, channels, playlists): the vocabulary in
-// MiniSearch's radix tree (SearchableMap: exact, prefix and typo-tolerant term lookup) and, per
-// term, its postings with BM25+ scores computed at build time in typed arrays: one score over every
-// field (for the word as typed) and one over the short fields only (for typos and completions).
-// Scoring a query is then a few additions per posting: MiniSearch's own search built a result
-// object per matching document, 100–270 ms for a word found in 35,000 of 100,000 videos. The
-// commonest one-word queries (a frequent term, a short prefix) are ranked at build time too: their
-// best matches are stored as top lists, exactly what ranking them at query time gives.
-import SearchableMap from 'minisearch/SearchableMap';
+// The search index of a snapshot, per kind (videos, channels, playlists): the vocabulary as a
+// sorted array of terms (vocabulary.ts: exact and prefix lookups by binary search), a typo index
+// of the terms found in short fields (typo-index.ts) and, per term, its postings with BM25+ scores
+// computed at build time in typed arrays: one score over every field (for the word as typed) and
+// one over the short fields only (for typos and completions, which match there only). Scoring a
+// query is then a few additions per posting: MiniSearch's own search built a result object per
+// matching document, 100–270 ms for a word found in 35,000 of 100,000 videos. The commonest
+// one-word queries (a frequent term, a short prefix) are ranked at build time too: their best
+// matches are stored as top lists, exactly what ranking them at query time gives.
 import type { Model } from '../model/build-model.ts';
 import { KIND_SPECS, SEARCH_KINDS, searchDocuments, type SearchDocument, type SearchKind } from './documents.ts';
-import { KEPT_MATCHES, postingsOf, rankWords, variantsOf, type Ranking } from './rank.ts';
+import { editsFor, KEPT_MATCHES, postingsOf, rankWords, variantsOf, type Ranking } from './rank.ts';
+import { decodeArray, encodeArray, readDeltas, writeDeltas, type StoredArray } from './stored-arrays.ts';
 import { allowsTypos, termsOf } from './text.ts';
+import { buildTypoIndex, type TypoIndex } from './typo-index.ts';
+import { isVocabulary } from './vocabulary.ts';
 
-export const SEARCH_FORMAT = 3;
+/** search.json's format: 4 since the vocabulary is a sorted array and postings are stored as deltas. */
+export const SEARCH_FORMAT = 4;
 /**
  * A one-word query whose variants hold at least this many postings gets a top list: ranking it
  * takes 0.1–1 ms, and such words ("tutorial", "live", "tu") are among the commonest queries.
@@ -26,25 +30,30 @@ const DELTA = 0.5;
 export interface KindIndex {
   /** document id → key (video id, username, playlist id) */
   readonly keys: readonly string[];
-  /** terms of alphabetic scripts → term id: exact, prefix and typo lookups */
-  readonly vocabulary: SearchableMap<number>;
   /**
-   * terms holding characters of scripts where one is a syllable or a word (text.ts allowsTypos:
-   * Chinese, Japanese, Korean, Thai…) → term id: exact and prefix lookups only. Kept apart so that
-   * a typo lookup never walks their thousands of first characters (2,130 at the root of the
-   * PyVideo vocabulary, 88 without them: typo lookups 2.7 times faster).
+   * every term, in code-unit order: a term's id is its position, so the terms a word starts are
+   * one run of ids (vocabulary.ts)
    */
-  readonly denseVocabulary: SearchableMap<number>;
+  readonly terms: readonly string[];
   /** term id → number of documents holding it */
   readonly frequency: Int32Array;
   /** term id → start of its postings (and the end, at id + 1) */
   readonly starts: Int32Array;
   /** term id → end of its postings in the short fields, which come first in its list */
   readonly looseEnds: Int32Array;
-  /** postings, term by term: those in the short fields, then those in descriptions only, each part by document id ascending; and their scores */
+  /** postings, term by term: those in the short fields, then those in descriptions only, each part by document id ascending */
   readonly docs: Int32Array;
+  /** each posting's score over every field */
   readonly scoreAll: Float32Array;
+  /** term id → where the scores of its short-field postings start in scoreLoose */
+  readonly looseScoreStarts: Int32Array;
+  /** the short-field postings' scores over the short fields, term by term (the other postings score 0 there) */
   readonly scoreLoose: Float32Array;
+  /**
+   * the terms that may stand for a typo: in a short field (typos match nowhere else) and of a
+   * script that takes typos (text.ts allowsTypos: not Chinese, Japanese, Korean, Thai…)
+   */
+  readonly typos: TypoIndex;
   /** a word typed alone (a frequent term or prefix) → its ranking's best KEPT_MATCHES, made at build time */
   readonly tops: ReadonlyMap<string, Ranking>;
 }
@@ -68,7 +77,7 @@ function buildKind(kind: SearchKind, keys: readonly string[], documents: readonl
   const boosts = fields.map((f) => spec.boost[f] ?? 1);
   const n = documents.length;
   const termIds = new Map<string, number>();
-  const termList: string[] = [];
+  const firstSeen: string[] = [];
   const counts: number[] = [];
   const lengths = fields.map(() => new Int32Array(n));
   const looseCounts: number[] = [];
@@ -83,9 +92,9 @@ function buildKind(kind: SearchKind, keys: readonly string[], documents: readonl
       for (const term of terms) {
         let id = termIds.get(term);
         if (id === undefined) {
-          id = termList.length;
+          id = firstSeen.length;
           termIds.set(term, id);
-          termList.push(term);
+          firstSeen.push(term);
           counts.push(0);
           looseCounts.push(0);
         }
@@ -100,18 +109,20 @@ function buildKind(kind: SearchKind, keys: readonly string[], documents: readonl
       }
     });
   });
-  const frequency = Int32Array.from(counts);
-  const average = lengths.map((l) => Math.max(1, l.reduce((sum, x) => sum + x, 0) / Math.max(1, n)));
-  const starts = new Int32Array(termList.length + 1);
-  for (let t = 0; t < termList.length; t++) starts[t + 1] = starts[t]! + frequency[t]!;
-  const total = starts[termList.length]!;
+  // term ids in code-unit order from here on
+  const order = firstSeen.map((_, id) => id).sort((a, b) => (firstSeen[a]! < firstSeen[b]! ? -1 : 1));
+  const terms = order.map((id) => firstSeen[id]!);
+  order.forEach((old, id) => termIds.set(firstSeen[old]!, id));
+  const frequency = Int32Array.from(order, (old) => counts[old]!);
+  const looseCount = Int32Array.from(order, (old) => looseCounts[old]!);
+  const { starts, looseEnds, looseScoreStarts } = layoutOf(frequency, looseCount);
+  const total = starts[terms.length]!;
   const docs = new Int32Array(total);
   const scoreAll = new Float32Array(total);
-  const scoreLoose = new Float32Array(total);
-  const looseEnds = new Int32Array(termList.length);
-  for (let t = 0; t < termList.length; t++) looseEnds[t] = starts[t]! + looseCounts[t]!;
+  const scoreLoose = new Float32Array(looseScoreStarts[terms.length]!);
+  const average = lengths.map((l) => Math.max(1, l.reduce((sum, x) => sum + x, 0) / Math.max(1, n)));
   // where the next posting of each term goes: in the short-field part, or after it
-  const fillLoose = starts.slice(0, termList.length);
+  const fillLoose = starts.slice(0, terms.length);
   const fillRest = looseEnds.slice();
   const tf = new Map<number, Int32Array>();
   documents.forEach((doc, d) => {
@@ -135,46 +146,75 @@ function buildKind(kind: SearchKind, keys: readonly string[], documents: readonl
         all += score;
         if (loose[f]) looseScore += score;
       }
-      const at = looseScore > 0 ? fillLoose[id]!++ : fillRest[id]!++;
-      docs[at] = d;
-      scoreAll[at] = all;
-      scoreLoose[at] = looseScore;
+      if (looseScore > 0) {
+        const at = fillLoose[id]!++;
+        docs[at] = d;
+        scoreAll[at] = all;
+        scoreLoose[looseScoreStarts[id]! + at - starts[id]!] = looseScore;
+      } else {
+        const at = fillRest[id]!++;
+        docs[at] = d;
+        scoreAll[at] = all;
+      }
     }
   });
+  termIds.clear();
   const tops = new Map<string, Ranking>();
-  const index = { keys, ...vocabulariesOf(termList), frequency, starts, looseEnds, docs, scoreAll, scoreLoose, tops };
+  const index: KindIndex = { keys, terms, frequency, starts, looseEnds, docs, scoreAll, looseScoreStarts, scoreLoose, typos: typoIndexOf(terms, starts, looseEnds), tops };
   const least = options.topListPostings ?? TOP_LIST_POSTINGS;
-  for (const word of topListWords(termList, frequency, least)) {
+  for (const word of topListWords(terms, frequency, least)) {
     if (postingsOf(index, variantsOf(index, word, true)) >= least) tops.set(word, rankWords(index, [word], KEPT_MATCHES));
   }
   return index;
 }
 
+/** Where each term's postings and short-field scores go, from its document counts (all fields; short fields). */
+function layoutOf(frequency: Int32Array, looseCount: Int32Array): Pick<KindIndex, 'starts' | 'looseEnds' | 'looseScoreStarts'> {
+  const terms = frequency.length;
+  const starts = new Int32Array(terms + 1);
+  const looseEnds = new Int32Array(terms);
+  const looseScoreStarts = new Int32Array(terms + 1);
+  for (let t = 0; t < terms; t++) {
+    if (!(looseCount[t]! >= 0 && looseCount[t]! <= frequency[t]!)) throw new Error(`search index: term ${t} has ${looseCount[t]} short-field postings of ${frequency[t]}`);
+    starts[t + 1] = starts[t]! + frequency[t]!;
+    looseEnds[t] = starts[t]! + looseCount[t]!;
+    looseScoreStarts[t + 1] = looseScoreStarts[t]! + looseCount[t]!;
+  }
+  return { starts, looseEnds, looseScoreStarts };
+}
+
+/** The typo index of the terms that may stand for a typo: in a short field, and of a script that takes typos. */
+function typoIndexOf(terms: readonly string[], starts: Int32Array, looseEnds: Int32Array): TypoIndex {
+  const ids: number[] = [];
+  terms.forEach((term, id) => {
+    if (looseEnds[id]! > starts[id]! && allowsTypos(term)) ids.push(id);
+  });
+  return buildTypoIndex(terms, ids, editsFor);
+}
+
 /**
  * The words that may deserve a top list, in code-unit order: every prefix of terms (a term is its
  * own prefix) whose terms hold at least `least` postings together, a bound on what the word and
- * its completions hold (its typos are not counted).
+ * its completions hold (its typos are not counted). `terms` are in code-unit order.
  */
 function topListWords(terms: readonly string[], frequency: Int32Array, least: number): string[] {
   const words: string[] = [];
-  const order = terms.map((_, id) => id).sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1));
   // the postings of the terms in code-unit order, summed: a prefix's terms are a contiguous run
-  const sums = new Float64Array(order.length + 1);
-  order.forEach((id, i) => (sums[i + 1] = sums[i]! + frequency[id]!));
+  const sums = new Float64Array(terms.length + 1);
+  terms.forEach((_, i) => (sums[i + 1] = sums[i]! + frequency[i]!));
   const end = (prefix: string, from: number) => {
     let lo = from;
-    let hi = order.length;
+    let hi = terms.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (terms[order[mid]!]!.startsWith(prefix)) lo = mid + 1;
+      if (terms[mid]!.startsWith(prefix)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   };
-  order.forEach((id, i) => {
-    const term = terms[id]!;
+  terms.forEach((term, i) => {
     // prefixes of this term not seen with the term before it (which shares its run)
-    const before = i > 0 ? terms[order[i - 1]!]! : '';
+    const before = i > 0 ? terms[i - 1]! : '';
     let shared = 0;
     while (shared < before.length && shared < term.length && before[shared] === term[shared]) shared++;
     for (let length = shared + 1; length <= term.length; length++) {
@@ -186,15 +226,6 @@ function topListWords(terms: readonly string[], frequency: Int32Array, least: nu
   return words.sort();
 }
 
-/** The two vocabularies of a kind's terms (listed by term id). */
-function vocabulariesOf(terms: readonly string[]): Pick<KindIndex, 'vocabulary' | 'denseVocabulary'> {
-  const entries = terms.map((t, id) => [t, id] as [string, number]);
-  return {
-    vocabulary: SearchableMap.from(entries.filter(([t]) => allowsTypos(t))),
-    denseVocabulary: SearchableMap.from(entries.filter(([t]) => !allowsTypos(t))),
-  };
-}
-
 export function buildSearchIndex(model: Model, options: BuildOptions = {}): SearchIndex {
   const docs = searchDocuments(model);
   return {
@@ -204,102 +235,133 @@ export function buildSearchIndex(model: Model, options: BuildOptions = {}): Sear
   };
 }
 
+// Stored as search.json (docs/search.md, "Stored as search.json"): one line of ASCII JSON,
+//   {"format":4,"layoutChars":<12 digits>,"layout":{…},"data":"<base64>"}
+// where the layout (keys, terms, top-list words, and where each array's base64 lies in data) is
+// read first, and each array is then decoded from its own slice of the text: no parse of the
+// whole text, no copy of the data as JSON strings.
+const FORMAT_HEAD = `{"format":${SEARCH_FORMAT},"layoutChars":`;
+const LAYOUT_DIGITS = 12;
+const LAYOUT_HEAD = ',"layout":';
+const DATA_HEAD = ',"data":"';
+const DATA_TAIL = '"}';
+
+const ARRAYS = ['frequency', 'looseCount', 'docs', 'scoreAll', 'scoreLoose', 'topTotals', 'topStarts', 'topIds', 'topScores'] as const;
+type ArrayName = (typeof ARRAYS)[number];
+
 interface StoredKind {
-  keys: readonly string[];
-  /** term id order */
+  keys: string[];
   terms: string[];
-  frequency: string;
-  starts: string;
-  looseEnds: string;
-  docs: string;
-  scoreAll: string;
-  scoreLoose: string;
-  /** absent in snapshots built before top lists: every query is then ranked when asked */
-  tops?: StoredTops;
+  /** the top lists' words, in the order of their lists */
+  tops: string[];
+  /** each array's base64: [first character in data, characters] */
+  arrays: Record<ArrayName, [number, number]>;
 }
 
-/** Top lists back to back, word by word: the i-th word's matches are at starts[i]..starts[i + 1]. */
-interface StoredTops {
-  words: string[];
-  totals: string;
-  starts: string;
-  ids: string;
-  /** float64: the scores exactly as ranked */
-  scores: string;
-}
+/** JSON with every character outside ASCII escaped: the file's characters are its bytes. */
+const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-type Stored = Int32Array | Float32Array | Float64Array;
-const toBase64 = (array: Stored) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
-/** A typed array over the decoded bytes themselves when they are aligned for it (no copy: 25 MB less to free while a snapshot loads), else over a copy. */
-function fromBase64<T extends Stored>(text: string, Type: { new (buffer: ArrayBuffer, offset?: number, length?: number): T; readonly BYTES_PER_ELEMENT: number }): T {
-  const bytes = Buffer.from(text, 'base64');
-  const size = Type.BYTES_PER_ELEMENT;
-  if (bytes.byteOffset % size === 0 && bytes.buffer instanceof ArrayBuffer) return new Type(bytes.buffer, bytes.byteOffset, bytes.length / size);
-  const copy = new ArrayBuffer(bytes.length);
-  new Uint8Array(copy).set(bytes);
-  return new Type(copy);
-}
-
-/** The index as JSON text (typed arrays in base64), for the snapshot. */
+/** The index as the text of search.json. */
 export function serialiseSearchIndex(index: SearchIndex): string {
-  const stored: Record<string, unknown> = { format: SEARCH_FORMAT };
+  const data: string[] = [];
+  let at = 0;
+  const store = (array: StoredArray): [number, number] => {
+    const text = encodeArray(array);
+    data.push(text);
+    at += text.length;
+    return [at - text.length, text.length];
+  };
+  const layout: Partial<Record<SearchKind, StoredKind>> = {};
   for (const k of SEARCH_KINDS) {
     const kind = index[k];
-    const terms: string[] = new Array(kind.frequency.length);
-    for (const [term, id] of kind.vocabulary) terms[id] = term;
-    for (const [term, id] of kind.denseVocabulary) terms[id] = term;
-    stored[k] = {
-      keys: kind.keys, terms,
-      frequency: toBase64(kind.frequency), starts: toBase64(kind.starts), looseEnds: toBase64(kind.looseEnds), docs: toBase64(kind.docs),
-      scoreAll: toBase64(kind.scoreAll), scoreLoose: toBase64(kind.scoreLoose),
-      tops: storeTops(kind.tops),
-    } satisfies StoredKind;
+    const terms = kind.terms.length;
+    const looseCount = Int32Array.from({ length: terms }, (_, t) => kind.looseEnds[t]! - kind.starts[t]!);
+    const runs = new Int32Array(2 * terms);
+    for (let t = 0; t < terms; t++) {
+      runs[2 * t] = kind.looseEnds[t]!;
+      runs[2 * t + 1] = kind.starts[t + 1]!;
+    }
+    const words = [...kind.tops.keys()];
+    const lists = words.map((w) => kind.tops.get(w)!);
+    const topStarts = new Int32Array(words.length + 1);
+    lists.forEach((r, i) => (topStarts[i + 1] = topStarts[i]! + r.ids.length));
+    const topIds = new Int32Array(topStarts[words.length]!);
+    const topScores = new Float64Array(topIds.length);
+    lists.forEach((r, i) => {
+      topIds.set(r.ids, topStarts[i]!);
+      topScores.set(r.scores, topStarts[i]!);
+    });
+    const arrays: Record<ArrayName, StoredArray> = {
+      frequency: kind.frequency, looseCount, docs: writeDeltas(kind.docs, runs), scoreAll: kind.scoreAll, scoreLoose: kind.scoreLoose,
+      topTotals: Int32Array.from(lists, (r) => r.total), topStarts, topIds, topScores,
+    };
+    layout[k] = { keys: [...kind.keys], terms: [...kind.terms], tops: words, arrays: Object.fromEntries(ARRAYS.map((name) => [name, store(arrays[name])])) as StoredKind['arrays'] };
   }
-  return JSON.stringify(stored);
+  const layoutText = asciiJson(layout);
+  return `${FORMAT_HEAD}${String(layoutText.length).padStart(LAYOUT_DIGITS, '0')}${LAYOUT_HEAD}${layoutText}${DATA_HEAD}${data.join('')}${DATA_TAIL}`;
 }
 
-function storeTops(tops: ReadonlyMap<string, Ranking>): StoredTops {
-  const words = [...tops.keys()];
-  const starts = new Int32Array(words.length + 1);
-  words.forEach((w, i) => (starts[i + 1] = starts[i]! + tops.get(w)!.ids.length));
-  const ids = new Int32Array(starts[words.length]!);
-  const scores = new Float64Array(ids.length);
-  words.forEach((w, i) => {
-    ids.set(tops.get(w)!.ids, starts[i]!);
-    scores.set(tops.get(w)!.scores, starts[i]!);
-  });
-  const totals = Int32Array.from(words, (w) => tops.get(w)!.total);
-  return { words, totals: toBase64(totals), starts: toBase64(starts), ids: toBase64(ids), scores: toBase64(scores) };
-}
-
-function loadTops(stored: StoredTops | undefined): Map<string, Ranking> {
-  const tops = new Map<string, Ranking>();
-  if (!stored) return tops;
-  const totals = fromBase64(stored.totals, Int32Array);
-  const starts = fromBase64(stored.starts, Int32Array);
-  const ids = fromBase64(stored.ids, Int32Array);
-  const scores = fromBase64(stored.scores, Float64Array);
-  stored.words.forEach((w, i) => {
-    tops.set(w, { ids: ids.subarray(starts[i]!, starts[i + 1]!), scores: scores.subarray(starts[i]!, starts[i + 1]!), total: totals[i]! });
-  });
-  return tops;
-}
-
-export function loadSearchIndex(json: string): SearchIndex {
-  const stored = JSON.parse(json) as { format: number } & Record<SearchKind, StoredKind>;
-  if (stored.format !== SEARCH_FORMAT) throw new Error(`search index format ${stored.format} is not ${SEARCH_FORMAT}: rebuild the snapshot`);
+/**
+ * The index stored by serialiseSearchIndex: its text, or its bytes (which spares the caller
+ * decoding the whole file into a string). Refuses another format (the snapshot must be rebuilt)
+ * and a damaged file (arrays of the wrong size, postings naming no document, terms out of order).
+ */
+export function loadSearchIndex(stored: string | Uint8Array): SearchIndex {
+  const bytes = typeof stored === 'string' ? undefined : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  const textOf = (from: number, to: number) => (bytes ? bytes.toString('latin1', from, to) : (stored as string).slice(from, to));
+  const length = bytes ? bytes.length : (stored as string).length;
+  const head = textOf(0, Math.min(length, 64));
+  const format = /^\{"format":(\d+)/.exec(head)?.[1];
+  if (format !== String(SEARCH_FORMAT)) throw new Error(`search index format ${format ?? 'unknown'} is not ${SEARCH_FORMAT}: rebuild the snapshot`);
+  const layoutAt = FORMAT_HEAD.length + LAYOUT_DIGITS + LAYOUT_HEAD.length;
+  const layoutChars = Number(head.slice(FORMAT_HEAD.length, FORMAT_HEAD.length + LAYOUT_DIGITS));
+  const dataAt = layoutAt + layoutChars + DATA_HEAD.length;
+  if (!/^\d+$/.test(head.slice(FORMAT_HEAD.length, FORMAT_HEAD.length + LAYOUT_DIGITS)) || dataAt > length - DATA_TAIL.length || textOf(layoutAt + layoutChars, dataAt) !== DATA_HEAD) {
+    throw new Error('search index: the file is damaged (no layout)');
+  }
+  const layout = JSON.parse(textOf(layoutAt, layoutAt + layoutChars)) as Record<SearchKind, StoredKind>;
+  const dataLength = length - DATA_TAIL.length - dataAt;
   const kind = (k: SearchKind): KindIndex => {
-    const s = stored[k];
+    const s = layout[k];
+    if (!s || !Array.isArray(s.keys) || !Array.isArray(s.tops) || !Array.isArray(s.terms) || !isVocabulary(s.terms)) throw new Error(`search index: the ${k} vocabulary is damaged`);
+    if (!s.keys.every((key) => typeof key === 'string')) throw new Error(`search index: the ${k} keys are damaged`);
+    const base64Of = (name: ArrayName) => {
+      const [from, chars] = s.arrays?.[name] ?? [];
+      if (!Number.isSafeInteger(from) || !Number.isSafeInteger(chars) || from! < 0 || chars! < 0 || from! + chars! > dataLength) throw new Error(`search index: ${k} ${name} is out of the file`);
+      return textOf(dataAt + from!, dataAt + from! + chars!);
+    };
+    const array = <T extends StoredArray>(name: ArrayName, Type: Parameters<typeof decodeArray<T>>[1], count: number): T => decodeArray(base64Of(name), Type, count, `${k} ${name}`);
+    const terms = s.terms.length;
+    const frequency = array<Int32Array>('frequency', Int32Array, terms);
+    const looseCount = array<Int32Array>('looseCount', Int32Array, terms);
+    const { starts, looseEnds, looseScoreStarts } = layoutOf(frequency, looseCount);
+    const postings = starts[terms]!;
+    const runs = new Int32Array(2 * terms);
+    for (let t = 0; t < terms; t++) {
+      runs[2 * t] = looseEnds[t]!;
+      runs[2 * t + 1] = starts[t + 1]!;
+    }
+    const docs = readDeltas(Buffer.from(base64Of('docs'), 'base64'), runs, postings, s.keys.length);
+    const tops = new Map<string, Ranking>();
+    const topTotals = array<Int32Array>('topTotals', Int32Array, s.tops.length);
+    const topStarts = array<Int32Array>('topStarts', Int32Array, s.tops.length + 1);
+    const kept = topStarts[s.tops.length] ?? 0;
+    const topIds = array<Int32Array>('topIds', Int32Array, kept);
+    const topScores = array<Float64Array>('topScores', Float64Array, kept);
+    s.tops.forEach((word, i) => {
+      const from = topStarts[i]!;
+      const to = topStarts[i + 1]!;
+      if (!(from >= 0 && from <= to && to <= kept)) throw new Error(`search index: ${k} top list ${i} is damaged`);
+      tops.set(String(word), { ids: topIds.subarray(from, to), scores: topScores.subarray(from, to), total: topTotals[i]! });
+    });
+    for (const id of topIds) if (!(id >= 0 && id < s.keys.length)) throw new Error(`search index: a ${k} top list names no document`);
     return {
-      keys: s.keys,
-      ...vocabulariesOf(s.terms),
-      frequency: fromBase64(s.frequency, Int32Array),
-      starts: fromBase64(s.starts, Int32Array),
-      looseEnds: fromBase64(s.looseEnds, Int32Array),
-      docs: fromBase64(s.docs, Int32Array),
-      scoreAll: fromBase64(s.scoreAll, Float32Array),
-      scoreLoose: fromBase64(s.scoreLoose, Float32Array),
-      tops: loadTops(s.tops),
+      keys: s.keys, terms: s.terms, frequency, starts, looseEnds, docs,
+      scoreAll: array<Float32Array>('scoreAll', Float32Array, postings),
+      looseScoreStarts,
+      scoreLoose: array<Float32Array>('scoreLoose', Float32Array, looseScoreStarts[terms]!),
+      typos: typoIndexOf(s.terms, starts, looseEnds),
+      tops,
     };
   };
   return { videos: kind('videos'), channels: kind('channels'), playlists: kind('playlists') };

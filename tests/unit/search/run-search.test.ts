@@ -111,8 +111,29 @@ describe('serialiseSearchIndex and loadSearchIndex', () => {
     }
   });
 
+  it("loads from the file's bytes as from its text", () => {
+    const text = serialiseSearchIndex(index);
+    expect(/^[\x20-\x7e]*$/.test(text)).toBe(true); // ASCII: its characters are its bytes
+    const loaded = loadSearchIndex(Buffer.from(text));
+    for (const q of ['python', 'pyhton', 'pyth', 'jazz piano']) expect(Array.from(searchKind(loaded, 'videos', q).ids), q).toEqual(Array.from(searchKind(index, 'videos', q).ids));
+  });
+
   it('refuses an index of another format, saying to rebuild', () => {
     expect(() => loadSearchIndex('{"format":1}')).toThrow(/rebuild/);
+    expect(() => loadSearchIndex('{"format":3,"videos":{}}')).toThrow(/format 3 is not \d+: rebuild/);
+  });
+
+  it('refuses a damaged index instead of reading past its arrays', () => {
+    const text = serialiseSearchIndex(index);
+    for (const cut of [20, 60, Math.floor(text.length / 2), text.length - 3]) expect(() => loadSearchIndex(text.slice(0, cut)), String(cut)).toThrow(/search index/);
+    // every posting moved past the last document
+    const layout = JSON.parse(text.slice(text.indexOf('"layout":') + 9, text.indexOf(',"data":"'))) as { videos: { arrays: { docs: [number, number] } } };
+    const dataAt = text.indexOf(',"data":"') + 9;
+    const [from, chars] = layout.videos.arrays.docs;
+    const gaps = Buffer.from(text.slice(dataAt + from, dataAt + from + chars), 'base64');
+    gaps[0] = 0x7f;
+    const damaged = text.slice(0, dataAt + from) + gaps.toString('base64') + text.slice(dataAt + from + chars);
+    expect(() => loadSearchIndex(damaged)).toThrow(/search index: (a posting names no document|the postings are damaged)/);
   });
 });
 
