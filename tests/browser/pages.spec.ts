@@ -39,6 +39,7 @@ async function someVideoWithComments(site: Site): Promise<Video> {
 
 test.describe('pages open cleanly in Chromium', () => {
   test('home, watch, embed, channel, playlist, live and problem pages: 200, no console errors, no failed requests, no axe violations', async ({ page, site }) => {
+    test.setTimeout(240_000); // eleven pages, each scrolled through and checked by axe: minutes on a loaded machine
     const video = await someVideoWithComments(site);
     const channels = (await site.json<{ data: Channel[] }>('/v1/channels?limit=1')).data;
     const playlist = [...site.truth.playlists.values()].find((p) => p.privacy === 'public')!;
