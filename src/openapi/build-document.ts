@@ -9,7 +9,7 @@ import { PROBLEMS, type ProblemSlug } from '../api/problems.ts';
 import { CACHE_CONTROL } from '../api/respond.ts';
 import { ENDPOINTS } from '../api/routes.ts';
 import { API_VERSION } from '../api/version.ts';
-import { SITE_NAME } from '../site.ts';
+import { SITE_NAME } from '../lib/site.ts';
 import { KEY_PATTERN } from '../catalogue/records.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT, type QueryRules } from '../api/params.ts';
 import { demoAnswers, demoModel, demoProblems, type DemoAnswer } from './examples.ts';

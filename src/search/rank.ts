@@ -6,7 +6,9 @@
 // is a prefix of: no completion is left out, so `total` is the exact number of matches. A
 // document's score is the sum over words of the best score of the word's variants (typos weigh
 // 0.45, completions 0.5); ties by document id.
-import type { KindIndex } from './search-index.ts';
+import type { KindIndex, Ranking } from './kind-index.ts';
+
+export type { Ranking };
 import { allowsTypos } from './text.ts';
 import { forEachTypo } from './typo-index.ts';
 import { findTerm, prefixRun } from './vocabulary.ts';
@@ -17,11 +19,6 @@ const COMPLETION_WEIGHT = 0.5;
 const TYPO_WEIGHT = 0.45;
 
 /** Matches, best first: document ids of the kind and their scores, for the first `ids.length` of `total` matches. */
-export interface Ranking {
-  readonly ids: Int32Array;
-  readonly scores: Float64Array;
-  readonly total: number;
-}
 
 /** The edits a word of `length` code units may take, in scripts that take typos. */
 export const editsFor = (length: number): number => (length >= 8 ? 2 : length >= 4 ? 1 : 0);

@@ -9,7 +9,10 @@
 // matches are stored as top lists, exactly what ranking them at query time gives.
 import type { Model } from '../model/build-model.ts';
 import { KIND_SPECS, SEARCH_KINDS, searchDocuments, type SearchDocument, type SearchKind } from './documents.ts';
-import { editsFor, KEPT_MATCHES, postingsOf, rankWords, variantsOf, type Ranking } from './rank.ts';
+import type { KindIndex, Ranking, SearchIndex } from './kind-index.ts';
+import { editsFor, KEPT_MATCHES, postingsOf, rankWords, variantsOf } from './rank.ts';
+
+export type { KindIndex, SearchIndex };
 import { decodeArray, encodeArray, readDeltas, writeDeltas, type StoredArray } from './stored-arrays.ts';
 import { allowsTypos, termsOf } from './text.ts';
 import { buildTypoIndex, type TypoIndex } from './typo-index.ts';
@@ -27,43 +30,12 @@ const K1 = 1.2;
 const B = 0.7;
 const DELTA = 0.5;
 
-export interface KindIndex {
-  /** document id → key (video id, username, playlist id) */
-  readonly keys: readonly string[];
-  /**
-   * every term, in code-unit order: a term's id is its position, so the terms a word starts are
-   * one run of ids (vocabulary.ts)
-   */
-  readonly terms: readonly string[];
-  /** term id → number of documents holding it */
-  readonly frequency: Int32Array;
-  /** term id → start of its postings (and the end, at id + 1) */
-  readonly starts: Int32Array;
-  /** term id → end of its postings in the short fields, which come first in its list */
-  readonly looseEnds: Int32Array;
-  /** postings, term by term: those in the short fields, then those in descriptions only, each part by document id ascending */
-  readonly docs: Int32Array;
-  /** each posting's score over every field */
-  readonly scoreAll: Float32Array;
-  /** term id → where the scores of its short-field postings start in scoreLoose */
-  readonly looseScoreStarts: Int32Array;
-  /** the short-field postings' scores over the short fields, term by term (the other postings score 0 there) */
-  readonly scoreLoose: Float32Array;
-  /**
-   * the terms that may stand for a typo: in a short field (typos match nowhere else) and of a
-   * script that takes typos (text.ts allowsTypos: not Chinese, Japanese, Korean, Thai…)
-   */
-  readonly typos: TypoIndex;
-  /** a word typed alone (a frequent term or prefix) → its ranking's best KEPT_MATCHES, made at build time */
-  readonly tops: ReadonlyMap<string, Ranking>;
-}
 
 export interface BuildOptions {
   /** the postings from which a one-word query gets a top list (TOP_LIST_POSTINGS) */
   readonly topListPostings?: number;
 }
 
-export type SearchIndex = Readonly<Record<SearchKind, KindIndex>>;
 
 /**
  * Two passes over the documents, so that memory stays at the final typed arrays: the first finds

@@ -5,7 +5,7 @@
 import type { Model, VideoEntry } from '../model/build-model.ts';
 import type { ChannelEntry } from '../model/build-channels.ts';
 import type { PlaylistEntry } from '../model/build-playlists.ts';
-import { SITE_NAME } from '../site.ts';
+import { SITE_NAME } from '../lib/site.ts';
 import { clip, XML_DECLARATION, xmlText } from './xml.ts';
 
 export const FEED_ENTRIES = 50;

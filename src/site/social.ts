@@ -3,7 +3,7 @@
 // (TWITTER_SITE, validated at start by src/config.ts).
 import type { Video } from '../model/schemas.ts';
 import { TWITTER_HANDLE } from '../config.ts';
-import { SITE_NAME } from '../site.ts';
+import { SITE_NAME } from '../lib/site.ts';
 
 export interface SocialImage {
   readonly url: string;

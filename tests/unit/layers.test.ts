@@ -11,13 +11,13 @@ import { tempDirs } from './support/fixtures.ts';
  * may import from its own unit and from any unit of its own or a lower layer.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['lib', 'http', 'config', 'site'], // leaves: no project imports
+  ['lib', 'http', 'config'], // leaves: no project imports
   ['catalogue'], // records, import, the privacy choke point
   ['model'], // resources, trending, related, list indexes
   ['search'],
   ['api', 'player'], // endpoints, parameters, handlers, problems; the player script and its protocol
-  ['openapi', 'snapshot', 'sdk'],
-  ['cdn', 'server'],
+  ['snapshot', 'sdk', 'site'], // snapshots, the browser SDK, the site's files (sitemaps, feeds, previews, error pages)
+  ['cdn', 'server', 'openapi'], // the API description shows the server's real refusals (rate limits)
   ['components'],
   ['layouts'],
   ['pages', 'middleware'], // Astro, rendered by the server

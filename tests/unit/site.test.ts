@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, dayOf, isoDuration, jsonForScript } from '../../src/site.ts';
+import { countOf, dayOf, isoDuration, jsonForScript } from '../../src/lib/site.ts';
 
 describe('isoDuration', () => {
   it.each([

@@ -3,7 +3,7 @@
 // maxheight (640 wide by default); every value inserted into it is escaped.
 import { escapeMarkup } from '../../lib/markup.ts';
 import type { Model } from '../../model/build-model.ts';
-import { SITE_NAME } from '../../site.ts';
+import { SITE_NAME } from '../../lib/site.ts';
 import { defineEndpoint } from '../endpoint.ts';
 import { OEMBED_WIDTH, OEmbedQuery } from '../params.ts';
 import { invalidParameters, notFound, ProblemError } from '../problems.ts';
