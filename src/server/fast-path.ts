@@ -195,7 +195,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         const page = request && snapshot?.pages.get(request.target);
         // Connection: close is rare; node:http answers it with the right headers and closes.
         const limited = request !== undefined && gate !== undefined && gate.limits(request.target);
-        if (!request || request.close || !snapshot || !page || (limited && request.authorization)) {
+        if (!request || request.close || !snapshot || !page || (limited && (request.authorization || gate.waits))) {
           // node:http reads this head again from its first byte
           if (head !== UNREADABLE) reader.giveBack();
           handOff();

@@ -18,6 +18,8 @@ import { createLiveSource } from './live-source.ts';
 import { createSitePass } from './site-pass.ts';
 import { createPartners } from './partners.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { connectRedis } from '../shared-state/redis-connection.ts';
+import { createSharedLimiter, sharedStoreComponent } from '../shared-state/shared-rate-limiter.ts';
 import { createHealthMonitor } from './service-health.ts';
 import { createStatusChecks } from './status-checks.ts';
 import { holdSnapshots, type SnapshotHolder } from './snapshot-holder.ts';
@@ -48,11 +50,15 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const partners = createPartners(catalogue, { log });
   // a deployment of several servers shares SITE_PASS_SECRET; alone, a server makes its own
   const sitePass = createSitePass({ secret: config.sitePassSecret ?? randomBytes(32), secure: config.publicBaseUrl.startsWith('https:') });
-  const gate = createGate({ limiter: new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners, sitePass });
+  // RATE_LIMIT_STORE: every origin counts in one Redis (docs/reliability.md, Shared state)
+  const redis = config.sharedStore === undefined ? undefined : connectRedis(config.sharedStore, { log });
+  const shared = redis && createSharedLimiter(redis, config.rateLimits, { origins: config.origins });
+  const gate = createGate({ limiter: shared ?? new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners, sitePass });
   const monitor = createHealthMonitor();
   const checks = createStatusChecks({
     catalogue, snapshotRoot: layoutOf(config.distDir).root, snapshots, monitor,
     catalogueFailures: () => [live.failure, partners.failure],
+    ...(shared && { sharedStore: () => sharedStoreComponent(shared.state(), Date.now()) }),
     searchLoaded: () => (snapshots.current ? snapshots.current.search !== undefined : undefined),
   });
   const assets = loadClientAssets(options.clientDir ?? CLIENT_DIR);
@@ -101,6 +107,8 @@ export async function startServer(config: Config, options: { log?: (m: string) =
       // after the last request: every count is written before the thread stops
       await partners.close();
       await catalogue.close();
+      await shared?.close();
+      redis?.disconnect();
     },
   };
 }
