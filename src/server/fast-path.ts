@@ -26,6 +26,7 @@ import { parseSimpleRequest, type SimpleRequest } from './simple-request.ts';
 import { answerAndClose, isClosing, responseBytes } from './socket-problems.ts';
 import { pageHeaders, unreadablePage } from './static-pages.ts';
 import { PageReadError } from '../snapshot/page-files.ts';
+import { cacheTagHeaders } from '../cdn/cache-tags.ts';
 
 const KEEP_ALIVE_MS = 65_000;
 /** Retry-After of the too-many-connections problem, in seconds. */
@@ -38,10 +39,11 @@ interface Prepared {
 }
 const prepared = new WeakMap<PageEntry, Prepared>();
 
-/** The header lines after the status line and Date, for one page and representation. */
-function headerBlock(page: PageEntry, encoding: Encoding | undefined, length: number | undefined): Buffer {
+/** The header lines after the status line and Date, for one page (at `target`, its key) and representation. */
+function headerBlock(page: PageEntry, target: string, encoding: Encoding | undefined, length: number | undefined): Buffer {
   const flat = pageHeaders(page, encoding, length);
   let block = '';
+  for (const [name, value] of cacheTagHeaders(target)) block += `${name}: ${value}\r\n`;
   for (let i = 0; i < flat.length; i += 2) block += `${flat[i]}: ${flat[i + 1]}\r\n`;
   return Buffer.from(`${block}keep-alive: timeout=65\r\n\r\n`, 'latin1');
 }
@@ -81,7 +83,7 @@ function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: Si
     socket.cork();
     socket.write(statusAndDate('304'));
     if (extra) socket.write(extra, 'latin1');
-    socket.write(entry.notModified[variant] ??= headerBlock(page, encoding, undefined));
+    socket.write(entry.notModified[variant] ??= headerBlock(page, request.target, encoding, undefined));
     socket.uncork();
     return 304;
   }
@@ -99,7 +101,7 @@ function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: Si
   socket.cork();
   socket.write(statusAndDate('200'));
   if (extra) socket.write(extra, 'latin1');
-  socket.write(entry.headers[variant] ??= headerBlock(page, encoding, range[1]));
+  socket.write(entry.headers[variant] ??= headerBlock(page, request.target, encoding, range[1]));
   if (body) socket.write(body);
   socket.uncork();
   return 200;

@@ -25,6 +25,7 @@ import { sweepPeriodOf } from './connection-guard.ts';
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import { negotiateRendered } from './negotiate.ts';
 import { findCanonicalPage, servePage } from './static-pages.ts';
+import { cacheTagHeaders } from '../cdn/cache-tags.ts';
 
 /** Astro's middleware-mode handler: calls `next` when no on-demand route matches. */
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
@@ -164,6 +165,8 @@ export function createApiServer(options: ServerOptions): Server {
 
     const page = snapshot.pages.get(req.url ?? '') ?? findCanonicalPage(snapshot, url);
     if (page) {
+      // what it holds, for a CDN's purge by tag (src/cdn/cache-tags.ts)
+      for (const [name, value] of cacheTagHeaders(req.url ?? '/')) res.setHeader(name, value);
       servePage(req, res, snapshot, page);
       return;
     }
