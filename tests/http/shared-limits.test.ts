@@ -4,7 +4,7 @@
 // counter. With Redis stopped every request is still answered, each origin counting locally at its
 // share of the budget, and /v1/status says so; with Redis back, both go back to it by themselves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type RedisProcess } from '../topology/redis-server.ts';
+import { startRedis, type RedisProcess } from '../../scripts/bench/redis-server.ts';
 import { startFixture, type Fixture } from './server-fixture.ts';
 
 const PUBLIC = 6;

@@ -1,5 +1,5 @@
 // A real Redis (Debian's redis-server, installed by scripts/ensure-redis.sh) for the shared-state
-// tests: started as an ordinary child process on a free loopback port with its own folder, no
+// tests and benchmarks: started as an ordinary child process on a free loopback port with its own folder, no
 // persistence unless asked, stopped and started again on the same port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
