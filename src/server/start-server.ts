@@ -19,6 +19,7 @@ import { createSitePass } from './site-pass.ts';
 import { createPartners } from './partners.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { connectRedis } from '../shared-state/redis-connection.ts';
+import { watchRevocations } from '../shared-state/revocations.ts';
 import { createSharedLimiter, sharedStoreComponent } from '../shared-state/shared-rate-limiter.ts';
 import { createHealthMonitor } from './service-health.ts';
 import { createStatusChecks } from './status-checks.ts';
@@ -47,11 +48,12 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   // every read and write of the catalogue runs in this thread, never on the event loop
   const catalogue = startCatalogueThread(config.catalogueDb);
   const live = createLiveSource(catalogue, { log });
-  const partners = createPartners(catalogue, { log });
+  const redis = config.sharedStore === undefined ? undefined : connectRedis(config.sharedStore, { log });
+  const revoked = redis && watchRevocations(redis);
+  const partners = createPartners(catalogue, { log, revoked });
   // a deployment of several servers shares SITE_PASS_SECRET; alone, a server makes its own
   const sitePass = createSitePass({ secret: config.sitePassSecret ?? randomBytes(32), secure: config.publicBaseUrl.startsWith('https:') });
   // RATE_LIMIT_STORE: every origin counts in one Redis (docs/reliability.md, Shared state)
-  const redis = config.sharedStore === undefined ? undefined : connectRedis(config.sharedStore, { log });
   const shared = redis && createSharedLimiter(redis, config.rateLimits, { origins: config.origins });
   const gate = createGate({ limiter: shared ?? new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners, sitePass });
   const monitor = createHealthMonitor();
@@ -108,6 +110,7 @@ export async function startServer(config: Config, options: { log?: (m: string) =
       await partners.close();
       await catalogue.close();
       await shared?.close();
+      revoked?.close();
       redis?.disconnect();
     },
   };

@@ -1,9 +1,16 @@
-// Rate limits shared by several origins through a real Redis (docs/reliability.md, Shared state):
+// Rate limits and key revocations shared by several origins through a real Redis (docs/reliability.md,
+// Shared state). Revocations: a key both origins' catalogues hold, revoked with npm run keys on one
+// origin's catalogue, is refused by the other (whose catalogue still says active) within 2 s.
+// Rate limits:
 // two servers with RATE_LIMIT_STORE pointing at one redis-server count one budget per client,
 // prerendered pages (the fast path) and handlers alike, and RateLimit headers come from the shared
 // counter. With Redis stopped every request is still answered, each origin counting locally at its
 // share of the budget, and /v1/status says so; with Redis back, both go back to it by themselves.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/catalogue/api-keys.ts';
+import { openCatalogue } from '../../src/catalogue/open-catalogue.ts';
 import { startRedis, type RedisProcess } from '../../scripts/bench/redis-server.ts';
 import { startFixture, type Fixture } from './server-fixture.ts';
 
@@ -49,6 +56,49 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<boolean
   }
   return check();
 }
+
+describe('shared key revocations', () => {
+  it('a key revoked on one origin\'s catalogue is refused by every origin within 2 s', async () => {
+    // one app and key in both catalogues (as copies of one catalogue would hold it)
+    const source = openCatalogue(a.catalogue);
+    let key: string;
+    let appId: string;
+    try {
+      ({ key, appId } = createApp(source, 'Shared revocation', '2026-01-01T00:00:00Z'));
+      const apps = source.prepare('SELECT * FROM apps WHERE id = ?').all(appId) as Record<string, unknown>[];
+      const keys = source.prepare('SELECT * FROM api_keys WHERE app_id = ?').all(appId) as Record<string, unknown>[];
+      const target = openCatalogue(b.catalogue);
+      try {
+        for (const [table, rows] of [['apps', apps], ['api_keys', keys]] as const) {
+          for (const row of rows) target.prepare(`INSERT INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row).map(() => '?').join(', ')})`).run(...Object.values(row));
+        }
+      } finally {
+        target.close();
+      }
+    } finally {
+      source.close();
+    }
+    const partner = async (fx: Fixture) => (await fetch(`${fx.base}/v1/partner`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': newAddress() } })).status;
+    // both accept it once their catalogue reads (every 2 s) know it
+    expect(await until(async () => (await partner(a)) === 200 && (await partner(b)) === 200, 6000)).toBe(true);
+
+    const { stdout } = await promisify(execFile)(process.execPath, ['scripts/keys.ts', 'revoke', appId],
+      { env: { ...process.env, CATALOGUE_DB: a.catalogue, RATE_LIMIT_STORE: redis.url } });
+    const revokedAt = Date.now();
+    expect(stdout).toMatch(/revoked 1 key/);
+    expect(stdout).toMatch(/told Redis .*every origin refuses the key within 2 s/);
+    const seen: number[] = [];
+    expect(await until(async () => { const s = [await partner(b), await partner(a)]; seen.push(...s); return s[0] === 401 && s[1] === 401; }, 2000), seen.join()).toBe(true);
+    expect(Date.now() - revokedAt).toBeLessThanOrEqual(2000);
+    // b's own catalogue still says the key is active: only Redis told it
+    const target = openCatalogue(b.catalogue);
+    try {
+      expect(target.prepare('SELECT revoked_at FROM api_keys WHERE app_id = ?').get(appId)).toEqual({ revoked_at: null });
+    } finally {
+      target.close();
+    }
+  });
+});
 
 describe('shared rate limits', () => {
   it('counts one budget per client across both origins, prerendered pages and handlers alike', async () => {
