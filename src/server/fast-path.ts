@@ -5,7 +5,8 @@
 // body, a head outside the strict subset simple-request.ts reads, HTTP/1.0, Connection: close, a
 // URL that is not a prerendered page — hands the connection, with the bytes already read, to the
 // node:http pipeline for good. API pages count against the caller's rate-limit lane here too
-// (gate.ts); requests with a developer key go to node:http, which checks the key. Every
+// (gate.ts); requests with a developer key go to node:http, which checks the key (and, with
+// RATE_LIMIT_STORE, every limited request: the fast path never waits for Redis). Every
 // connection counts against its address's limit and every head has a deadline
 // (connection-guard.ts, docs/reliability.md "HTTP front").
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
