@@ -3,8 +3,6 @@
 // also goes to Redis, where origins on other machines read it (src/shared-state/revocations.ts).
 import { existsSync } from 'node:fs';
 import { createApp, listApps, revokedHashes, revokeKeys } from '../src/catalogue/api-keys.ts';
-import { connectRedis, describeStore } from '../src/shared-state/redis-connection.ts';
-import { publishRevocations } from '../src/shared-state/revocations.ts';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { loadConfig } from '../src/config.ts';
 import { runCommand, UsageError } from './cli.ts';
@@ -56,6 +54,9 @@ await runCommand('keys', KEYS_COMMAND, async ({ positionals }) => {
 
 /** Sends revoked keys' hashes to the shared store, or fails saying the revocation is not shared yet. */
 async function shareRevocations(store: string, hashes: readonly string[]): Promise<void> {
+  // loaded only here: the other commands need no Redis client
+  const { connectRedis, describeStore } = await import('../src/shared-state/redis-connection.ts');
+  const { publishRevocations } = await import('../src/shared-state/revocations.ts');
   const redis = connectRedis(store, { log: () => {}, name: 'npm run keys' });
   try {
     await new Promise<void>((ready, fail) => {

@@ -18,9 +18,6 @@ import { createLiveSource } from './live-source.ts';
 import { createSitePass } from './site-pass.ts';
 import { createPartners } from './partners.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { connectRedis } from '../shared-state/redis-connection.ts';
-import { watchRevocations } from '../shared-state/revocations.ts';
-import { createSharedLimiter, sharedStoreComponent } from '../shared-state/shared-rate-limiter.ts';
 import { createHealthMonitor } from './service-health.ts';
 import { createStatusChecks } from './status-checks.ts';
 import { holdSnapshots, type SnapshotHolder } from './snapshot-holder.ts';
@@ -48,19 +45,19 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   // every read and write of the catalogue runs in this thread, never on the event loop
   const catalogue = startCatalogueThread(config.catalogueDb);
   const live = createLiveSource(catalogue, { log });
-  const redis = config.sharedStore === undefined ? undefined : connectRedis(config.sharedStore, { log });
-  const revoked = redis && watchRevocations(redis);
-  const partners = createPartners(catalogue, { log, revoked });
+  // RATE_LIMIT_STORE: rate limits and revocations shared by every origin through Redis
+  // (docs/reliability.md, Shared state); its client is loaded only then
+  const shared = config.sharedStore === undefined ? undefined
+    : (await import('../shared-state/start-shared-state.ts')).startSharedState(config.sharedStore, config.rateLimits, { origins: config.origins, log });
+  const partners = createPartners(catalogue, { log, revoked: shared?.revoked });
   // a deployment of several servers shares SITE_PASS_SECRET; alone, a server makes its own
   const sitePass = createSitePass({ secret: config.sitePassSecret ?? randomBytes(32), secure: config.publicBaseUrl.startsWith('https:') });
-  // RATE_LIMIT_STORE: every origin counts in one Redis (docs/reliability.md, Shared state)
-  const shared = redis && createSharedLimiter(redis, config.rateLimits, { origins: config.origins });
-  const gate = createGate({ limiter: shared ?? new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners, sitePass });
+  const gate = createGate({ limiter: shared?.limiter ?? new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners, sitePass });
   const monitor = createHealthMonitor();
   const checks = createStatusChecks({
     catalogue, snapshotRoot: layoutOf(config.distDir).root, snapshots, monitor,
     catalogueFailures: () => [live.failure, partners.failure],
-    ...(shared && { sharedStore: () => sharedStoreComponent(shared.state(), Date.now()) }),
+    ...(shared && { sharedStore: shared.component }),
     searchLoaded: () => (snapshots.current ? snapshots.current.search !== undefined : undefined),
   });
   const assets = loadClientAssets(options.clientDir ?? CLIENT_DIR);
@@ -110,8 +107,6 @@ export async function startServer(config: Config, options: { log?: (m: string) =
       await partners.close();
       await catalogue.close();
       await shared?.close();
-      revoked?.close();
-      redis?.disconnect();
     },
   };
 }
