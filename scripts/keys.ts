@@ -1,7 +1,8 @@
 // npm run keys -- create "App name" | list | revoke APP_ID|KEY_PREFIX: developer keys for /v1/partner.
-// A new key is printed once; the catalogue keeps only its hash.
+// A new key is printed once; the catalogue keeps only its hash. With RATE_LIMIT_STORE, a revocation
+// also goes to Redis, where origins on other machines read it (src/shared-state/revocations.ts).
 import { existsSync } from 'node:fs';
-import { createApp, listApps, revokeKeys } from '../src/catalogue/api-keys.ts';
+import { createApp, listApps, revokedHashes, revokeKeys } from '../src/catalogue/api-keys.ts';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { loadConfig } from '../src/config.ts';
 import { runCommand, UsageError } from './cli.ts';
@@ -13,15 +14,15 @@ const KEYS_COMMAND = {
   about: 'Developer keys for /v1/partner. create "App name": makes an app and prints its key once (only its hash is stored); list: the apps, their keys and usage; revoke APP_ID|KEY_PREFIX: running servers refuse the key within seconds.',
   options: {},
   positionals: { usage: 'create "App name" | list | revoke APP_ID|KEY_PREFIX', min: 1, max: 2 },
-  notes: ['environment: CATALOGUE_DB (default data/catalogue.db).', 'A name starting with "-" goes after a lone --: npm run keys -- create -- "-app-"'],
+  notes: ['environment: CATALOGUE_DB (default data/catalogue.db); RATE_LIMIT_STORE: a revocation also goes to that Redis, for origins on other machines (revoking again sends it again).', 'A name starting with "-" goes after a lone --: npm run keys -- create -- "-app-"'],
 } as const;
 
-await runCommand('keys', KEYS_COMMAND, ({ positionals }) => {
+await runCommand('keys', KEYS_COMMAND, async ({ positionals }) => {
   const [command, ...rest] = positionals;
   if (!(command === 'create' && rest.length === 1) && !(command === 'list' && rest.length === 0) && !(command === 'revoke' && rest.length === 1)) {
     throw new UsageError(command === 'create' ? `give the app's name as one argument; ${USAGE}` : USAGE);
   }
-  const { catalogueDb } = loadConfig();
+  const { catalogueDb, sharedStore } = loadConfig();
   if (!existsSync(catalogueDb)) throw new UsageError(`no catalogue at ${catalogueDb}: run npm run seed or npm run import first`);
   const db = openCatalogue(catalogueDb);
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -41,10 +42,32 @@ await runCommand('keys', KEYS_COMMAND, ({ positionals }) => {
       }
     } else {
       const revoked = revokeKeys(db, rest[0]!, now);
-      if (revoked === 0) throw new UsageError(`no active key has the app id or key prefix "${rest[0]}" (see npm run keys -- list)`);
-      console.log(`keys: revoked ${revoked} key${revoked === 1 ? '' : 's'}; running servers refuse ${revoked === 1 ? 'it' : 'them'} within seconds`);
+      const hashes = sharedStore === undefined ? [] : revokedHashes(db, rest[0]!);
+      if (revoked === 0 && hashes.length === 0) throw new UsageError(`no active key has the app id or key prefix "${rest[0]}" (see npm run keys -- list)`);
+      if (revoked > 0) console.log(`keys: revoked ${revoked} key${revoked === 1 ? '' : 's'}; running servers refuse ${revoked === 1 ? 'it' : 'them'} within seconds`);
+      if (sharedStore !== undefined) await shareRevocations(sharedStore, hashes);
     }
   } finally {
     db.close();
   }
 });
+
+/** Sends revoked keys' hashes to the shared store, or fails saying the revocation is not shared yet. */
+async function shareRevocations(store: string, hashes: readonly string[]): Promise<void> {
+  // loaded only here: the other commands need no Redis client
+  const { connectRedis, describeStore } = await import('../src/shared-state/redis-connection.ts');
+  const { publishRevocations } = await import('../src/shared-state/revocations.ts');
+  const redis = connectRedis(store, { log: () => {}, name: 'npm run keys' });
+  try {
+    await new Promise<void>((ready, fail) => {
+      const timer = setTimeout(() => fail(new Error('no answer within 5 s')), 5000);
+      redis.once('ready', () => { clearTimeout(timer); ready(); });
+    });
+    await publishRevocations(redis, hashes);
+    console.log(`keys: told Redis (${describeStore(store)}): every origin refuses ${hashes.length === 1 ? 'the key' : `the ${hashes.length} revoked keys`} within 2 s`);
+  } catch (error) {
+    throw new Error(`the revocation is in the catalogue, but Redis at ${describeStore(store)} could not be told (${error instanceof Error ? error.message : String(error)}): origins on other machines still accept the key; run the same revoke again once Redis answers`);
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -33,6 +33,22 @@ const origin = (name: string) =>
     return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
   });
 
+const store = (name: string) =>
+  z.string().optional().transform((value, ctx) => {
+    if (value === undefined || value === '' || value === 'memory') return undefined;
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^rediss?:$/.test(url.protocol) || url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be memory or a redis:// (rediss://) URL such as redis://127.0.0.1:6379 (got "${value.replace(/:[^:@/]*@/, ':***@')}")` });
+      return z.NEVER;
+    }
+    return value;
+  });
+
 const flag = (name: string) =>
   z.string().optional().transform((value, ctx) => {
     if (value === undefined || value === '') return false;
@@ -52,6 +68,8 @@ export const Env = z.object({
   RATE_LIMIT_PUBLIC: int('RATE_LIMIT_PUBLIC', 1, 10_000_000, 600),
   RATE_LIMIT_SITE: int('RATE_LIMIT_SITE', 1, 10_000_000, 6000),
   RATE_LIMIT_KEY: int('RATE_LIMIT_KEY', 1, 10_000_000, 1200),
+  RATE_LIMIT_STORE: store('RATE_LIMIT_STORE'),
+  RATE_LIMIT_ORIGINS: int('RATE_LIMIT_ORIGINS', 1, 1000, 1),
   TRUST_PROXY: flag('TRUST_PROXY'),
   SNAPSHOT_CACHE_MB: int('SNAPSHOT_CACHE_MB', 0, 1_000_000, 256),
   STATIC_FILES: flag('STATIC_FILES'),
@@ -91,6 +109,10 @@ export interface Config {
   readonly catalogueDb: string;
   readonly distDir: string;
   readonly rateLimits: { readonly public: number; readonly site: number; readonly key: number };
+  /** the Redis URL where every origin counts rate limits and shares its mutable state (docs/reliability.md, Shared state); undefined: this process's memory and the catalogue file */
+  readonly sharedStore: string | undefined;
+  /** the origins assumed to share the budget while Redis has not said how many there are */
+  readonly origins: number;
   readonly trustProxy: boolean;
   readonly snapshotCacheBytes: number;
   /** whether builds also write the pages as plain files, for nginx or a static host (docs/cdn.md) */
@@ -130,6 +152,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     catalogueDb: e.CATALOGUE_DB,
     distDir: e.DIST_DIR,
     rateLimits: { public: e.RATE_LIMIT_PUBLIC, site: e.RATE_LIMIT_SITE, key: e.RATE_LIMIT_KEY },
+    sharedStore: e.RATE_LIMIT_STORE,
+    origins: e.RATE_LIMIT_ORIGINS,
     trustProxy: e.TRUST_PROXY,
     snapshotCacheBytes: e.SNAPSHOT_CACHE_MB * 1024 * 1024,
     staticFiles: e.STATIC_FILES,

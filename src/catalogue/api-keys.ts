@@ -55,6 +55,12 @@ export function revokeKeys(db: Catalogue, appIdOrPrefix: string, now: string): n
     .run(now, appIdOrPrefix, appIdOrPrefix).changes;
 }
 
+/** The hashes of the revoked keys of an app (by app id) or of one key (by its prefix), for the origins that share revocations (src/shared-state/revocations.ts). */
+export function revokedHashes(db: Catalogue, appIdOrPrefix: string): string[] {
+  return (db.prepare('SELECT key_hash FROM api_keys WHERE revoked_at IS NOT NULL AND (app_id = ? OR prefix = ?)').all(appIdOrPrefix, appIdOrPrefix) as { key_hash: string }[])
+    .map((k) => k.key_hash);
+}
+
 export interface StoredKey {
   readonly hash: string;
   readonly prefix: string;

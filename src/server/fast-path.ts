@@ -5,7 +5,8 @@
 // body, a head outside the strict subset simple-request.ts reads, HTTP/1.0, Connection: close, a
 // URL that is not a prerendered page — hands the connection, with the bytes already read, to the
 // node:http pipeline for good. API pages count against the caller's rate-limit lane here too
-// (gate.ts); requests with a developer key go to node:http, which checks the key. Every
+// (gate.ts); requests with a developer key go to node:http, which checks the key (and, with
+// RATE_LIMIT_STORE, every limited request: the fast path never waits for Redis). Every
 // connection counts against its address's limit and every head has a deadline
 // (connection-guard.ts, docs/reliability.md "HTTP front").
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
@@ -27,6 +28,7 @@ import { answerAndClose, isClosing, responseBytes } from './socket-problems.ts';
 import { pageHeaders, unreadablePage } from './static-pages.ts';
 import { PageReadError } from '../snapshot/page-files.ts';
 import { etagFor, matchesIfNoneMatch } from '../http/etag.ts';
+import { cacheTagHeaders } from '../cdn/cache-tags.ts';
 
 const KEEP_ALIVE_MS = 65_000;
 /** Retry-After of the too-many-connections problem, in seconds. */
@@ -39,10 +41,11 @@ interface Prepared {
 }
 const prepared = new WeakMap<PageEntry, Prepared>();
 
-/** The header lines after the status line and Date, for one page and representation. */
-function headerBlock(page: PageEntry, encoding: Encoding | undefined, length: number | undefined): Buffer {
+/** The header lines after the status line and Date, for one page (at `target`, its key) and representation. */
+function headerBlock(page: PageEntry, target: string, encoding: Encoding | undefined, length: number | undefined): Buffer {
   const flat = pageHeaders(page, encoding, length);
   let block = '';
+  for (const [name, value] of cacheTagHeaders(target)) block += `${name}: ${value}\r\n`;
   for (let i = 0; i < flat.length; i += 2) block += `${flat[i]}: ${flat[i + 1]}\r\n`;
   return Buffer.from(`${block}keep-alive: timeout=65\r\n\r\n`, 'latin1');
 }
@@ -82,7 +85,7 @@ function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: Si
     socket.cork();
     socket.write(statusAndDate('304'));
     if (extra) socket.write(extra, 'latin1');
-    socket.write(entry.notModified[variant] ??= headerBlock(page, encoding, undefined));
+    socket.write(entry.notModified[variant] ??= headerBlock(page, request.target, encoding, undefined));
     socket.uncork();
     return 304;
   }
@@ -100,7 +103,7 @@ function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: Si
   socket.cork();
   socket.write(statusAndDate('200'));
   if (extra) socket.write(extra, 'latin1');
-  socket.write(entry.headers[variant] ??= headerBlock(page, encoding, range[1]));
+  socket.write(entry.headers[variant] ??= headerBlock(page, request.target, encoding, range[1]));
   if (body) socket.write(body);
   socket.uncork();
   return 200;
@@ -196,7 +199,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         const page = request && snapshot?.pages.get(request.target);
         // Connection: close is rare; node:http answers it with the right headers and closes.
         const limited = request !== undefined && gate !== undefined && gate.limits(request.target);
-        if (!request || request.close || !snapshot || !page || (limited && request.authorization)) {
+        if (!request || request.close || !snapshot || !page || (limited && (request.authorization || gate.waits))) {
           // node:http reads this head again from its first byte
           if (head !== UNREADABLE) reader.giveBack();
           handOff();

@@ -10,7 +10,7 @@ import { ProblemError } from '../api/problems.ts';
 import { renderProblem, type Rendered } from '../api/respond.ts';
 import type { Urls } from '../model/urls.ts';
 import type { App, Partners } from './partners.ts';
-import { rateLimitHeaders, type Decision, type RateLimiter } from './rate-limit.ts';
+import { rateLimitHeaders, type Decision, type Limiter } from './rate-limit.ts';
 import { cookieValue, SITE_PASS_COOKIE, SITE_PASS_SECONDS, type SitePass } from './site-pass.ts';
 
 export interface RequestFacts {
@@ -33,7 +33,9 @@ export interface Admission {
 export interface Gate {
   /** whether requests to this path (a raw request target) count against a lane */
   limits(target: string): boolean;
-  /** Admits a request by what is in memory now (the fast path: requests without a key). */
+  /** whether admitting may wait for a shared store (RATE_LIMIT_STORE): then the fast path hands limited requests to node:http */
+  readonly waits: boolean;
+  /** Admits a request by what is in memory now (the fast path: requests without a key); only when `waits` is false. */
   admit(facts: RequestFacts): Admission;
   /**
    * Admits a request whose key may be new (node:http): at once when it can, else — a well-formed
@@ -48,7 +50,7 @@ export interface Gate {
 }
 
 export interface GateOptions {
-  readonly limiter: RateLimiter;
+  readonly limiter: Limiter;
   readonly siteOrigin: string | undefined;
   readonly trustProxy: boolean;
   readonly partners?: Partners | undefined;
@@ -120,20 +122,25 @@ export function createGate(options: GateOptions): Gate {
   // a browser on the site: a pass for this address, and no Origin of another site
   const onSite = (facts: RequestFacts, address: string): boolean =>
     siteOrigin !== undefined && (facts.origin === undefined || facts.origin === siteOrigin) && passLeft(facts, address) > 0;
-  const admitAs = (facts: RequestFacts, caller: Caller): Admission => {
-    let decision: Decision;
+  const admission = (caller: Caller, decision: Decision): Admission => ({ caller, decision, headers: rateLimitHeaders(decision) });
+  // a shared store answers later; memory (or a shared limiter counting locally) at once
+  const admitAs = (facts: RequestFacts, caller: Caller): Admission | Promise<Admission> => {
+    let decision: Decision | Promise<Decision>;
     if (caller.kind === 'app') decision = options.limiter.take('key', caller.appId);
     else {
       const address = clientAddress(facts, options.trustProxy);
       decision = options.limiter.take(onSite(facts, address) ? 'site' : 'public', address);
     }
-    return { caller, decision, headers: rateLimitHeaders(decision) };
+    return decision instanceof Promise ? decision.then((d) => admission(caller, d)) : admission(caller, decision);
   };
   return {
     limits: isLimitedTarget,
+    waits: options.limiter.shared,
     admit(facts) {
       const token = bearerToken(facts.authorization);
-      return admitAs(facts, callerOf(facts, token === undefined ? undefined : options.partners?.verify(token)));
+      const admitted = admitAs(facts, callerOf(facts, token === undefined ? undefined : options.partners?.verify(token)));
+      if (admitted instanceof Promise) throw new Error('a gate that waits admits with admitFresh');
+      return admitted;
     },
     admitFresh(facts) {
       const partners = options.partners;

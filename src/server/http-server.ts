@@ -26,6 +26,7 @@ import type { SnapshotHolder } from './snapshot-holder.ts';
 import { negotiateRendered } from '../http/negotiate.ts';
 import { findPage, servePage } from './static-pages.ts';
 import { answerErrorPage } from '../site/negotiate-errors.ts';
+import { cacheTagHeaders } from '../cdn/cache-tags.ts';
 
 /** Astro's middleware-mode handler: calls `next` when no on-demand route matches. */
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: object) => Promise<void>;
@@ -165,6 +166,8 @@ export function createApiServer(options: ServerOptions): Server {
 
     const page = findPage(snapshot, req.url ?? '', url);
     if (page) {
+      // what it holds, for a CDN's purge by tag (src/cdn/cache-tags.ts)
+      for (const [name, value] of cacheTagHeaders(req.url ?? '/')) res.setHeader(name, value);
       servePage(req, res, snapshot, page);
       return;
     }

@@ -49,6 +49,8 @@ export interface PartnersOptions {
   readonly now?: () => number;
   /** false: no background reads or writes (tests drive refresh and flush) */
   readonly poll?: boolean | undefined;
+  /** keys revoked on any origin (RATE_LIMIT_STORE: src/shared-state/revocations.ts), by SHA-256 hash */
+  readonly revoked?: { has(hash: string): boolean } | undefined;
 }
 
 const SEP = '\u0000';
@@ -158,7 +160,7 @@ export function createPartners(catalogue: CatalogueThread, options: PartnersOpti
     const given = Buffer.from(hashKey(token), 'hex');
     let found: StoredKey | undefined;
     for (const key of candidates) {
-      if (timingSafeEqual(Buffer.from(key.hash, 'hex'), given) && !key.revoked) found = key;
+      if (timingSafeEqual(Buffer.from(key.hash, 'hex'), given) && !key.revoked && !options.revoked?.has(key.hash)) found = key;
     }
     return found && { appId: found.appId, appName: found.appName };
   }

@@ -31,7 +31,16 @@ export interface RateLimiterOptions {
 
 export const OVERFLOW_KEY = '*overflow*';
 
-export class RateLimiter {
+/** What counts requests: this process's memory (RateLimiter), or a store shared by every origin (src/shared-state). */
+export interface Limiter {
+  /** true: take() may answer later (the store is asked); false: it always answers at once */
+  readonly shared: boolean;
+  /** Counts one request of `client` in `lane` and says whether it may be answered. */
+  take(lane: Lane, client: string): Decision | Promise<Decision>;
+}
+
+export class RateLimiter implements Limiter {
+  readonly shared = false;
   readonly #limits: Readonly<Record<Lane, number>>;
   readonly #windowMs: number;
   readonly #maxClients: number;

@@ -45,14 +45,19 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   // every read and write of the catalogue runs in this thread, never on the event loop
   const catalogue = startCatalogueThread(config.catalogueDb);
   const live = createLiveSource(catalogue, { log });
-  const partners = createPartners(catalogue, { log });
+  // RATE_LIMIT_STORE: rate limits and revocations shared by every origin through Redis
+  // (docs/reliability.md, Shared state); its client is loaded only then
+  const shared = config.sharedStore === undefined ? undefined
+    : (await import('../shared-state/start-shared-state.ts')).startSharedState(config.sharedStore, config.rateLimits, { origins: config.origins, log });
+  const partners = createPartners(catalogue, { log, revoked: shared?.revoked });
   // a deployment of several servers shares SITE_PASS_SECRET; alone, a server makes its own
   const sitePass = createSitePass({ secret: config.sitePassSecret ?? randomBytes(32), secure: config.publicBaseUrl.startsWith('https:') });
-  const gate = createGate({ limiter: new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners, sitePass });
+  const gate = createGate({ limiter: shared?.limiter ?? new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners, sitePass });
   const monitor = createHealthMonitor();
   const checks = createStatusChecks({
     catalogue, snapshotRoot: layoutOf(config.distDir).root, snapshots, monitor,
     catalogueFailures: () => [live.failure, partners.failure],
+    ...(shared && { sharedStore: shared.component }),
     searchLoaded: () => (snapshots.current?.complete ? snapshots.current.search !== undefined : undefined),
   });
   const assets = loadClientAssets(options.clientDir ?? CLIENT_DIR);
@@ -102,6 +107,7 @@ export async function startServer(config: Config, options: { log?: (m: string) =
       // after the last request: every count is written before the thread stops
       await partners.close();
       await catalogue.close();
+      await shared?.close();
     },
   };
 }

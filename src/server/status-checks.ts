@@ -31,6 +31,8 @@ export interface StatusSources {
   /** whether the loaded snapshot has its search index (no component when not given, or with no snapshot loaded) */
   readonly searchLoaded?: () => boolean | undefined;
   readonly now?: () => number;
+  /** the shared store's component (RATE_LIMIT_STORE; none without one) */
+  readonly sharedStore?: () => StatusComponent;
   /** false: the alerts and revision are read only by ready() (tests) */
   readonly poll?: boolean;
 }
@@ -104,6 +106,8 @@ export function createStatusChecks(sources: StatusSources): { report(): StatusRe
       components.push(failure
         ? component('catalogue', 'Catalogue database', CATALOGUE_FAILURES[failure.kind].status, CATALOGUE_FAILURES[failure.kind].detail(failure))
         : component('catalogue', 'Catalogue database', 'operational', 'The catalogue database is readable.'));
+
+      if (sources.sharedStore) components.push(sources.sharedStore());
 
       const search = sources.searchLoaded?.();
       if (search !== undefined) {

@@ -12,6 +12,19 @@ function configError(env: Record<string, string>): ConfigError {
 }
 
 describe('loadConfig', () => {
+  it('counts rate limits in memory unless RATE_LIMIT_STORE names a redis:// URL; anything else is refused without echoing a password', () => {
+    expect(loadConfig({}).sharedStore).toBeUndefined();
+    expect(loadConfig({ RATE_LIMIT_STORE: 'memory' }).sharedStore).toBeUndefined();
+    expect(loadConfig({ RATE_LIMIT_STORE: 'redis://127.0.0.1:6379/2' }).sharedStore).toBe('redis://127.0.0.1:6379/2');
+    expect(loadConfig({ RATE_LIMIT_STORE: 'rediss://user:pw@cache.internal:6380' }).sharedStore).toBe('rediss://user:pw@cache.internal:6380');
+    expect(configError({ RATE_LIMIT_STORE: 'http://127.0.0.1:6379' }).message).toMatch(/RATE_LIMIT_STORE must be memory or a redis:\/\//);
+    expect(configError({ RATE_LIMIT_STORE: '127.0.0.1:6379' }).message).toMatch(/RATE_LIMIT_STORE/);
+    expect(configError({ RATE_LIMIT_STORE: 'https://u:secret@x' }).message).not.toContain('secret');
+    expect(loadConfig({}).origins).toBe(1);
+    expect(loadConfig({ RATE_LIMIT_ORIGINS: '3' }).origins).toBe(3);
+    expect(configError({ RATE_LIMIT_ORIGINS: '0' }).message).toMatch(/RATE_LIMIT_ORIGINS must be an integer from 1/);
+  });
+
   it('fills the documented defaults from an empty environment', () => {
     const config = loadConfig({});
     expect(config.port).toBe(4321);
