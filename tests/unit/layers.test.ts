@@ -17,7 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['search'],
   ['api', 'player'], // endpoints, parameters, handlers, problems; the player script and its protocol
   ['snapshot', 'sdk', 'site'], // snapshots, the browser SDK, the site's files (sitemaps, feeds, previews, error pages)
-  ['cdn', 'server', 'openapi'], // the API description shows the server's real refusals (rate limits)
+  ['cdn', 'server', 'shared-state', 'openapi'], // the API description shows the server's real refusals (rate limits)
   ['components'],
   ['layouts'],
   ['pages', 'middleware'], // Astro, rendered by the server
