@@ -29,7 +29,7 @@ export interface Playback {
 /** docs/api-contract.md §2's Video table, in full: a served video has these fields and no others. */
 export const VIDEO_FIELDS = [
   'id', 'title', 'description', 'category', 'tags', 'duration', 'durationText', 'views', 'likes', 'comments',
-  'publishedAt', 'updatedAt', 'privacy', 'thumbnailUrl', 'watchUrl', 'embedUrl', 'features', 'creator', 'thumbnails',
+  'publishedAt', 'updatedAt', 'privacy', 'thumbnailUrl', 'watchUrl', 'embedUrl', 'features', 'creator', 'thumbnails', 'chapters',
 ] as const;
 export const VIDEO_REQUIRED = ['id', 'title', 'thumbnailUrl', 'watchUrl', 'embedUrl', 'creator'] as const;
 export const CREATOR_FIELDS = ['username', 'displayName', 'avatarUrl', 'channelUrl'] as const;
@@ -105,6 +105,13 @@ export function videoProblems(value: unknown, check: VideoCheck, where = 'video'
     if (key in v && typeof v[key] !== 'string') out.push(`${at}.${key} is not a string`);
   }
   if ('tags' in v && (!Array.isArray(v['tags']) || !v['tags'].every((t) => typeof t === 'string'))) out.push(`${at}.tags is not an array of strings`);
+  if ('chapters' in v) {
+    const chapters = v['chapters'];
+    const valid = Array.isArray(chapters) && chapters.length > 0 && chapters.every((c, i) => isRecord(c) && isCount(c['start']) && typeof c['title'] === 'string'
+      && Object.keys(c).length === 2 && (i === 0 || (c['start'] as number) > ((chapters[i - 1] as Record<string, number>)['start'] as number))
+      && (!isCount(v['duration']) || (c['start'] as number) < (v['duration'] as number)));
+    if (!valid) out.push(`${at}.chapters is not a non-empty list of {start, title} sorted by start inside the duration: ${JSON.stringify(chapters)}`);
+  }
   for (const key of ['duration', 'views', 'likes', 'comments'] as const) {
     if (key in v && !isCount(v[key])) out.push(`${at}.${key} is not an integer >= 0: ${JSON.stringify(v[key])}`);
   }
