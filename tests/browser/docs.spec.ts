@@ -42,7 +42,7 @@ test.describe('/docs on a 390 px wide screen', () => {
     await page.goto(`${site.base}/docs`);
     // on a phone the contents start folded; the filter is above them and unfolds them
     await expect(page.locator('.toc a[href="#listVideos"]')).toBeHidden();
-    const filter = page.getByRole('searchbox');
+    const filter = page.getByRole('searchbox', { name: 'Filter' });
     await expect(filter).toBeVisible();
     const total = await page.locator('article.operation').count();
     await filter.fill('Playlists  videos');
