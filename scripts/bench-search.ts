@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { runLightClient, type Answered } from './bench/light-client.ts';
 import { searchQueries } from './bench/search-queries.ts';
+import { waitFor } from './bench/serving.ts';
 import { wholeNumber } from '../src/cli/args.ts';
 import { readCommandLine, runCli } from './cli.ts';
 
@@ -138,6 +139,9 @@ await runCli('bench:search', async () => {
         });
         server.once('exit', (code) => fail(new Error(`the server exited with ${code} before listening`)));
       });
+      // npm start answers prerendered pages at once and other queries 503 until the model and the
+      // search index are loaded (docs/reliability.md): the streams start once search answers
+      await waitFor(`http://127.0.0.1:${PORT}/v1/search?q=talk`);
       const pid = server.pid!; // taskset execs the command in its own process
       const loaded = rssOf(pid);
       const pool = searchQueries(catalogue, Number(process.env['BENCH_POOL'] ?? 5000));
