@@ -18,6 +18,7 @@ import { readRevision } from '../catalogue/revision.ts';
 import { buildModel, deriveCatalogue } from '../model/build-model.ts';
 import { checkDeploymentOrigin, recordDeployment } from './deployment.ts';
 import { diffPages } from './diff-manifests.ts';
+import { diffSiteFiles, readSiteFileStamps, SITE_FILES_FILE, stampSiteFiles, writeSiteFileStamps } from './site-file-stamps.ts';
 import { describeDiskFault, writeAll } from './disk-faults.ts';
 import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from './layout.ts';
 import { hashFile } from './page-files.ts';
@@ -213,6 +214,11 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         };
       }
 
+      // The site's sitemaps and feeds are answered from the model; their ETags go with the
+      // snapshot so the purge list names the ones that changed (site-file-stamps.ts).
+      const siteStamps = stampSiteFiles(model);
+      const siteFilesRecord = writeSiteFileStamps(tmp, siteStamps);
+      progress(`${siteStamps.size} sitemaps and feeds stamped (${lap()})`);
       writer = createPageWriter(tmp, { reuse: reuse && typeof reuse.files !== 'string' ? { pages: reuse.pages, files: reuse.files } : undefined });
       const checkedBefore = reuse ? writer.isPrevious : undefined;
       // The pages the served snapshot has is the best estimate of the total before the plan is walked.
@@ -245,7 +251,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
       if (writer.reuseStopped) progress(`stopped reading the served snapshot's page files: ${writer.reuseStopped}; the pages after it were compressed anew`);
       progress(`pages written (${lap()}); writing manifest`);
       const keys = [...writer.entries.keys()].sort();
-      const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: modelFile, [SEARCH_FILE]: searchFile };
+      const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: modelFile, [SEARCH_FILE]: searchFile, [SITE_FILES_FILE]: siteFilesRecord };
       const head: ManifestHead = {
         format: MANIFEST_FORMAT,
         apiVersion: API_VERSION,
@@ -273,7 +279,8 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
         const files = writeStaticFiles(tmp, manifest(), progress);
         progress(`${files} static files written (${lap()})`);
       }
-      const changes = diffPages(previous?.pages, entries);
+      const byCodeUnits = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+      const changes = [...diffPages(previous?.pages, entries), ...diffSiteFiles(readSiteFileStamps(previous?.dir), siteStamps)].sort(byCodeUnits);
       if (changes.length > 0) {
         mkdirSync(layout.changes, { recursive: true });
         changesFile = join(layout.changes, `${id}.txt`);

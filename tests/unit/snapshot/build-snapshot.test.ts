@@ -14,6 +14,7 @@ import { diffManifests } from '../../../src/snapshot/diff-manifests.ts';
 import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES, pageFile, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
 import { MANIFEST_FORMAT, type Manifest, type PageEntry } from '../../../src/snapshot/manifest.ts';
 import { planPages } from '../../../src/snapshot/plan-pages.ts';
+import { readSiteFileStamps, SITE_FILES_FILE } from '../../../src/snapshot/site-file-stamps.ts';
 import { currentSnapshotId, swapCurrent, withBuildLock } from '../../../src/snapshot/swap.ts';
 import { BASE_URL, catalogueOf, category, modelOf, rawVideo, tempDirs, video, writeNdjsonFile } from '../support/fixtures.ts';
 import { pageReader, readBodies, readManifest, readTree, runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
@@ -58,6 +59,12 @@ async function copyOfShared(): Promise<{ options: BuildOptions; first: BuildSumm
   return { options: copy, first: summary };
 }
 
+/** The sitemaps and feeds whose recorded ETags differ between two snapshots (site-file-stamps.ts). */
+function siteChanges(options: BuildOptions, a: string, b: string): string[] {
+  const before = readSiteFileStamps(snapshotDir(options, a))!;
+  const after = readSiteFileStamps(snapshotDir(options, b))!;
+  return [...new Set([...before.keys(), ...after.keys()])].filter((key) => before.get(key) !== after.get(key));
+}
 const changedUrls = (summary: BuildSummary) => (summary.changesFile ? readFileSync(summary.changesFile, 'utf8').split('\n').filter(Boolean) : []);
 
 describe('buildSnapshot', () => {
@@ -130,7 +137,7 @@ describe('buildSnapshot', () => {
     expect(second.id).toBe(first.id);
     const treeA = readTree(snapshotDir(a, first.id));
     const treeB = readTree(snapshotDir(b, second.id));
-    expect([...treeA.keys()].sort()).toEqual([MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, ...Object.values(PAGE_FILES)].sort());
+    expect([...treeA.keys()].sort()).toEqual([MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, SITE_FILES_FILE, ...Object.values(PAGE_FILES)].sort());
     expect([...treeB.keys()]).toEqual([...treeA.keys()]);
     for (const [path, bytes] of treeA) expect(treeB.get(path)?.equals(bytes), path).toBe(true);
   });
@@ -181,8 +188,12 @@ describe('buildSnapshot', () => {
     expect(expected).not.toContain('/v1/videos/v3');
     expect(expected).not.toContain('/v1/videos/v1/comments?limit=20');
 
-    expect(second.changed).toBe(expected.length);
-    expect(changedUrls(second)).toEqual(expected.map((key) => `${BASE_URL}${key}`));
+    // and the sitemaps and feeds whose bytes changed (the video sitemap shows the view count)
+    const sites = siteChanges(options, first.id, second.id);
+    expect(sites).toContain('/sitemaps/videos-1.xml');
+    const all = [...expected, ...sites].sort();
+    expect(second.changed).toBe(all.length);
+    expect(changedUrls(second)).toEqual(all.map((key) => `${BASE_URL}${key}`));
   });
 
   it('lists a page that disappeared as changed', async () => {
@@ -205,7 +216,7 @@ describe('buildSnapshot', () => {
     const b = readBodies(snapshotDir(options, second.id));
     const differing = [...a.keys()].filter((key) => !b.get(key)?.equals(a.get(key)!)).sort();
     expect(differing).toContain('/v1/videos/v1');
-    expect(changedUrls(third)).toEqual(differing.map((key) => `${BASE_URL}${key}`));
+    expect(changedUrls(third)).toEqual([...differing, ...siteChanges(options, second.id, third.id)].sort().map((key) => `${BASE_URL}${key}`));
   });
 
   it('keeps every private record out of every snapshot file, compressed pages included', async () => {

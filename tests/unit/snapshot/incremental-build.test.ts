@@ -8,6 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MIN_COMPRESSIBLE } from '../../../src/http/encoding.ts';
 import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../src/snapshot/build-snapshot.ts';
 import { layoutOf, PAGE_FILES } from '../../../src/snapshot/layout.ts';
+import { readSiteFileStamps } from '../../../src/snapshot/site-file-stamps.ts';
 import { readBuiltFrom } from '../../../src/snapshot/swap.ts';
 import { BASE_URL, rawVideo, tempDirs } from '../support/fixtures.ts';
 import { readBodies, readManifest, readTree, runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
@@ -31,6 +32,7 @@ const catalogue = () => [
 
 const snapshotDir = (options: BuildOptions, id: string) => join(layoutOf(options.distDir).root, id);
 const currentId = (options: BuildOptions) => readlinkSync(layoutOf(options.distDir).current);
+const isSiteFile = (url: string) => /^[^?]*\/(sitemap\.xml|sitemaps\/|feeds\/)/.test(url.slice(BASE_URL.length));
 const changedUrls = (summary: BuildSummary) => (summary.changesFile ? readFileSync(summary.changesFile, 'utf8').split('\n').filter(Boolean) : []);
 
 let first: Promise<{ options: BuildOptions; summary: BuildSummary }> | undefined;
@@ -68,6 +70,11 @@ function differing(options: BuildOptions, a: string, b: string): string[] {
 describe('incremental builds', () => {
   it('a first build reuses nothing and says why', async () => {
     const { summary } = await built();
+    // every sitemap and feed is new to the CDN: the purge list names them all
+    const stamps = readSiteFileStamps(snapshotDir((await built()).options, summary.id))!;
+    expect(stamps.size).toBeGreaterThan(4);
+    expect(stamps.has('/sitemap.xml')).toBe(true);
+    for (const key of stamps.keys()) expect(changedUrls(summary)).toContain(`${BASE_URL}${key}`);
     expect(summary.reuse.none).toBe('no snapshot is served yet');
     expect(summary.reuse.pages).toBe(0);
     expect(summary.reuse.compressed).toBeGreaterThan(40);
@@ -88,7 +95,15 @@ describe('incremental builds', () => {
     expect(after.reuse.pages).toBe(after.pages - changed.length);
     expect(after.reuse.compressed).toBe(changed.filter((key) => bodies.get(key)!.length >= MIN_COMPRESSIBLE).length);
     expect(after.reuse.compressed).toBeGreaterThan(0);
-    expect(changedUrls(after)).toEqual(changed.map((key) => `${BASE_URL}${key}`));
+    // the pages that changed, then the sitemaps and feeds whose bytes changed (site-file-stamps.ts)
+    const sitePaths = changedUrls(after).filter((url) => isSiteFile(url));
+    expect(changedUrls(after).filter((url) => !isSiteFile(url))).toEqual(changed.map((key) => `${BASE_URL}${key}`));
+    expect(sitePaths).toContain(`${BASE_URL}/feeds/channels/alice.xml`); // long7's channel: its feed shows the title
+    expect(sitePaths).toContain(`${BASE_URL}/sitemaps/videos-1.xml`); // the video sitemap carries the title
+    expect(sitePaths).not.toContain(`${BASE_URL}/feeds/channels/bob.xml`);
+    const before_ = readSiteFileStamps(snapshotDir(options, before.id))!;
+    const after_ = readSiteFileStamps(snapshotDir(options, after.id))!;
+    expect(sitePaths).toEqual([...after_.keys()].filter((key) => before_.get(key) !== after_.get(key)).map((key) => `${BASE_URL}${key}`));
 
     const full = await fullBuildOf(options);
     expect(full.summary.id).toBe(after.id);
@@ -142,7 +157,10 @@ describe('incremental builds', () => {
     expect([...bodies.keys()].filter((key) => /\/long3(?:[/?]|$)/.test(key))).toEqual([]);
     for (const [key, body] of bodies) expect(body.includes('"long3"'), key).toBe(false);
     expect(changedUrls(after)).toContain(`${BASE_URL}/v1/videos/long3`);
-    expect(changedUrls(after)).toEqual(differing(options, before.id, after.id).map((key) => `${BASE_URL}${key}`));
+    expect(changedUrls(after).filter((url) => !isSiteFile(url))).toEqual(differing(options, before.id, after.id).map((key) => `${BASE_URL}${key}`));
+    // the feed and the sitemap that listed it are purged too (long3 is bob's)
+    expect(changedUrls(after)).toEqual(expect.arrayContaining([`${BASE_URL}/feeds/channels/bob.xml`, `${BASE_URL}/sitemaps/videos-1.xml`]));
+    expect(changedUrls(after)).not.toContain(`${BASE_URL}/feeds/channels/alice.xml`);
     expect((await fullBuildOf(options)).summary.id).toBe(after.id);
   });
 
