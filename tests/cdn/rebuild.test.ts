@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCatalogue } from '../../src/catalogue/open-catalogue.ts';
 import { layoutOf, MANIFEST_FILE, pageFile } from '../../src/snapshot/layout.ts';
 import type { Manifest } from '../../src/snapshot/manifest.ts';
+import { readSiteFileStamps } from '../../src/snapshot/site-file-stamps.ts';
 import { currentSnapshotId } from '../../src/snapshot/swap.ts';
 import { STATIC_DIR } from '../../src/snapshot/static-files.ts';
 import { seededRandom } from '../http/http-client.ts';
@@ -104,11 +105,16 @@ describe('a rebuild while clients read through nginx', () => {
       const inOld = key in old.pages;
       const inNew = key in now.pages;
       return inOld !== inNew || !bytes(before, key).equals(bytes(after, key));
-    }).sort();
+    });
+    // and the sitemaps and feeds whose bytes changed (src/snapshot/site-file-stamps.ts)
+    const [oldSite, newSite] = [readSiteFileStamps(before)!, readSiteFileStamps(after)!];
+    differing.push(...[...new Set([...oldSite.keys(), ...newSite.keys()])].filter((key) => oldSite.get(key) !== newSite.get(key)));
+    differing.sort();
     const listed = readFileSync(summary.changesFile!, 'utf8').split('\n').filter(Boolean).map((url) => url.slice(fx.base.length)).sort();
     expect(listed).toEqual(differing);
     expect(listed).toContain(`/v1/videos/${changed[0]}`);
     expect(listed).toContain(`/v1/videos/${changed[5]}`);
+    expect(listed).toContain('/sitemaps/videos-1.xml');
     expect(existsSync(join(after, STATIC_DIR, pageFile(`/v1/videos/${changed[5]}`)))).toBe(false);
 
     // and nginx now serves the new snapshot: the private video is gone, the new title is there
