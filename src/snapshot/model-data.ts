@@ -1,10 +1,9 @@
 // The public-only data the dynamic handlers answer from, stored in the snapshot as NDJSON (one
 // record a line, so no single string grows with the catalogue): the server rebuilds the same
 // model from it that the build rendered the static pages with.
-import { closeSync, openSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import type { Derived } from '../model/build-model.ts';
 import type { PublicCatalogue, PublicCategory, PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
+import { fileLines } from '../lib/file-lines.ts';
 
 type Line =
   | ['header', { baseUrl: string }]
@@ -87,23 +86,3 @@ export function readModelData(file: string): ModelData {
   return parseModelLines(fileLines(file));
 }
 
-function* fileLines(file: string): Generator<string> {
-  const fd = openSync(file, 'r');
-  try {
-    const decoder = new StringDecoder('utf8');
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    let rest = '';
-    for (;;) {
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      const text = rest + decoder.write(chunk.subarray(0, read));
-      const lines = text.split('\n');
-      rest = lines.pop()!;
-      yield* lines;
-    }
-    rest += decoder.end();
-    if (rest !== '') yield rest;
-  } finally {
-    closeSync(fd);
-  }
-}

@@ -6,13 +6,13 @@
 // reused when the previous snapshot was built by the same build code (buildCodeId), so they are
 // the bytes a compression now would give, and the output is byte-identical to a full build.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 import { MANIFEST_FILE, PAGE_FILES } from './layout.ts';
 import { MANIFEST_FORMAT, parseManifestHead, parseManifestPage, type ManifestHead, type PageEntry, type Range } from './manifest.ts';
 import { diskSource, PageReadError, type PageSource } from './page-files.ts';
+import { fileLines } from '../lib/file-lines.ts';
 
 export type PageKind = keyof typeof PAGE_FILES;
 
@@ -52,27 +52,6 @@ export function buildCodeId(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** The lines of a text file, read a megabyte at a time (no string of the whole file is held). */
-function* fileLines(file: string): Generator<string> {
-  const fd = openSync(file, 'r');
-  try {
-    const decoder = new StringDecoder('utf8');
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    let rest = '';
-    for (;;) {
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      const text = rest + decoder.write(chunk.subarray(0, read));
-      const lines = text.split('\n');
-      rest = lines.pop()!;
-      yield* lines;
-    }
-    rest += decoder.end();
-    if (rest !== '') yield rest;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /**
  * Opens the snapshot in `dir` for reuse: its manifest's pages, and its page files when each has
