@@ -6,10 +6,20 @@ import type {
   Category, Channel, CommentThread, Discovery, Health, LiveChannel, OEmbed, Paging, PartnerStats, Playback,
   Playlist, Problem, SearchResult, Status, Video, VideoBatch,
 } from '../model/schemas.ts';
+import type {
+  ChannelSort as ChannelSortSchema, DurationFilter, FeatureFilter, LiveStateFilter, SearchType, VideoSort as VideoSortSchema,
+} from '../api/params.ts';
 import { defaultBaseUrl } from './origin.ts';
 
 export type { Category, Channel, CommentThread, Discovery, LiveChannel, OEmbed, Paging, PartnerStats, Playback, Playlist, Problem, SearchResult, Status, Video, VideoBatch };
 export type HealthReport = z.infer<typeof Health>;
+/** The values of list parameters, from the API's own enums (src/api/params.ts). */
+export type VideoSort = z.infer<typeof VideoSortSchema>;
+export type DurationClass = z.infer<typeof DurationFilter>;
+export type VideoFeature = z.infer<typeof FeatureFilter>;
+export type ChannelSort = z.infer<typeof ChannelSortSchema>;
+export type SearchKind = z.infer<typeof SearchType>;
+export type LiveState = z.infer<typeof LiveStateFilter>;
 
 /** A non-2xx answer: its status and the RFC 9457 problem document the API sent. */
 export class ApiError extends Error {
@@ -64,26 +74,26 @@ export interface PagingParams {
 }
 
 export interface ListVideosParams extends PagingParams {
-  readonly sort?: 'latest' | 'trending' | 'views' | 'likes';
+  readonly sort?: VideoSort;
   readonly category?: string;
   readonly creator?: string;
-  readonly duration?: 'short' | 'medium' | 'long';
-  readonly feature?: '3d' | 'calm' | 'restricted' | 'captions';
+  readonly duration?: DurationClass;
+  readonly feature?: VideoFeature;
   readonly q?: string;
 }
 
 export interface ListChannelsParams extends PagingParams {
   readonly q?: string;
-  readonly sort?: 'subscribers' | 'views' | 'videos';
+  readonly sort?: ChannelSort;
 }
 
 export interface SearchParams extends PagingParams {
   readonly q: string;
-  readonly type?: 'videos' | 'channels' | 'playlists' | 'all';
+  readonly type?: SearchKind;
 }
 
 export interface ListLiveParams extends PagingParams {
-  readonly state?: 'live' | 'all';
+  readonly state?: LiveState;
 }
 
 export interface OEmbedParams {

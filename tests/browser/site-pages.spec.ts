@@ -158,6 +158,14 @@ test.describe('sharing and previews', () => {
     await expect(page.locator('#share-link')).toHaveValue(video.watchUrl);
     await page.goto(`${video.watchUrl}?t=90`);
     expect(await page.locator('iframe.player').getAttribute('src')).toBe(`${video.embedUrl}?start=90`);
+    // the watch page's player and the share code grant what oEmbed's iframe grants, no more, no less
+    const oembed = await site.json<{ html: string }>(`/oembed?url=${encodeURIComponent(video.watchUrl)}`);
+    const allow = /allow="([^"]*)"/.exec(oembed.html)?.[1];
+    expect(allow).toBeTruthy();
+    expect(await page.locator('iframe.player').getAttribute('allow')).toBe(allow);
+    await page.locator('.share summary').click();
+    await expect(page.locator('#share-embed')).toHaveValue(new RegExp(`allow="${allow!.replace(/[.?;]/g, '\\$&')}"`));
+    await expect(page.locator('#share-embed')).not.toHaveValue(/allowfullscreen/);
     expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(video.watchUrl);
   });
 
