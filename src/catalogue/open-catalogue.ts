@@ -1,6 +1,8 @@
-// The only module that opens the catalogue database (better-sqlite3).
+// The only module that opens the catalogue database (better-sqlite3), and the only one that sets its
+// pragmas: `openCatalogue` for every ordinary use, `openCatalogueForBulkLoad` and `finishBulkLoad`
+// for writing a new file whole (docs/catalogue.md, "Bulk loading").
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.ts';
 
@@ -25,4 +27,37 @@ export function openCatalogue(path: string, options: { readonly?: boolean } = {}
   }
   db.pragma('busy_timeout = 5000');
   return db;
+}
+
+/** A bulk load's page cache, in KiB (128 MiB). */
+const BULK_LOAD_CACHE_KIB = 131_072;
+
+/**
+ * Opens a new catalogue file for a bulk load (docs/catalogue.md, "Bulk loading"): the caller writes
+ * every record in one transaction, calls `finishBulkLoad`, closes it and renames it into place, so
+ * until then the file is a throwaway. It never syncs (a crash leaves a file that is deleted anyway),
+ * has a 128 MiB page cache, and its secondary indexes are dropped, to be rebuilt by `finishBulkLoad`
+ * with one sort each (cheaper than a million scattered inserts). It keeps openCatalogue's WAL:
+ * better-sqlite3 opens connections in SQLite's defensive mode, which refuses `journal_mode = OFF`.
+ * Refuses a path where a file exists: these settings are only safe on a file nobody else has.
+ */
+export function openCatalogueForBulkLoad(path: string): Catalogue {
+  if (path === ':memory:' || existsSync(path)) throw new Error(`a bulk load writes a new catalogue file, and ${path} ${path === ':memory:' ? 'is not one' : 'exists'}`);
+  const db = openCatalogue(path);
+  db.pragma('synchronous = OFF');
+  db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
+  const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").pluck().all() as string[];
+  for (const name of indexes) db.exec(`DROP INDEX "${name}"`);
+  return db;
+}
+
+/**
+ * Ends a bulk load once its records are written: rebuilds the secondary indexes from the schema and
+ * checkpoints the WAL into the file, returning it to the rollback journal, so that, closed and
+ * renamed into place, it is one self-contained file like any other catalogue (openCatalogue turns on
+ * WAL again when it is next opened).
+ */
+export function finishBulkLoad(db: Catalogue): void {
+  db.exec(SCHEMA_SQL);
+  db.pragma('journal_mode = DELETE');
 }

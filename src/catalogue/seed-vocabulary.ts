@@ -1,6 +1,6 @@
-// Word lists for the synthetic demo catalogue (seed-catalogue.ts). Templates use `{topic}`
+// Word lists for the synthetic demo catalogue (generate-seed-records.ts). Templates use `{topic}`
 // (as written), `{Topic}` (first letter capitalised), `{other}`, `{n}`, `{year}`, `{channel}`,
-// `{category}`, `{time}` and `{name}`; seed-catalogue.ts fills them.
+// `{category}`, `{time}`, `{weekday}` and `{name}`; seed-text.ts fills them.
 
 export interface SeedCategory {
   readonly id: string;

@@ -136,17 +136,47 @@ function problemLocation(path: string, slug: ProblemSlug, detail: string, baseUr
   ];
 }
 
+/** A servable route's entry, from servableRoutes. */
+type Route = ReturnType<typeof servableRoutes>[number];
+
+/**
+ * The whole configuration: the main context, then the http context's settings, the origins, the
+ * maps that name a request's page file or send it to the origin, and the server. Each part is
+ * written by a function named for it, below.
+ */
 export function nginxConfig(options: NginxOptions): string {
   const routes = servableRoutes();
   const rules = parameterRules(routes.filter((r) => r.servable).map((r) => r.endpoint));
-  const known = [...rules.keys()].sort();
-  const names = known.join('|');
   const root = `${options.snapshotDir}/${STATIC_DIR}`;
-  const lines: string[] = [];
-  const add = (...more: string[]) => lines.push(...more);
+  return [
+    ...writeMainContext(options),
+    'http {',
+    ...writeHttpSettings(options.prefix),
+    '',
+    ...writeUpstream(options.origins),
+    '',
+    ...writeRouteMap(routes),
+    '',
+    ...writeParameterMaps(rules),
+    '',
+    ...writeGuardMap([...rules.keys()].sort()),
+    '',
+    ...writePageFileMaps(routes),
+    ...writeInstanceMap(),
+    ...writeBypassMaps(),
+    '',
+    ...writePageHeaderMaps(root),
+    '',
+    ...writeServer(options, root),
+    '}',
+    '',
+  ].join('\n');
+}
 
-  if (options.brotliModule) add(`load_module ${options.brotliModule};`);
-  add(
+/** The main context: modules, workers, pid and error log under the prefix, file and connection limits. */
+function writeMainContext(options: NginxOptions): string[] {
+  return [
+    ...(options.brotliModule ? [`load_module ${options.brotliModule};`] : []),
     `worker_processes ${options.workers ?? 1};`,
     'daemon on;',
     `pid ${options.prefix}/nginx.pid;`,
@@ -154,7 +184,12 @@ export function nginxConfig(options: NginxOptions): string {
     // an ordinary user's open-file limit is often 1,024: ask for more, and keep the caches below it
     'worker_rlimit_nofile 65536;',
     'events { worker_connections 2048; }',
-    'http {',
+  ];
+}
+
+/** The http context's settings: logging, transfer, file cache, header buffers, compression, temporary paths, types. */
+function writeHttpSettings(prefix: string): string[] {
+  return [
     '  access_log off;',
     '  server_tokens off;',
     '  sendfile on; tcp_nopush on; tcp_nodelay on;',
@@ -168,24 +203,39 @@ export function nginxConfig(options: NginxOptions): string {
     '  # compressed files for every client that accepts them, as the origin does: behind a CDN (Via), over HTTP/1.0',
     '  gzip_proxied any; gzip_http_version 1.0;',
     '  map_hash_bucket_size 256; map_hash_max_size 1048576;',
-    `  client_body_temp_path ${options.prefix}/tmp/body; proxy_temp_path ${options.prefix}/tmp/proxy;`,
-    `  fastcgi_temp_path ${options.prefix}/tmp/fastcgi; uwsgi_temp_path ${options.prefix}/tmp/uwsgi; scgi_temp_path ${options.prefix}/tmp/scgi;`,
+    `  client_body_temp_path ${prefix}/tmp/body; proxy_temp_path ${prefix}/tmp/proxy;`,
+    `  fastcgi_temp_path ${prefix}/tmp/fastcgi; uwsgi_temp_path ${prefix}/tmp/uwsgi; scgi_temp_path ${prefix}/tmp/scgi;`,
     '  types { application/json json; }',
     '  default_type application/octet-stream;',
-    '',
+  ];
+}
+
+/** The origin servers, with idle connections kept open. */
+function writeUpstream(origins: readonly string[]): string[] {
+  return [
     '  upstream vp_origins {',
-    ...options.origins.map((origin) => `    server ${new URL(origin).host};`),
+    ...origins.map((origin) => `    server ${new URL(origin).host};`),
     '    keepalive 64;',
     '  }',
-    '',
+  ];
+}
+
+/** $vp_route: the name of the servable route a path is, or "" for the origin. */
+function writeRouteMap(routes: readonly Route[]): string[] {
+  return [
     '  # which route a path is, in the route table\'s order (the first match wins)',
     '  map $uri $vp_route {',
     ...routes.map((r) => `    "${r.regex}" ${r.servable ? r.endpoint.name : '""'};`),
     '    default "";',
     '  }',
-    '',
+  ];
+}
+
+/** $vp_<name> for each known parameter: its part of the canonical query, or "!" when only the origin can answer. */
+function writeParameterMaps(rules: ReadonlyMap<string, ParameterRule>): string[] {
+  return [
     '  # each known parameter\'s part of the canonical query; "!" when only the origin can answer',
-    ...known.flatMap((name) => {
+    ...[...rules.keys()].sort().flatMap((name) => {
       const rule = rules.get(name)!;
       return [
         `  map $arg_${name} $vp_${name} {`,
@@ -196,7 +246,13 @@ export function nginxConfig(options: NginxOptions): string {
         '  }',
       ];
     }),
-    '',
+  ];
+}
+
+/** $vp_guard: 1 for a query string only the origin can judge, whatever its parameters' values. */
+function writeGuardMap(known: readonly string[]): string[] {
+  const names = known.join('|');
+  return [
     '  # queries only the origin can judge: a name percent-encoded or not in lower case, a known',
     '  # parameter empty or given twice, cursor with offset',
     '  map $args $vp_guard {',
@@ -207,7 +263,12 @@ export function nginxConfig(options: NginxOptions): string {
     '    "~(^|&)offset(=|&|$).*(^|&)cursor(=|&|$)" 1;',
     '    "~(^|&)cursor(=|&|$).*(^|&)offset(=|&|$)" 1;',
     '  }',
-    '',
+  ];
+}
+
+/** $vp_page: the request's page file in its canonical form, or "" when there is none to serve. */
+function writePageFileMaps(routes: readonly Route[]): string[] {
+  return [
     '  # the path as page files name it: an id segment starting with a dot gets a ~ before it',
     '  # (src/snapshot/layout.ts pageFile; a servable route has one id segment at most)',
     '  map $uri $vp_path {',
@@ -225,11 +286,23 @@ export function nginxConfig(options: NginxOptions): string {
     '    "~\\.json$" $vp_file;',
     '    default "";',
     '  }',
+  ];
+}
+
+/** $vp_instance: the `instance` of the problems nginx answers itself. */
+function writeInstanceMap(): string[] {
+  return [
     '  # the request target as the instance of a problem: as it came, unless JSON would need escapes',
     '  map $request $vp_instance {',
     '    "~^[A-Z]+ (?<vp_target>[^\\x00-\\x20\\x22\\x5c\\x7f-\\xff]{1,2000})( |$)" $vp_target;',
     '    default "(a request target that cannot be parsed)";',
     '  }',
+  ];
+}
+
+/** $vp_bypass: 0 only for a GET or HEAD that nginx answers exactly as the origin would, from a page file. */
+function writeBypassMaps(): string[] {
+  return [
     '  # an Accept-Encoding with q-values, * or x-gzip: the origin weighs them (nginx would take br if it is there)',
     '  map $http_accept_encoding $vp_weighed {',
     '    "~(q=|\\*|x-gzip)" 1;',
@@ -250,11 +323,21 @@ export function nginxConfig(options: NginxOptions): string {
     '    "~^(GET|HEAD):0000:/" 0;',
     '    default 1;',
     '  }',
-    '',
+  ];
+}
+
+/** $vp_link and $vp_noindex: the headers that vary per page, from the snapshot's map files. */
+function writePageHeaderMaps(root: string): string[] {
+  return [
     '  # headers that vary per page, from the snapshot',
     `  map $vp_page $vp_link { default ""; include ${root}/${NGINX_MAPS.link}; }`,
     `  map $vp_page $vp_noindex { default ""; include ${root}/${NGINX_MAPS.noindex}; }`,
-    '',
+  ];
+}
+
+/** The server: page files from disk, the problems nginx answers itself, and the origin for the rest. */
+function writeServer(options: NginxOptions, root: string): string[] {
+  return [
     '  server {',
     `    listen ${options.listen};`,
     '    # A target nginx cannot parse (bad percent-encoding, a NUL) never reaches the configuration,',
@@ -263,6 +346,19 @@ export function nginxConfig(options: NginxOptions): string {
     '    # no origin answers at all: the problem the origin gives while it has no snapshot',
     '    error_page 502 504 =503 /.vp-unavailable;',
     '',
+    ...writePageFileLocation(root, Boolean(options.brotliModule)),
+    '',
+    ...problemLocation('/.vp-unparseable', 'not-found', 'The request target is not a valid path.', options.publicBaseUrl,
+      ['Cache-Control "public, max-age=60"', 'X-Front-Problem unparseable']),
+    ...problemLocation('/.vp-unavailable', 'service-unavailable', 'No origin server answered: retry shortly.', options.publicBaseUrl, ['Retry-After 5']),
+    ...writeOriginLocation(),
+    '  }',
+  ];
+}
+
+/** `location /`: the page file with its precompressed variants and the origin's headers, or the origin. */
+function writePageFileLocation(root: string, brotli: boolean): string[] {
+  return [
     '    location / {',
     '      error_page 418 = @origin;',
     '      if ($vp_bypass) { return 418; }',
@@ -274,16 +370,18 @@ export function nginxConfig(options: NginxOptions): string {
     '      if_modified_since off;',
     '      gzip_static on;',
     '      gzip_vary on;',
-    ...(options.brotliModule ? ['      brotli_static on;'] : []),
+    ...(brotli ? ['      brotli_static on;'] : []),
     ...Object.entries(FILE_HEADERS).filter(([name]) => name !== 'Content-Type').map(([name, value]) => `      add_header ${name} "${value}"${name.startsWith('Access-Control') ? ' always' : ''};`),
     '      add_header Link $vp_link;',
     '      add_header X-Robots-Tag $vp_noindex;',
     '      add_header Last-Modified "";',
     '    }',
-    '',
-    ...problemLocation('/.vp-unparseable', 'not-found', 'The request target is not a valid path.', options.publicBaseUrl,
-      ['Cache-Control "public, max-age=60"', 'X-Front-Problem unparseable']),
-    ...problemLocation('/.vp-unavailable', 'service-unavailable', 'No origin server answered: retry shortly.', options.publicBaseUrl, ['Retry-After 5']),
+  ];
+}
+
+/** `location @origin`: the request as it came, over kept-alive connections, retried on another origin when one fails. */
+function writeOriginLocation(): string[] {
+  return [
     '    location @origin {',
     '      proxy_pass http://vp_origins;',
     '      proxy_http_version 1.1;',
@@ -295,9 +393,5 @@ export function nginxConfig(options: NginxOptions): string {
     '      proxy_buffering on;',
     '      proxy_next_upstream error timeout http_502 http_503 non_idempotent;',
     '    }',
-    '  }',
-    '}',
-    '',
-  );
-  return lines.join('\n');
+  ];
 }
