@@ -31,7 +31,7 @@ export interface StatusSources {
   /** whether the loaded snapshot has its search index (no component when not given, or with no snapshot loaded) */
   readonly searchLoaded?: () => boolean | undefined;
   readonly now?: () => number;
-  /** the shared store's component (RATE_LIMIT_STORE; none without one) */
+  /** the shared store's component (SHARED_STATE_STORE; none without one) */
   readonly sharedStore?: () => StatusComponent;
   /** the alerts every origin shares (SHARED_STATE_STORE), when any were published: used instead of the catalogue's */
   readonly sharedAlerts?: () => readonly StoredAlert[] | undefined;

@@ -2,8 +2,9 @@
 // on SEPARATE catalogue files (docs/reliability.md, Shared state): only Redis can carry the change
 // from the catalogue the operator commands run on (a's) to the other origin (b). A channel gone
 // live (npm run import) shows on b within 5 s; a new key (npm run keys -- create) and its revocation
-// within 2 s; an alert within 2 s (4 s in /v1/status, whose answers are kept 2 s); usage counted on both is counted once, the same on both, and survives a
-// restart of an origin; with Redis stopped b keeps answering from the last read and says so.
+// within 2 s; an alert within 2 s (4 s in /v1/status, whose answers are kept 2 s); usage counted
+// on both is counted once, the same on both, and survives a restart of an origin; with Redis
+// stopped b keeps answering from the last read and says so.
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
