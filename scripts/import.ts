@@ -1,5 +1,7 @@
 // `npm run import -- FILE [--replace] [--db PATH]`: streams an NDJSON catalogue (plain or gzipped)
-// into the catalogue database, all or nothing. The format and its rules: docs/catalogue.md.
+// into the catalogue database, all or nothing. The format and its rules: docs/catalogue.md. With
+// SHARED_STATE_STORE, the catalogue's live records and alerts then go to Redis, for every origin
+// (docs/reliability.md, Shared state).
 import { existsSync, statSync } from 'node:fs';
 import { ImportError, importCatalogueFile } from '../src/catalogue/import-catalogue.ts';
 import { NdjsonFileError } from '../src/catalogue/read-ndjson.ts';
@@ -14,14 +16,15 @@ const IMPORT_COMMAND = {
     db: { type: 'string', value: 'PATH', help: 'the catalogue file (default CATALOGUE_DB, or data/catalogue.db)' },
   },
   positionals: { usage: 'FILE', min: 1, max: 1 },
-  notes: ['IMPORT_WORKERS=0 or 1 forces validation on the main thread or on a worker (default: a worker for files of 2 MB or more on a machine of three cores or more).'],
+  notes: ['SHARED_STATE_STORE (or RATE_LIMIT_STORE): the live records and alerts also go to that Redis once imported, for every origin (npm run share-state sends them again).', 'IMPORT_WORKERS=0 or 1 forces validation on the main thread or on a worker (default: a worker for files of 2 MB or more on a machine of three cores or more).'],
 } as const;
 const SHOWN_ERRORS = 50;
 
 await runCommand('import', IMPORT_COMMAND, async (parsed) => {
   const file = parsed.positionals[0]!;
   if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no such file: ${file}`);
-  const catalogueDb = parsed.values.db || loadConfig().catalogueDb;
+  const config = loadConfig();
+  const catalogueDb = parsed.values.db || config.catalogueDb;
   const started = performance.now();
   try {
     const summary = await importCatalogueFile(catalogueDb, file, {
@@ -33,6 +36,7 @@ await runCommand('import', IMPORT_COMMAND, async (parsed) => {
     const usage = process.resourceUsage();
     const cpu = ((usage.userCPUTime + usage.systemCPUTime) / 1e6).toFixed(1);
     console.log(`import: loaded ${summary.lines.toLocaleString('en-US')} record${summary.lines === 1 ? '' : 's'} into ${catalogueDb} in ${elapsed(started)} (${cpu} s of CPU, all threads), peak RSS ${Math.round(usage.maxRSS / 1024)} MB: ${counts}`);
+    if (config.sharedStore !== undefined) await shareLiveAndAlerts(config.sharedStore, catalogueDb);
   } catch (error) {
     if (error instanceof NdjsonFileError) throw new Error(`${error.message}; nothing was imported`);
     if (!(error instanceof ImportError)) throw error;
@@ -41,3 +45,16 @@ await runCommand('import', IMPORT_COMMAND, async (parsed) => {
     throw error;
   }
 });
+
+/** Sends the catalogue's live records and alerts to the shared store (loaded only then). */
+async function shareLiveAndAlerts(store: string, catalogueDb: string): Promise<void> {
+  const { notShared, publishCatalogue, withStore } = await import('../src/shared-state/publish-catalogue.ts');
+  const { openCatalogue } = await import('../src/catalogue/open-catalogue.ts');
+  const db = openCatalogue(catalogueDb);
+  try {
+    const sent = await withStore(store, 'npm run import', notShared('npm run share-state'), (redis) => publishCatalogue(redis, db, ['live', 'alerts']));
+    console.log(`import: told Redis: ${sent.live} live record${sent.live === 1 ? '' : 's'} and ${sent.alerts} alert${sent.alerts === 1 ? '' : 's'}, seen by every origin within 2 s`);
+  } finally {
+    db.close();
+  }
+}

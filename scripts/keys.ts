@@ -1,8 +1,9 @@
 // npm run keys -- create "App name" | list | revoke APP_ID|KEY_PREFIX: developer keys for /v1/partner.
-// A new key is printed once; the catalogue keeps only its hash. With RATE_LIMIT_STORE, a revocation
-// also goes to Redis, where origins on other machines read it (src/shared-state/revocations.ts).
+// A new key is printed once; the catalogue keeps only its hash. With SHARED_STATE_STORE (or
+// RATE_LIMIT_STORE), a new key and a revocation also go to Redis, where origins on other machines
+// read them (src/shared-state/), and list shows the usage counted there.
 import { existsSync } from 'node:fs';
-import { createApp, listApps, revokedHashes, revokeKeys } from '../src/catalogue/api-keys.ts';
+import { createApp, listApps, readKeys, revokedHashes, revokeKeys } from '../src/catalogue/api-keys.ts';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { loadConfig } from '../src/config.ts';
 import { runCommand, UsageError } from './cli.ts';
@@ -14,7 +15,7 @@ const KEYS_COMMAND = {
   about: 'Developer keys for /v1/partner. create "App name": makes an app and prints its key once (only its hash is stored); list: the apps, their keys and usage; revoke APP_ID|KEY_PREFIX: running servers refuse the key within seconds.',
   options: {},
   positionals: { usage: 'create "App name" | list | revoke APP_ID|KEY_PREFIX', min: 1, max: 2 },
-  notes: ['environment: CATALOGUE_DB (default data/catalogue.db); RATE_LIMIT_STORE: a revocation also goes to that Redis, for origins on other machines (revoking again sends it again).', 'A name starting with "-" goes after a lone --: npm run keys -- create -- "-app-"'],
+  notes: ['environment: CATALOGUE_DB (default data/catalogue.db); SHARED_STATE_STORE (or RATE_LIMIT_STORE): a new key and a revocation also go to that Redis, for origins on other machines (revoking again sends it again; npm run share-state sends every key), and list shows the usage counted there.', 'A name starting with "-" goes after a lone --: npm run keys -- create -- "-app-"'],
 } as const;
 
 await runCommand('keys', KEYS_COMMAND, async ({ positionals }) => {
@@ -33,8 +34,23 @@ await runCommand('keys', KEYS_COMMAND, async ({ positionals }) => {
       const created = createApp(db, name, now);
       console.log(`keys: created app ${created.appId} "${created.name}"`);
       console.log(`keys: its key, shown only this once (send it as Authorization: Bearer <key>):\n${created.key}`);
+      if (sharedStore !== undefined) {
+        const { publishKeys } = await import('../src/shared-state/shared-records.ts');
+        const { notShared, withStore } = await import('../src/shared-state/publish-catalogue.ts');
+        const key = readKeys(db).find((k) => k.prefix === created.prefix && k.appId === created.appId)!;
+        await withStore(sharedStore, 'npm run keys', notShared('npm run share-state'), (redis) => publishKeys(redis, [key]));
+        console.log('keys: told Redis: every origin accepts the key within 2 s');
+      }
     } else if (command === 'list') {
-      const apps = listApps(db);
+      let apps = listApps(db);
+      if (sharedStore !== undefined && apps.length > 0) {
+        // with a shared store, usage is counted in Redis (src/shared-state/shared-usage.ts)
+        const { readUsageTotals } = await import('../src/shared-state/shared-usage.ts');
+        const { withStore } = await import('../src/shared-state/publish-catalogue.ts');
+        const ids = apps.map((a) => a.appId);
+        const totals = await withStore(sharedStore, 'npm run keys', (reason) => `cannot read the usage counted in Redis: ${reason}`, (redis) => readUsageTotals(redis, ids));
+        apps = apps.map((a) => ({ ...a, requests: a.requests + (totals.get(a.appId) ?? 0) }));
+      }
       if (apps.length === 0) console.log('keys: no apps yet; create one with npm run keys -- create "App name"');
       for (const app of apps) {
         const keys = app.keys.map((k) => `${k.prefix}… ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`).join(', ');

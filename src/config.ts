@@ -69,6 +69,7 @@ export const Env = z.object({
   RATE_LIMIT_SITE: int('RATE_LIMIT_SITE', 1, 10_000_000, 6000),
   RATE_LIMIT_KEY: int('RATE_LIMIT_KEY', 1, 10_000_000, 1200),
   RATE_LIMIT_STORE: store('RATE_LIMIT_STORE'),
+  SHARED_STATE_STORE: store('SHARED_STATE_STORE'),
   RATE_LIMIT_ORIGINS: int('RATE_LIMIT_ORIGINS', 1, 1000, 1),
   TRUST_PROXY: flag('TRUST_PROXY'),
   SNAPSHOT_CACHE_MB: int('SNAPSHOT_CACHE_MB', 0, 1_000_000, 256),
@@ -142,6 +143,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const result = Env.safeParse(env);
   if (!result.success) throw new ConfigError(`invalid configuration: ${result.error.issues.map((i) => i.message).join('; ')}`);
   const e = result.data;
+  // SHARED_STATE_STORE names everything shared through Redis; RATE_LIMIT_STORE, its first name, still works
+  if (e.SHARED_STATE_STORE !== undefined && e.RATE_LIMIT_STORE !== undefined && e.SHARED_STATE_STORE !== e.RATE_LIMIT_STORE) {
+    throw new ConfigError('invalid configuration: SHARED_STATE_STORE and RATE_LIMIT_STORE name different stores; set SHARED_STATE_STORE only (RATE_LIMIT_STORE is its older name)');
+  }
   const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`;
   return {
     port: e.PORT,
@@ -152,7 +157,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     catalogueDb: e.CATALOGUE_DB,
     distDir: e.DIST_DIR,
     rateLimits: { public: e.RATE_LIMIT_PUBLIC, site: e.RATE_LIMIT_SITE, key: e.RATE_LIMIT_KEY },
-    sharedStore: e.RATE_LIMIT_STORE,
+    sharedStore: e.SHARED_STATE_STORE ?? e.RATE_LIMIT_STORE,
     origins: e.RATE_LIMIT_ORIGINS,
     trustProxy: e.TRUST_PROXY,
     snapshotCacheBytes: e.SNAPSHOT_CACHE_MB * 1024 * 1024,

@@ -8,7 +8,9 @@
 // file) the counts stay in memory and are written later: usage is delayed, never lost. An app's
 // stored counts are read when the app is first seen and again in the background while it is asked
 // for, and the counts this process wrote since are added, so /v1/partner never waits either.
-import { timingSafeEqual } from 'node:crypto';
+// With a shared store (SHARED_STATE_STORE, src/shared-state/), keys published there are known too,
+// and usage goes to that store instead of the catalogue: counted once across every origin.
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { hashKey, KEY_PATTERN, prefixOf, type StoredKey, type UsageRow } from '../catalogue/api-keys.ts';
 import type { CatalogueFailure } from './catalogue-connection.ts';
 import { createFeed, failureFrom } from './catalogue-feed.ts';
@@ -49,8 +51,22 @@ export interface PartnersOptions {
   readonly now?: () => number;
   /** false: no background reads or writes (tests drive refresh and flush) */
   readonly poll?: boolean | undefined;
-  /** keys revoked on any origin (RATE_LIMIT_STORE: src/shared-state/revocations.ts), by SHA-256 hash */
+  /** keys revoked on any origin (SHARED_STATE_STORE: src/shared-state/revocations.ts), by SHA-256 hash */
   readonly revoked?: { has(hash: string): boolean } | undefined;
+  /** keys created on any origin (SHARED_STATE_STORE: src/shared-state/shared-records.ts) */
+  readonly sharedKeys?: { keys(prefix: string): readonly StoredKey[] | undefined; refresh(): Promise<void> } | undefined;
+  /** where usage is stored instead of the catalogue (SHARED_STATE_STORE: src/shared-state/shared-usage.ts) */
+  readonly usageStore?: UsageStore | undefined;
+}
+
+/** Where counted requests are stored: the catalogue (one machine) or a store every origin shares. */
+export interface UsageStore {
+  /** Adds a batch of counts once, however many times it is sent under the same id. */
+  add(rows: readonly UsageRow[], batch: string): Promise<void>;
+  /** The stored counts of an app. */
+  read(appId: string): Promise<UsageRow[]>;
+  /** where the counts go, for messages */
+  readonly label: string;
 }
 
 const SEP = '\u0000';
@@ -82,6 +98,12 @@ export function createPartners(catalogue: CatalogueThread, options: PartnersOpti
   const now = options.now ?? Date.now;
   const ttlMs = options.ttlMs ?? 2000;
   const lockReportMs = options.lockReportMs ?? 60_000;
+  const store: UsageStore = options.usageStore ?? {
+    label: 'the catalogue',
+    // a failed write is one transaction not applied: sending the batch again counts it once
+    add: (rows) => catalogue.run('add-usage', rows),
+    read: (appId) => catalogue.run('usage', appId),
+  };
   const keys = createFeed(async () => {
     const byPrefix = new Map<string, StoredKey[]>();
     for (const key of await catalogue.run('keys', undefined)) {
@@ -94,8 +116,9 @@ export function createPartners(catalogue: CatalogueThread, options: PartnersOpti
 
   /** counts not yet handed to the thread */
   let pending: Counts = new Map();
-  /** counts handed to the thread, not yet confirmed written */
+  /** counts handed to the store, not yet confirmed written: sent again under the same id until they are */
   let writing: Counts = new Map();
+  let batch = '';
   let inFlight: Promise<void> | undefined;
   let writeFailure: CatalogueFailure | undefined;
   let failingSince: number | undefined;
@@ -107,7 +130,7 @@ export function createPartners(catalogue: CatalogueThread, options: PartnersOpti
     let entry = stored.get(appId);
     if (entry?.loading) return entry.loading;
     const readSeq = ++seq;
-    const loading = catalogue.run('usage', appId).then((rows) => {
+    const loading = store.read(appId).then((rows) => {
       stored.set(appId, { appId, rows, seq: readSeq, readAt: now(), loading: undefined });
     }, () => {
       // the stored part is unavailable; the counts of this process still answer
@@ -122,26 +145,28 @@ export function createPartners(catalogue: CatalogueThread, options: PartnersOpti
 
   function flush(): Promise<void> {
     if (inFlight) return inFlight;
-    if (pending.size === 0) return Promise.resolve();
-    writing = pending;
-    pending = new Map();
+    if (writing.size === 0) {
+      if (pending.size === 0) return Promise.resolve();
+      writing = pending;
+      pending = new Map();
+      batch = randomUUID();
+    }
     const rows = rowsOf(writing);
     const writeSeq = ++seq;
-    inFlight = catalogue.run('add-usage', rows).then(() => {
+    inFlight = store.add(rows, batch).then(() => {
       // reads issued before this write did not see it: add it to what they stored
       for (const entry of stored.values()) {
         if (entry.seq >= 0 && entry.seq < writeSeq) entry.rows = mergeRows(entry.rows, rows.filter((r) => r.appId === entry.appId));
       }
       writing = new Map();
-      if (writeFailure) log('[partners] API usage is stored again');
+      if (writeFailure) log(`[partners] API usage is stored in ${store.label} again`);
       writeFailure = undefined;
       failingSince = undefined;
     }, (error: unknown) => {
-      for (const [k, n] of writing) addTo(pending, k, n);
-      writing = new Map();
+      // the batch stays as it is, to be sent again under its id (counted once if it did arrive)
       const failure = failureFrom(error);
       failingSince ??= now();
-      const message = `cannot store API usage in the catalogue: ${failure.message}`;
+      const message = `cannot store API usage in ${store.label}: ${failure.message}`;
       if (message !== writeFailure?.message) log(`[partners] ${message}; keeping the counts to write later`);
       writeFailure = { kind: failure.kind, message };
     }).finally(() => {
@@ -155,14 +180,18 @@ export function createPartners(catalogue: CatalogueThread, options: PartnersOpti
 
   function verify(token: string): App | undefined {
     if (!KEY_PATTERN.test(token)) return undefined;
-    const candidates = keys.get(new Map()).get(prefixOf(token));
+    const candidates = candidatesOf(prefixOf(token));
     if (!candidates) return undefined;
     const given = Buffer.from(hashKey(token), 'hex');
     let found: StoredKey | undefined;
+    let revoked = false;
     for (const key of candidates) {
-      if (timingSafeEqual(Buffer.from(key.hash, 'hex'), given) && !key.revoked && !options.revoked?.has(key.hash)) found = key;
+      if (!timingSafeEqual(Buffer.from(key.hash, 'hex'), given)) continue;
+      // revoked anywhere (this catalogue or the shared set) wins over a copy that says active
+      if (key.revoked || options.revoked?.has(key.hash)) revoked = true;
+      else found = key;
     }
-    return found && { appId: found.appId, appName: found.appName };
+    return found && !revoked ? { appId: found.appId, appName: found.appName } : undefined;
   }
 
   // Keys unknown to the last read share one fresh read, started at most every MISS_REFRESH_MS (so
@@ -175,14 +204,20 @@ export function createPartners(catalogue: CatalogueThread, options: PartnersOpti
       setTimeout(() => {
         missReadAt = Date.now();
         missReading = undefined;
-        void keys.refresh().then(resolve);
+        void Promise.all([keys.refresh(), options.sharedKeys?.refresh()]).then(() => resolve());
       }, wait).unref();
     });
     return missReading;
   }
 
+  function candidatesOf(prefix: string): readonly StoredKey[] | undefined {
+    const own = keys.get(new Map()).get(prefix);
+    const shared = options.sharedKeys?.keys(prefix);
+    return shared ? [...(own ?? []), ...shared] : own;
+  }
+
   function known(token: string): boolean {
-    const candidates = keys.get(new Map()).get(prefixOf(token));
+    const candidates = candidatesOf(prefixOf(token));
     const given = hashKey(token);
     return candidates?.some((key) => key.hash === given) ?? false;
   }
@@ -210,7 +245,8 @@ export function createPartners(catalogue: CatalogueThread, options: PartnersOpti
     },
     get failure() {
       if (keys.failure) return keys.failure;
-      if (!writeFailure) return undefined;
+      // a shared store's failures are its own component's (docs/reliability.md, Shared state)
+      if (!writeFailure || options.usageStore) return undefined;
       // a lock (an import, a backup) delays usage: worth reporting only once it lasts
       if (writeFailure.kind === 'locked' && now() - (failingSince ?? now()) < lockReportMs) return undefined;
       return writeFailure;
@@ -222,13 +258,26 @@ export function createPartners(catalogue: CatalogueThread, options: PartnersOpti
       if (timer) clearInterval(timer);
       // a lock may be about to end: keep trying for a few seconds before giving up on the counts
       const until = Date.now() + CLOSE_RETRY_MS;
+      const unstored = () => pending.size + writing.size;
       await flush();
-      while (pending.size > 0 && Date.now() < until) {
+      while (unstored() > 0 && Date.now() < until) {
         await flush();
-        if (pending.size > 0) await new Promise((r) => setTimeout(r, 200));
+        if (unstored() > 0) await new Promise((r) => setTimeout(r, 200));
       }
-      if (pending.size > 0) {
-        const lost = [...pending.values()].reduce((a, b) => a + b, 0);
+      if (unstored() > 0 && options.usageStore) {
+        // the shared store is gone: this origin's catalogue keeps the counts rather than losing them
+        const rows = rowsOf(sumCounts(writing, pending));
+        try {
+          await catalogue.run('add-usage', rows);
+          log(`[partners] ${rows.reduce((a, r) => a + r.requests, 0)} counted requests could not be stored in ${store.label} before shutdown: written to this origin's catalogue instead`);
+          pending = new Map();
+          writing = new Map();
+        } catch {
+          // reported below
+        }
+      }
+      if (unstored() > 0) {
+        const lost = [...sumCounts(writing, pending).values()].reduce((a, b) => a + b, 0);
         log(`[partners] ${lost} counted requests could not be stored before shutdown: ${writeFailure?.message ?? 'unknown reason'}`);
       }
     },

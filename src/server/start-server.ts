@@ -44,12 +44,13 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const snapshots = holdSnapshots(layoutOf(config.distDir).root, { cacheBytes: config.snapshotCacheBytes, baseUrl: config.publicBaseUrl, log });
   // every read and write of the catalogue runs in this thread, never on the event loop
   const catalogue = startCatalogueThread(config.catalogueDb);
-  const live = createLiveSource(catalogue, { log });
-  // RATE_LIMIT_STORE: rate limits and revocations shared by every origin through Redis
-  // (docs/reliability.md, Shared state); its client is loaded only then
+  // SHARED_STATE_STORE: rate limits, live state, alerts, keys and usage shared by every origin
+  // through Redis (docs/reliability.md, Shared state); its client is loaded only then
   const shared = config.sharedStore === undefined ? undefined
     : (await import('../shared-state/start-shared-state.ts')).startSharedState(config.sharedStore, config.rateLimits, { origins: config.origins, log });
-  const partners = createPartners(catalogue, { log, revoked: shared?.revoked });
+  const ownLive = createLiveSource(catalogue, { log });
+  const live = shared ? shared.live(ownLive) : ownLive;
+  const partners = createPartners(catalogue, { log, revoked: shared?.revoked, sharedKeys: shared?.records, usageStore: shared?.usage });
   // a deployment of several servers shares SITE_PASS_SECRET; alone, a server makes its own
   const sitePass = createSitePass({ secret: config.sitePassSecret ?? randomBytes(32), secure: config.publicBaseUrl.startsWith('https:') });
   const gate = createGate({ limiter: shared?.limiter ?? new RateLimiter(config.rateLimits), siteOrigin: config.siteOrigin, trustProxy: config.trustProxy, partners, sitePass });
@@ -57,7 +58,7 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   const checks = createStatusChecks({
     catalogue, snapshotRoot: layoutOf(config.distDir).root, snapshots, monitor,
     catalogueFailures: () => [live.failure, partners.failure],
-    ...(shared && { sharedStore: shared.component }),
+    ...(shared && { sharedStore: shared.component, sharedAlerts: shared.records.alerts }),
     searchLoaded: () => (snapshots.current?.complete ? snapshots.current.search !== undefined : undefined),
   });
   const assets = loadClientAssets(options.clientDir ?? CLIENT_DIR);

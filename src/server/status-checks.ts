@@ -5,7 +5,7 @@
 // are read from the database by the catalogue thread every 5 s, in the background.
 import type { StatusReport } from '../api/endpoint.ts';
 import type { ComponentStatus, StatusComponent } from '../model/schemas.ts';
-import { activeAlerts } from '../catalogue/read-alerts.ts';
+import { activeAlerts, type StoredAlert } from '../catalogue/read-alerts.ts';
 import { readBuiltFrom } from '../snapshot/swap.ts';
 import type { CatalogueFailure, FailureKind } from './catalogue-connection.ts';
 import { createFeed } from './catalogue-feed.ts';
@@ -31,8 +31,10 @@ export interface StatusSources {
   /** whether the loaded snapshot has its search index (no component when not given, or with no snapshot loaded) */
   readonly searchLoaded?: () => boolean | undefined;
   readonly now?: () => number;
-  /** the shared store's component (RATE_LIMIT_STORE; none without one) */
+  /** the shared store's component (SHARED_STATE_STORE; none without one) */
   readonly sharedStore?: () => StatusComponent;
+  /** the alerts every origin shares (SHARED_STATE_STORE), when any were published: used instead of the catalogue's */
+  readonly sharedAlerts?: () => readonly StoredAlert[] | undefined;
   /** false: the alerts and revision are read only by ready() (tests) */
   readonly poll?: boolean;
 }
@@ -136,7 +138,7 @@ export function createStatusChecks(sources: StatusSources): { report(): StatusRe
         checkedAt,
         components,
         since: Object.fromEntries([...since].map(([id, s]) => [id, s.since])),
-        alerts: activeAlerts(stored.alerts, checkedAt),
+        alerts: activeAlerts(sources.sharedAlerts?.() ?? stored.alerts, checkedAt),
       };
     },
     ready: feed.refresh,

@@ -38,3 +38,19 @@ export function connectRedis(url: string, options: { log?: (m: string) => void; 
   });
   return redis;
 }
+
+/** Resolves true once the connection is ready, false if it is not within `ms` (never rejects). */
+export function whenReady(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    timer.unref();
+    redis.on('ready', onReady);
+  });
+}

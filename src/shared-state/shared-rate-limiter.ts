@@ -1,4 +1,4 @@
-// Rate limits shared by every origin (docs/reliability.md, "Shared state"): with RATE_LIMIT_STORE
+// Rate limits shared by every origin (docs/reliability.md, "Shared state"): with SHARED_STATE_STORE
 // set, each lane's windows are counted in Redis, atomically (rate-limiter-flexible's
 // RateLimiterRedis: one Lua script increments the client's counter and starts its window on the
 // first request), so a client's budget is the configured one however many origins answer it.
@@ -139,9 +139,9 @@ export function sharedStoreComponent(state: SharedLimiterState, now: number): St
   const name = 'Shared state (Redis)';
   if (state.shared) {
     return { id: 'shared-state', name, status: 'operational',
-      detail: `Rate limits are counted in Redis (RATE_LIMIT_STORE), shared by ${state.origins} origin${state.origins === 1 ? '' : 's'}.` };
+      detail: `Rate limits are counted in Redis (SHARED_STATE_STORE), shared by ${state.origins} origin${state.origins === 1 ? '' : 's'}.` };
   }
   const since = state.localSince === undefined ? '' : ` for ${Math.max(0, Math.round((now - state.localSince) / 1000))} s`;
   return { id: 'shared-state', name, status: 'degraded',
-    detail: `Redis (RATE_LIMIT_STORE) cannot be reached${since}: this origin counts rate limits locally at its share of each lane (1/${state.origins} of the budget) and goes back to Redis by itself when it answers again.` };
+    detail: `Redis (SHARED_STATE_STORE) cannot be reached${since}: this origin counts rate limits locally at its share of each lane (1/${state.origins} of the budget) and goes back to Redis by itself when it answers again.` };
 }

@@ -25,6 +25,15 @@ describe('loadConfig', () => {
     expect(configError({ RATE_LIMIT_ORIGINS: '0' }).message).toMatch(/RATE_LIMIT_ORIGINS must be an integer from 1/);
   });
 
+  it('shares state through SHARED_STATE_STORE, or RATE_LIMIT_STORE (its older name); two different stores are refused', () => {
+    expect(loadConfig({ SHARED_STATE_STORE: 'redis://127.0.0.1:6379' }).sharedStore).toBe('redis://127.0.0.1:6379');
+    expect(loadConfig({ SHARED_STATE_STORE: 'redis://127.0.0.1:6379', RATE_LIMIT_STORE: 'redis://127.0.0.1:6379' }).sharedStore).toBe('redis://127.0.0.1:6379');
+    expect(loadConfig({ SHARED_STATE_STORE: 'memory' }).sharedStore).toBeUndefined();
+    expect(configError({ SHARED_STATE_STORE: 'redis://a:6379', RATE_LIMIT_STORE: 'redis://b:6379' }).message).toMatch(/SHARED_STATE_STORE and RATE_LIMIT_STORE name different stores/);
+    expect(configError({ SHARED_STATE_STORE: 'http://u:secret@x' }).message).toMatch(/SHARED_STATE_STORE must be memory or a redis:\/\//);
+    expect(configError({ SHARED_STATE_STORE: 'http://u:secret@x' }).message).not.toContain('secret');
+  });
+
   it('fills the documented defaults from an empty environment', () => {
     const config = loadConfig({});
     expect(config.port).toBe(4321);

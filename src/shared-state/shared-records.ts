@@ -1,0 +1,148 @@
+// Live state, operator alerts and developer keys shared by every origin through Redis
+// (docs/reliability.md, Shared state). The operator commands that change them in the catalogue
+// (npm run import, npm run keys, npm run share-state) also publish them here: the live records and
+// the alerts whole (as JSON, exactly what the catalogue's public readers return), each key by its
+// hash with its prefix and app (never the key itself), and one version (a random token) renewed with every
+// change. Each origin reads the version every POLL_MS and the records only when it moved, so a
+// request never waits for Redis. While Redis is unreachable the last read stays in force; before
+// anything was ever published an origin falls back to its own catalogue.
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { StoredKey } from '../catalogue/api-keys.ts';
+import type { PublicLiveStream } from '../catalogue/public-catalogue.ts';
+import type { StoredAlert } from '../catalogue/read-alerts.ts';
+import { whenReady } from './redis-connection.ts';
+import { publishRevocations } from './revocations.ts';
+import { KEY_PREFIX } from './shared-rate-limiter.ts';
+
+const LIVE_KEY = `${KEY_PREFIX}live`;
+const ALERTS_KEY = `${KEY_PREFIX}alerts`;
+const KEYS_KEY = `${KEY_PREFIX}keys`;
+const VERSION_KEY = `${KEY_PREFIX}state:version`;
+export const POLL_MS = 1000;
+const CONNECT_WAIT_MS = 1000;
+
+/** What a key is in Redis: its app, never the key itself (its hash is the field). */
+interface SharedKey {
+  readonly prefix: string;
+  readonly appId: string;
+  readonly appName: string;
+}
+
+/** Replaces the shared live records (from readLiveStreams: the public fields only). */
+export async function publishLive(redis: Redis, live: readonly PublicLiveStream[]): Promise<void> {
+  await redis.multi().set(LIVE_KEY, JSON.stringify(live)).set(VERSION_KEY, randomUUID()).exec();
+}
+
+/** Replaces the shared operator alerts (from readAlerts). */
+export async function publishAlerts(redis: Redis, alerts: readonly StoredAlert[]): Promise<void> {
+  await redis.multi().set(ALERTS_KEY, JSON.stringify(alerts)).set(VERSION_KEY, randomUUID()).exec();
+}
+
+/** Adds developer keys (by hash, with their app); the revoked ones also go to the revoked set. */
+export async function publishKeys(redis: Redis, keys: readonly StoredKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  const fields = keys.flatMap((k) => [k.hash, JSON.stringify({ prefix: k.prefix, appId: k.appId, appName: k.appName } satisfies SharedKey)]);
+  await redis.multi().hset(KEYS_KEY, ...fields).set(VERSION_KEY, randomUUID()).exec();
+  await publishRevocations(redis, keys.filter((k) => k.revoked).map((k) => k.hash));
+}
+
+export interface SharedRecords {
+  /** the shared live records, or undefined when none were ever published (or read) */
+  live(): readonly PublicLiveStream[] | undefined;
+  /** the shared alerts, or undefined when none were ever published (or read) */
+  alerts(): readonly StoredAlert[] | undefined;
+  /** shared keys whose hash starts with the key's prefix, by prefix */
+  keys(prefix: string): readonly StoredKey[] | undefined;
+  /** when Redis last answered a read (ms since the epoch), or -Infinity */
+  readonly readAt: number;
+  /** Reads now (if the version moved); resolves when done, whether Redis answered or not. */
+  refresh(): Promise<void>;
+  close(): void;
+}
+
+function parseArray<T>(text: string | null, check: (item: unknown) => boolean): T[] | undefined {
+  if (text === null) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) && value.every(check) ? (value as T[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+const isLive = (v: unknown) => isRecord(v) && typeof v.channel === 'string' && ['live', 'upcoming', 'offline'].includes(v.state as string) && typeof v.title === 'string';
+const isAlert = (v: unknown) => isRecord(v) && typeof v.id === 'string' && typeof v.startsAt === 'string' && Array.isArray(v.components);
+
+export function watchSharedRecords(redis: Redis, options: { pollMs?: number; now?: () => number; log?: (m: string) => void } = {}): SharedRecords {
+  const now = options.now ?? Date.now;
+  const log = options.log ?? (() => {});
+  let live: readonly PublicLiveStream[] | undefined;
+  let alerts: readonly StoredAlert[] | undefined;
+  let keys = new Map<string, StoredKey[]>();
+  let version: string | null | undefined;
+  let readAt = Number.NEGATIVE_INFINITY;
+  let reading: Promise<void> | undefined;
+
+  async function read(): Promise<void> {
+    try {
+      // a background read may wait a moment for the connection (the first one, at start); a request never does
+      if (!(await whenReady(redis, CONNECT_WAIT_MS))) return;
+      const current = await redis.get(VERSION_KEY);
+      readAt = now();
+      if (current === version) return;
+      const result = await redis.multi().get(VERSION_KEY).get(LIVE_KEY).get(ALERTS_KEY).hgetall(KEYS_KEY).exec();
+      if (!result || result.some(([error]) => error)) return;
+      const [seen, liveText, alertsText, keyFields] = result.map(([, value]) => value) as [string | null, string | null, string | null, Record<string, string>];
+      // a record that does not parse keeps the last good one (and says so once)
+      const nextLive = parseArray<PublicLiveStream>(liveText, isLive);
+      const nextAlerts = parseArray<StoredAlert>(alertsText, isAlert);
+      if (liveText !== null && !nextLive) log(`[shared-state] the live records in Redis (${LIVE_KEY}) are not valid; keeping the last good ones`);
+      if (alertsText !== null && !nextAlerts) log(`[shared-state] the alerts in Redis (${ALERTS_KEY}) are not valid; keeping the last good ones`);
+      live = nextLive ?? live;
+      alerts = nextAlerts ?? alerts;
+      const byPrefix = new Map<string, StoredKey[]>();
+      for (const [hash, text] of Object.entries(keyFields ?? {})) {
+        let key: SharedKey;
+        try {
+          key = JSON.parse(text) as SharedKey;
+        } catch {
+          continue;
+        }
+        if (!/^[0-9a-f]{64}$/.test(hash) || typeof key.prefix !== 'string' || typeof key.appId !== 'string' || typeof key.appName !== 'string') continue;
+        const stored: StoredKey = { hash, prefix: key.prefix, appId: key.appId, appName: key.appName, revoked: false };
+        const list = byPrefix.get(key.prefix);
+        if (list) list.push(stored);
+        else byPrefix.set(key.prefix, [stored]);
+      }
+      // keys only ever come in: a Redis restarted empty takes none away from this origin
+      for (const [prefix, list] of keys) {
+        const now = byPrefix.get(prefix);
+        for (const key of list) if (!now?.some((k) => k.hash === key.hash)) (now ?? byPrefix.set(prefix, []).get(prefix)!).push(key);
+      }
+      keys = byPrefix;
+      version = seen;
+    } catch {
+      // unreachable or too slow: the last read stays in force
+    }
+  }
+  const refresh = (): Promise<void> => {
+    reading ??= read().finally(() => { reading = undefined; });
+    return reading;
+  };
+  void refresh();
+  redis.on('ready', () => void refresh());
+  const timer = setInterval(() => void refresh(), options.pollMs ?? POLL_MS);
+  timer.unref();
+  return {
+    live: () => live,
+    alerts: () => alerts,
+    keys: (prefix) => keys.get(prefix),
+    get readAt() {
+      return readAt;
+    },
+    refresh,
+    close: () => clearInterval(timer),
+  };
+}
