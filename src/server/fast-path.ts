@@ -1,9 +1,10 @@
 // The static fast path, in front of node:http on the same port. Most requests are GET or HEAD
-// of a prerendered page by its canonical URL; for those we read the request head ourselves and
-// write a response prepared once per page and encoding, which here answers about twice as many
-// requests a second as node:http can (docs/performance.md). Anything else — another method, a
+// of a prerendered page by its canonical URL, or of a dynamic query already answered and kept at
+// the same target (answer-cache.ts); for those we read the request head ourselves and write a
+// response prepared once per page (or kept answer) and encoding, which here answers about twice
+// as many requests a second as node:http can (docs/performance.md). Anything else — another method, a
 // body, a head outside the strict subset simple-request.ts reads, HTTP/1.0, Connection: close, a
-// URL that is not a prerendered page — hands the connection, with the bytes already read, to the
+// URL that is neither — hands the connection, with the bytes already read, to the
 // node:http pipeline for good. API pages count against the caller's rate-limit lane here too
 // (gate.ts); requests with a developer key go to node:http, which checks the key (and, with
 // RATE_LIMIT_STORE, every limited request: the fast path never waits for Redis). Every
@@ -11,8 +12,6 @@
 // (connection-guard.ts, docs/reliability.md "HTTP front").
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Encoding } from '../http/encoding.ts';
-import { acceptedEncodings } from '../http/encoding.ts';
 import { ProblemError } from '../api/problems.ts';
 import { renderProblem, type Rendered } from '../api/respond.ts';
 import type { Urls } from '../model/urls.ts';
@@ -25,30 +24,22 @@ import type { Gate, RequestFacts } from './gate.ts';
 import { createHeadReader, UNREADABLE } from './head-reader.ts';
 import { parseSimpleRequest, type SimpleRequest } from './simple-request.ts';
 import { answerAndClose, isClosing, responseBytes } from './socket-problems.ts';
-import { pageHeaders, unreadablePage } from './static-pages.ts';
+import { chooseVariant, pageHeaders, unreadablePage } from './static-pages.ts';
+import { answersOf, chooseKeptVariant, type AnswerCache, type CachedAnswer } from './answer-cache.ts';
 import { PageReadError } from '../snapshot/page-files.ts';
-import { etagFor, matchesIfNoneMatch } from '../http/etag.ts';
+import { matchesIfNoneMatch } from '../http/etag.ts';
+import { headerLines, type PreparedHeaders } from '../http/representation.ts';
 import { cacheTagHeaders } from '../cdn/cache-tags.ts';
 
 const KEEP_ALIVE_MS = 65_000;
 /** Retry-After of the too-many-connections problem, in seconds. */
 const CONNECTIONS_RETRY_AFTER = '5';
 
-type Variant = Encoding | 'identity';
-interface Prepared {
-  headers: Partial<Record<Variant, Buffer>>;
-  notModified: Partial<Record<Variant, Buffer>>;
-}
-const prepared = new WeakMap<PageEntry, Prepared>();
-
-/** The header lines after the status line and Date, for one page (at `target`, its key) and representation. */
-function headerBlock(page: PageEntry, target: string, encoding: Encoding | undefined, length: number | undefined): Buffer {
-  const flat = pageHeaders(page, encoding, length);
-  let block = '';
-  for (const [name, value] of cacheTagHeaders(target)) block += `${name}: ${value}\r\n`;
-  for (let i = 0; i < flat.length; i += 2) block += `${flat[i]}: ${flat[i + 1]}\r\n`;
-  return Buffer.from(`${block}keep-alive: timeout=65\r\n\r\n`, 'latin1');
-}
+/** The lines after a page's or kept answer's own: the fast path keeps connections open 65 s. */
+const KEEP_ALIVE_LINE = 'keep-alive: timeout=65\r\n';
+/** A prepared header set as raw head lines, made once; a page's carry its cache tags (at `target`, its key). */
+const linesOf = (headers: PreparedHeaders, target: string | undefined): Buffer =>
+  headers.lines ??= headerLines(headers.flat, target === undefined ? [] : cacheTagHeaders(target), KEEP_ALIVE_LINE);
 
 let dateSecond = 0;
 let dateLines: Record<'200' | '304', Buffer> = { '200': Buffer.alloc(0), '304': Buffer.alloc(0) };
@@ -70,26 +61,27 @@ function answerRendered(socket: Socket, rendered: Rendered, request: SimpleReque
   socket.write(responseBytes(rendered, { head: request.head }));
 }
 
+/** Writes a 200 or 304 whole: status line and Date, the per-request lines in `extra`, the prepared lines, the body. */
+function writeAnswer(socket: Socket, status: '200' | '304', extra: string, lines: Buffer, body: Buffer | undefined): void {
+  socket.cork();
+  socket.write(statusAndDate(status));
+  if (extra) socket.write(extra, 'latin1');
+  socket.write(lines);
+  if (body) socket.write(body);
+  socket.uncork();
+}
+
 /**
  * Writes the answer for a prerendered page, with the per-request header lines in `extra`; its
  * status. The body is read before anything is written: a page that cannot be read intact is a 503
  * problem (static-pages.ts unreadablePage), never a 200 with other bytes.
  */
-function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: SimpleRequest, extra: string): number {
-  let entry = prepared.get(page);
-  if (!entry) prepared.set(page, (entry = { headers: {}, notModified: {} }));
-  const accepted = page.br || page.gzip ? acceptedEncodings(request.acceptEncoding) : [];
-  const encoding = accepted.find((e) => page[e] !== undefined);
-  const variant: Variant = encoding ?? 'identity';
-  if (request.ifNoneMatch !== undefined && matchesIfNoneMatch(request.ifNoneMatch, encoding ? etagFor(page.etag, page[encoding]![1]) : page.etag)) {
-    socket.cork();
-    socket.write(statusAndDate('304'));
-    if (extra) socket.write(extra, 'latin1');
-    socket.write(entry.notModified[variant] ??= headerBlock(page, request.target, encoding, undefined));
-    socket.uncork();
+function answerPage(socket: Socket, snapshot: Snapshot, page: PageEntry, request: SimpleRequest, extra: string): number {
+  const { encoding, range, etag } = chooseVariant(page, request.acceptEncoding);
+  if (request.ifNoneMatch !== undefined && matchesIfNoneMatch(request.ifNoneMatch, etag)) {
+    writeAnswer(socket, '304', extra, linesOf(pageHeaders(page, encoding, true), request.target), undefined);
     return 304;
   }
-  const range = encoding ? page[encoding]! : page.body;
   let body: Buffer | undefined;
   if (!request.head) {
     try {
@@ -100,12 +92,18 @@ function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: Si
       return 503;
     }
   }
-  socket.cork();
-  socket.write(statusAndDate('200'));
-  if (extra) socket.write(extra, 'latin1');
-  socket.write(entry.headers[variant] ??= headerBlock(page, request.target, encoding, range[1]));
-  if (body) socket.write(body);
-  socket.uncork();
+  writeAnswer(socket, '200', extra, linesOf(pageHeaders(page, encoding, false), request.target), body);
+  return 200;
+}
+
+/** Writes a kept answer of a dynamic query (answer-cache.ts) as node:http would send it; its status. */
+function answerKept(socket: Socket, answers: AnswerCache, kept: CachedAnswer, request: SimpleRequest, extra: string): number {
+  const { encoding, body, etag } = chooseKeptVariant(answers, kept, request.acceptEncoding);
+  if (request.ifNoneMatch !== undefined && matchesIfNoneMatch(request.ifNoneMatch, etag)) {
+    writeAnswer(socket, '304', extra, linesOf(answers.headers(kept, encoding, true), undefined), undefined);
+    return 304;
+  }
+  writeAnswer(socket, '200', extra, linesOf(answers.headers(kept, encoding, false), undefined), request.head ? undefined : body);
   return 200;
 }
 
@@ -197,9 +195,12 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         const request = head === UNREADABLE ? undefined : parseSimpleRequest(head);
         const snapshot = snapshots.current;
         const page = request && snapshot?.pages.get(request.target);
+        // a dynamic query node:http has answered and kept at this very target (answer-cache.ts)
+        const answers = request && snapshot && !page ? answersOf(snapshot) : undefined;
+        const kept = answers?.byTarget(request!.target);
         // Connection: close is rare; node:http answers it with the right headers and closes.
         const limited = request !== undefined && gate !== undefined && gate.limits(request.target);
-        if (!request || request.close || !snapshot || !page || (limited && (request.authorization || gate.waits))) {
+        if (!request || request.close || !snapshot || !(page || kept) || (limited && (request.authorization || gate.waits))) {
           // node:http reads this head again from its first byte
           if (head !== UNREADABLE) reader.giveBack();
           handOff();
@@ -217,7 +218,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
           }
           for (const [name, value] of Object.entries(admission.headers)) extra += `${name}: ${value}\r\n`;
         }
-        record?.(answer(socket, snapshot, page, request, extra));
+        record?.(page ? answerPage(socket, snapshot, page, request, extra) : answerKept(socket, answers!, kept!, request, extra));
         answered = true;
       }
       // the next head's clock starts with this chunk if a head was answered in it, or runs on

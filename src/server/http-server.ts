@@ -9,11 +9,12 @@ import type { Context, StatusReport } from '../api/endpoint.ts';
 import { health } from '../api/handlers/health.ts';
 import { status } from '../api/handlers/status.ts';
 import { ProblemError } from '../api/problems.ts';
-import { renderProblem, runEndpoint, type Memo, type Rendered } from '../api/respond.ts';
+import { renderProblem, runEndpoint, type Rendered } from '../api/respond.ts';
 import { buildModel } from '../model/build-model.ts';
 import { createUrls } from '../model/urls.ts';
 import { matchRoute } from '../api/routes.ts';
-import { createAnswerCache } from './answer-cache.ts';
+import { answersOf, chooseKeptVariant, type AnswerCache } from './answer-cache.ts';
+import { matchesIfNoneMatch } from '../http/etag.ts';
 import { serveClientAsset, type ClientAssets } from './client-assets.ts';
 import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from '../http/cors.ts';
 import { answerAndClose, asksForHead, clientErrorProblem, instanceOf, isClosing } from './socket-problems.ts';
@@ -59,9 +60,19 @@ function send(req: IncomingMessage, res: ServerResponse, rendered: Rendered, ext
   res.end(req.method === 'HEAD' ? undefined : rendered.body);
 }
 
-/** An endpoint's answer with conditional GET and on-demand compression (as toResponse does for Astro). */
-function sendAnswer(req: IncomingMessage, res: ServerResponse, rendered: Rendered): void {
+/**
+ * An endpoint's answer with conditional GET and on-demand compression (as toResponse does for
+ * Astro); a kept answer with the variants and header sets it keeps (answer-cache.ts), the same bytes.
+ */
+function sendAnswer(req: IncomingMessage, res: ServerResponse, rendered: Rendered, answers: AnswerCache): void {
   const header = (name: string) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; };
+  if (answers.holds(rendered)) {
+    const { encoding, body, etag } = chooseKeptVariant(answers, rendered, header('accept-encoding'));
+    const notModified = matchesIfNoneMatch(header('if-none-match'), etag);
+    res.writeHead(notModified ? 304 : 200, answers.headers(rendered, encoding, notModified).flat as string[]);
+    res.end(req.method === 'HEAD' || notModified ? undefined : body);
+    return;
+  }
   const out = negotiateRendered(rendered, header('accept-encoding'), header('if-none-match'));
   res.writeHead(out.status, out.headers);
   res.end(req.method === 'HEAD' ? undefined : out.body);
@@ -71,13 +82,6 @@ export function createApiServer(options: ServerOptions): Server {
   const log = options.log ?? ((m: string) => console.log(m));
   const emptyModel = buildModel({ categories: [], channels: [], videos: [], playlists: [], comments: [], live: [] }, { trending: [], related: [] }, options.baseUrl);
   const urls = createUrls(options.baseUrl);
-
-  const answerCaches = new WeakMap<object, Memo>();
-  const answersFor = (snapshot: object): Memo => {
-    let memo = answerCaches.get(snapshot);
-    if (!memo) answerCaches.set(snapshot, (memo = createAnswerCache()));
-    return memo;
-  };
 
   const factsOf = (req: IncomingMessage): RequestFacts => {
     const header = (name: string) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; };
@@ -190,7 +194,11 @@ export function createApiServer(options: ServerOptions): Server {
     // build uses, without the cost of going through Astro (a third of the time of a search answer).
     const route = url.pathname.startsWith('/v1/') || url.pathname === '/oembed' ? matchRoute(url.pathname) : undefined;
     if (route) {
-      sendAnswer(req, res, runEndpoint(route.endpoint, route.params, url, context, answersFor(snapshot)));
+      const answers = answersOf(snapshot);
+      const rendered = runEndpoint(route.endpoint, route.params, url, context, answers);
+      // the fast path sends it at this target from now on (fast-path.ts), rate limits included
+      if (answers.holds(rendered) && rawUrl.startsWith('/')) answers.alias(rawUrl, rendered);
+      sendAnswer(req, res, rendered, answers);
       return;
     }
 

@@ -90,3 +90,64 @@ describe('fast path', () => {
     expect(text).toMatch(/^connection: close/im);
   });
 });
+
+/** An answer's header lines as a map (names lower-cased) and its body. */
+function parseAnswer(text: string): { status: number; headers: Map<string, string>; body: Buffer } {
+  const split = text.indexOf('\r\n\r\n');
+  const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
+  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as const));
+  return { status: Number(statusLine.split(' ')[1]), headers, body: Buffer.from(text.slice(split + 4), 'latin1') };
+}
+
+/** What the two layers may say differently of one answer: the moment, and how node:http names its keep-alive. */
+const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'ratelimit']);
+const sameAnswer = (a: ReturnType<typeof parseAnswer>) => ({
+  status: a.status,
+  headers: Object.fromEntries([...a.headers].filter(([name]) => !PER_CONNECTION.has(name)).sort(([x], [y]) => (x < y ? -1 : 1))),
+  body: a.body.toString('latin1'),
+});
+
+describe('kept answers of dynamic queries (answer-cache.ts)', () => {
+  const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`;
+
+  it('sends a query asked again from the fast path, with the bytes and headers node:http sent and its own rate-limit headers', async () => {
+    const target = '/v1/videos?limit=3&offset=2&sort=views';
+    const first = parseAnswer(await exchange([get(target)]));
+    const again = parseAnswer(await exchange([get(target)]));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('connection')).toBe('keep-alive'); // node:http answered
+    expect(again.headers.has('connection')).toBe(false); // the fast path answered
+    expect(sameAnswer(again)).toEqual(sameAnswer(first));
+    expect(again.headers.get('ratelimit')).toMatch(/;r=\d+;/);
+    expect(again.headers.get('ratelimit')).not.toBe(first.headers.get('ratelimit'));
+  });
+
+  it('sends the compressed variant and the 304 from the fast path as node:http does', async () => {
+    const target = '/v1/videos?limit=20&offset=3&sort=likes';
+    const br = 'Accept-Encoding: gzip, br\r\n';
+    const first = parseAnswer(await exchange([get(target, br)]));
+    const again = parseAnswer(await exchange([get(target, br)]));
+    expect(first.headers.get('content-encoding')).toBe('br');
+    expect(again.headers.has('connection')).toBe(false);
+    expect(sameAnswer(again)).toEqual(sameAnswer(first));
+    const etag = first.headers.get('etag')!;
+    const conditional = parseAnswer(await exchange([get(target, `${br}If-None-Match: ${etag}\r\n`)]));
+    expect(conditional.status).toBe(304);
+    expect(conditional.body.length).toBe(0);
+    expect(conditional.headers.get('etag')).toBe(etag);
+    expect(conditional.headers.has('content-type')).toBe(false);
+    expect(conditional.headers.get('vary')).toBe('Accept-Encoding');
+    const identity = parseAnswer(await exchange([get(target)]));
+    expect(identity.headers.has('content-encoding')).toBe(false);
+    expect(identity.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('leaves a query whose answer is a problem to node:http every time', async () => {
+    const target = '/v1/videos?limit=999&offset=1';
+    for (let i = 0; i < 2; i++) {
+      const answer = parseAnswer(await exchange([get(target)]));
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('connection')).toBe('keep-alive');
+    }
+  });
+});
