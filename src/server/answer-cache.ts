@@ -18,6 +18,7 @@
 import type { CachePolicy } from '../api/endpoint.ts';
 import type { Memo, Rendered } from '../api/respond.ts';
 import { compress, MIN_COMPRESSIBLE, type Encoding } from '../http/encoding.ts';
+import { ON_DEMAND } from '../http/negotiate.ts';
 import { chooseEncoding, headerSet, headerSlot, variantEtag, type HeaderSlot, type PreparedHeaders, type ResourceHeaders } from '../http/representation.ts';
 
 export const LIVE_ANSWER_MS = 2000;
@@ -164,8 +165,6 @@ export function createAnswerCache(options: { bytes?: number; slabBytes?: number;
   };
   return cache;
 }
-
-const ON_DEMAND = { br: true, gzip: true } as const;
 
 /**
  * The representation of a kept answer to send, as an uncached answer's (http/negotiate.ts
