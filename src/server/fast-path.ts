@@ -10,7 +10,7 @@
 // RATE_LIMIT_STORE, every limited request: the fast path never waits for Redis). Every
 // connection counts against its address's limit and every head has a deadline
 // (connection-guard.ts, docs/reliability.md "HTTP front").
-import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { ProblemError } from '../api/problems.ts';
 import { renderProblem, type Rendered } from '../api/respond.ts';
@@ -20,11 +20,14 @@ import { guardConnections } from './connection-guard.ts';
 
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import type { Snapshot } from './snapshot-store.ts';
-import type { Gate, RequestFacts } from './gate.ts';
+import type { Admission, Gate, RequestFacts } from './gate.ts';
+import { apiRouteOf, type QueryAnswerer, type Route } from './handle-request.ts';
+import { negotiateRendered, type Outgoing } from '../http/negotiate.ts';
+import { CORS_HEADERS } from '../http/cors.ts';
 import { createHeadReader, UNREADABLE } from './head-reader.ts';
 import { parseSimpleRequest, type SimpleRequest } from './simple-request.ts';
 import { answerAndClose, isClosing, responseBytes } from './socket-problems.ts';
-import { chooseVariant, pageHeaders, unreadablePage } from './static-pages.ts';
+import { chooseVariant, findPage, pageHeaders, unreadablePage } from './static-pages.ts';
 import { answersOf, chooseKeptVariant, type AnswerCache, type CachedAnswer } from './answer-cache.ts';
 import { PageReadError } from '../snapshot/page-files.ts';
 import { matchesIfNoneMatch } from '../http/etag.ts';
@@ -107,6 +110,48 @@ function answerKept(socket: Socket, answers: AnswerCache, kept: CachedAnswer, re
   return 200;
 }
 
+/** An API query the fast path may answer itself: a GET or HEAD of an endpoint whose answers every caller shares. */
+interface SharedQuery {
+  readonly route: Route;
+  readonly url: URL;
+}
+
+/** The shared query at `target`, if it is one (cache policy `snapshot`: lists, batches, oEmbed). */
+function sharedQueryOf(target: string): SharedQuery | undefined {
+  let url: URL;
+  try {
+    url = new URL(`http://origin.invalid${target}`);
+  } catch {
+    return undefined;
+  }
+  const route = apiRouteOf(url);
+  return route && route.endpoint.cache === 'snapshot' ? { route, url } : undefined;
+}
+
+/** Writes an answer computed for this request as node:http would send it (send-answer.ts); its status. */
+function answerOutgoing(socket: Socket, out: Outgoing, request: SimpleRequest, extra: string): number {
+  let text = `HTTP/1.1 ${out.status} ${STATUS_CODES[out.status] ?? 'Error'}\r\ndate: ${new Date().toUTCString()}\r\n${extra}`;
+  for (const [name, value] of Object.entries({ ...CORS_HEADERS, ...out.headers })) text += `${name}: ${value}\r\n`;
+  socket.cork();
+  socket.write(`${text}${KEEP_ALIVE_LINE}\r\n`, 'latin1');
+  if (out.body && !request.head) socket.write(out.body);
+  socket.uncork();
+  return out.status;
+}
+
+/**
+ * Answers a shared query as node:http would (handle-request.ts): a prerendered page when its
+ * canonical form is one, else the endpoint's answer (kept, and found at this target from then on).
+ */
+function answerShared(socket: Socket, snapshot: Snapshot, query: SharedQuery, answerQuery: QueryAnswerer, admission: Admission | undefined, request: SimpleRequest, extra: string): number {
+  const page = findPage(snapshot, request.target, query.url);
+  if (page) return answerPage(socket, snapshot, page, request, extra);
+  const rendered = answerQuery(query.route, query.url, request.target, snapshot, admission);
+  const answers = answersOf(snapshot);
+  if (answers.holds(rendered)) return answerKept(socket, answers, rendered, request, extra);
+  return answerOutgoing(socket, negotiateRendered(rendered, request.acceptEncoding, request.ifNoneMatch), request, extra);
+}
+
 export interface FrontServer {
   readonly server: Server;
   /** Destroys the idle connections the fast path holds. */
@@ -122,6 +167,11 @@ export interface FrontOptions {
   /** for the problems the front writes itself (timeouts, too many connections) */
   readonly urls: Urls;
   readonly gate?: Gate | undefined;
+  /**
+   * node:http's answerer of API queries (handle-request.ts): given, the fast path answers the
+   * queries every caller shares (lists, batches, oEmbed) itself, so the connection stays with it
+   */
+  readonly answerQuery?: QueryAnswerer | undefined;
   /** counts every answer by status, for /v1/status */
   readonly record?: ((status: number) => void) | undefined;
   /** open connections allowed per client address; 0 for no limit */
@@ -131,7 +181,7 @@ export interface FrontOptions {
 }
 
 export function createFrontServer(options: FrontOptions): FrontServer {
-  const { snapshots, http, gate, record, urls } = options;
+  const { snapshots, http, gate, record, urls, answerQuery } = options;
   const idle = new Set<Socket>();
   const all = new Set<Socket>();
   const guard = guardConnections({
@@ -198,18 +248,21 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         // a dynamic query node:http has answered and kept at this very target (answer-cache.ts)
         const answers = request && snapshot && !page ? answersOf(snapshot) : undefined;
         const kept = answers?.byTarget(request!.target);
+        // a query every caller shares, answered here once the model is loaded; a key goes to node:http
+        const query = answerQuery && request && snapshot?.complete && !page && !kept && !request.authorization ? sharedQueryOf(request.target) : undefined;
         // Connection: close is rare; node:http answers it with the right headers and closes.
         const limited = request !== undefined && gate !== undefined && gate.limits(request.target);
-        if (!request || request.close || !snapshot || !(page || kept) || (limited && (request.authorization || gate.waits))) {
+        if (!request || request.close || !snapshot || !(page || kept || query) || (limited && (request.authorization || gate.waits))) {
           // node:http reads this head again from its first byte
           if (head !== UNREADABLE) reader.giveBack();
           handOff();
           return;
         }
         let extra = '';
+        let admission: Admission | undefined;
         if (limited) {
           const facts: RequestFacts = { remoteAddress: socket.remoteAddress, forwardedFor: request.forwardedFor, origin: request.origin, referer: request.referer, authorization: undefined, cookie: request.cookie };
-          const admission = gate.admit(facts);
+          admission = gate.admit(facts);
           if (!admission.decision.allowed) {
             answerRendered(socket, gate.refusal(admission, request.target, snapshot.model.urls), request);
             record?.(429);
@@ -218,7 +271,9 @@ export function createFrontServer(options: FrontOptions): FrontServer {
           }
           for (const [name, value] of Object.entries(admission.headers)) extra += `${name}: ${value}\r\n`;
         }
-        record?.(page ? answerPage(socket, snapshot, page, request, extra) : answerKept(socket, answers!, kept!, request, extra));
+        record?.(page ? answerPage(socket, snapshot, page, request, extra)
+          : kept ? answerKept(socket, answers!, kept, request, extra)
+            : answerShared(socket, snapshot, query!, answerQuery!, admission, request, extra));
         answered = true;
       }
       // the next head's clock starts with this chunk if a head was answered in it, or runs on

@@ -7,7 +7,7 @@ import type { Context, StatusReport } from '../api/endpoint.ts';
 import { health } from '../api/handlers/health.ts';
 import { status } from '../api/handlers/status.ts';
 import { ProblemError } from '../api/problems.ts';
-import { renderProblem, runEndpoint } from '../api/respond.ts';
+import { renderProblem, runEndpoint, type Rendered } from '../api/respond.ts';
 import { matchRoute } from '../api/routes.ts';
 import { buildModel, type Model } from '../model/build-model.ts';
 import { createUrls, type Urls } from '../model/urls.ts';
@@ -94,17 +94,24 @@ function contextFor(snapshot: Snapshot, admission: Admission | undefined, option
   return { model, snapshot: snapshot.info, liveStreams, request, search: snapshot.search, ...(options.status && { status: options.status }) };
 }
 
+export type Route = NonNullable<ReturnType<typeof matchRoute>>;
+
 /**
- * An API endpoint, straight from the route table: the same handler and serialiser the build uses,
- * without the cost of going through Astro (a third of the time of a search answer). A kept answer
- * is remembered at the target as sent, where the fast path sends it from then on (fast-path.ts),
- * rate limits included.
+ * The answer of an API endpoint, straight from the route table: the same handler and serialiser
+ * the build uses, without the cost of going through Astro (a third of the time of a search
+ * answer), from the snapshot's kept answers when asked before (answer-cache.ts). A kept answer is
+ * remembered at the target as sent, where the fast path sends it from then on (fast-path.ts).
+ * node:http and the fast path both answer with it.
  */
-function answerApiQuery(req: IncomingMessage, res: ServerResponse, route: NonNullable<ReturnType<typeof matchRoute>>, url: URL, rawUrl: string, snapshot: Snapshot, context: Context): void {
-  const answers = answersOf(snapshot);
-  const rendered = runEndpoint(route.endpoint, route.params, url, context, answers);
-  if (answers.holds(rendered) && rawUrl.startsWith('/')) answers.alias(rawUrl, rendered);
-  sendAnswer(req, res, rendered, answers);
+export type QueryAnswerer = (route: Route, url: URL, target: string, snapshot: Snapshot, admission: Admission | undefined) => Rendered;
+
+export function createQueryAnswerer(options: ServerOptions): QueryAnswerer {
+  return (route, url, target, snapshot, admission) => {
+    const answers = answersOf(snapshot);
+    const rendered = runEndpoint(route.endpoint, route.params, url, contextFor(snapshot, admission, options), answers);
+    if (answers.holds(rendered) && target.startsWith('/')) answers.alias(target, rendered);
+    return rendered;
+  };
 }
 
 /** Astro's on-demand pages; a 404 when none matches (the site's HTML error page for a browser, src/site/negotiate-errors.ts). */
@@ -122,10 +129,15 @@ async function answerSitePage(req: IncomingMessage, res: ServerResponse, url: UR
   }
 }
 
+/** The API endpoint a URL names (its route), if any. */
+export const apiRouteOf = (url: URL): Route | undefined =>
+  url.pathname.startsWith('/v1/') || url.pathname === '/oembed' ? matchRoute(url.pathname) : undefined;
+
 /** The pipeline's answer to one request. */
 export function createRequestHandler(options: ServerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const emptyModel = buildModel({ categories: [], channels: [], videos: [], playlists: [], comments: [], live: [] }, { trending: [], related: [] }, options.baseUrl);
   const urls = createUrls(options.baseUrl);
+  const answerQuery = createQueryAnswerer(options);
 
   return async function handle(req, res) {
     const rawUrl = req.url ?? '/';
@@ -170,9 +182,8 @@ export function createRequestHandler(options: ServerOptions): (req: IncomingMess
       send(req, res, renderProblem(new ProblemError('service-unavailable', 'The catalogue is still loading: prerendered pages are served already, other queries in a few seconds.'), instance, urls), { 'retry-after': '2' });
       return;
     }
-    const context = contextFor(snapshot, admission, options);
-    const route = url.pathname.startsWith('/v1/') || url.pathname === '/oembed' ? matchRoute(url.pathname) : undefined;
-    if (route) answerApiQuery(req, res, route, url, rawUrl, snapshot, context);
-    else await answerSitePage(req, res, url, instance, snapshot, context, options);
+    const route = apiRouteOf(url);
+    if (route) sendAnswer(req, res, answerQuery(route, url, rawUrl, snapshot, admission), answersOf(snapshot));
+    else await answerSitePage(req, res, url, instance, snapshot, contextFor(snapshot, admission, options), options);
   };
 }
