@@ -19,12 +19,16 @@ import { runCommand, UsageError } from './cli.ts';
 import { mixUrls } from './bench/mix-urls.ts';
 import { freePort, median, need, positive, waitFor } from './bench/serving.ts';
 
-/** Waits (up to 10 minutes: a 100,000-video snapshot on a busy machine loads in a minute or more) for the first answer. */
+/**
+ * Waits (up to 10 minutes: a 100,000-video snapshot on a busy machine loads in a minute or more)
+ * for the first answer of a query the handlers answer: prerendered pages are served before the
+ * model is loaded, and a list page asked meanwhile is a 503 that would fail the run.
+ */
 async function waitUntilServing(port: number, server: ReturnType<typeof spawn>): Promise<void> {
   for (let i = 0; i < 1200; i++) {
     if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/v1/categories`)).ok) return;
+      if ((await fetch(`http://127.0.0.1:${port}/v1/videos?limit=1&offset=1`)).ok) return;
     } catch { /* not listening yet */ }
     await new Promise((r) => setTimeout(r, 500));
   }

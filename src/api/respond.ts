@@ -59,7 +59,8 @@ export function renderProblem(error: ProblemError, instance: string, urls: Urls)
 /** Rendered answers remembered by canonical URL (the server's answer cache). */
 export interface Memo {
   get(key: string, policy: CachePolicy): Rendered | undefined;
-  set(key: string, policy: CachePolicy, rendered: Rendered): void;
+  /** Keeps `rendered` (when its policy allows); the answer to send: the kept one, or `rendered`. */
+  set(key: string, policy: CachePolicy, rendered: Rendered): Rendered;
 }
 
 /** Parses, handles and renders one request; anything unexpected becomes a generic 500 problem. */
@@ -71,8 +72,7 @@ export function runEndpoint(endpoint: Endpoint<any>, path: Record<string, string
     const remembered = key === undefined ? undefined : memo!.get(key, endpoint.cache);
     if (remembered) return remembered;
     const rendered = renderAnswer(endpoint.handle(params, context), endpoint.cache, context.model.urls);
-    if (key !== undefined) memo!.set(key, endpoint.cache, rendered);
-    return rendered;
+    return key === undefined ? rendered : memo!.set(key, endpoint.cache, rendered);
   } catch (error) {
     if (error instanceof ProblemError) return renderProblem(error, instance, context.model.urls);
     console.error(`[api] ${endpoint.name} failed on ${instance}:`, error);

@@ -1,7 +1,11 @@
 // Conditional requests and content encoding, for static and dynamic answers alike: picks the
 // representation (identity, br or gzip), its ETag, and whether the answer is a 304.
-import { acceptedEncodings, compress, MIN_COMPRESSIBLE, type Encoding } from './encoding.ts';
-import { etagFor, matchesIfNoneMatch } from './etag.ts';
+import { compress, MIN_COMPRESSIBLE, type Encoding } from './encoding.ts';
+import { matchesIfNoneMatch } from './etag.ts';
+import { chooseEncoding, variantEtag } from './representation.ts';
+
+/** What a body compressed on demand can be sent as. */
+export const ON_DEMAND: Readonly<Record<Encoding, true>> = { br: true, gzip: true };
 
 export interface Variants {
   readonly identity: Buffer;
@@ -19,20 +23,12 @@ export interface Chosen {
 }
 
 export function negotiate(variants: Variants, etag: string, acceptEncoding: string | undefined, ifNoneMatch: string | undefined, compressOnDemand: boolean): Chosen {
-  const vary = variants.br !== undefined || variants.gzip !== undefined || (compressOnDemand && variants.identity.length >= MIN_COMPRESSIBLE);
-  let encoding: Encoding | undefined;
-  let body = variants.identity;
-  if (vary) {
-    const accepted = acceptedEncodings(acceptEncoding);
-    encoding = accepted.find((e) => variants[e] !== undefined);
-    if (encoding !== undefined) body = variants[encoding]!;
-    else if (compressOnDemand && accepted[0] !== undefined) {
-      encoding = accepted[0];
-      body = compress(variants.identity, encoding, 'request');
-    }
-  }
-  const chosenTag = encoding === undefined ? etag : etagFor(etag, body.length);
-  return { notModified: matchesIfNoneMatch(ifNoneMatch, chosenTag), body, encoding, etag: chosenTag, vary };
+  const stored = variants.br !== undefined || variants.gzip !== undefined;
+  const onDemand = !stored && compressOnDemand && variants.identity.length >= MIN_COMPRESSIBLE;
+  const encoding = chooseEncoding(onDemand ? ON_DEMAND : variants, acceptEncoding);
+  const body = encoding === undefined ? variants.identity : variants[encoding] ?? compress(variants.identity, encoding, 'request');
+  const chosenTag = variantEtag(etag, encoding, body.length);
+  return { notModified: matchesIfNoneMatch(ifNoneMatch, chosenTag), body, encoding, etag: chosenTag, vary: stored || onDemand };
 }
 
 /** What to send for a rendered answer: conditional GET and on-demand compression applied. */

@@ -1,18 +1,17 @@
 // The static fast path, in front of node:http on the same port. Most requests are GET or HEAD
-// of a prerendered page by its canonical URL; for those we read the request head ourselves and
-// write a response prepared once per page and encoding, which here answers about twice as many
-// requests a second as node:http can (docs/performance.md). Anything else — another method, a
+// of a prerendered page by its canonical URL, or of a dynamic query already answered and kept at
+// the same target (answer-cache.ts); for those we read the request head ourselves and write a
+// response prepared once per page (or kept answer) and encoding, which here answers about twice
+// as many requests a second as node:http can (docs/performance.md). Anything else — another method, a
 // body, a head outside the strict subset simple-request.ts reads, HTTP/1.0, Connection: close, a
-// URL that is not a prerendered page — hands the connection, with the bytes already read, to the
+// URL that is neither — hands the connection, with the bytes already read, to the
 // node:http pipeline for good. API pages count against the caller's rate-limit lane here too
 // (gate.ts); requests with a developer key go to node:http, which checks the key (and, with
 // RATE_LIMIT_STORE, every limited request: the fast path never waits for Redis). Every
 // connection counts against its address's limit and every head has a deadline
 // (connection-guard.ts, docs/reliability.md "HTTP front").
-import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
-import type { Encoding } from '../http/encoding.ts';
-import { acceptedEncodings } from '../http/encoding.ts';
 import { ProblemError } from '../api/problems.ts';
 import { renderProblem, type Rendered } from '../api/respond.ts';
 import type { Urls } from '../model/urls.ts';
@@ -21,34 +20,29 @@ import { guardConnections } from './connection-guard.ts';
 
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import type { Snapshot } from './snapshot-store.ts';
-import type { Gate, RequestFacts } from './gate.ts';
+import type { Admission, Gate, RequestFacts } from './gate.ts';
+import { apiRouteOf, type QueryAnswerer, type Route } from './handle-request.ts';
+import { negotiateRendered, type Outgoing } from '../http/negotiate.ts';
+import { CORS_HEADERS } from '../http/cors.ts';
 import { createHeadReader, UNREADABLE } from './head-reader.ts';
 import { parseSimpleRequest, type SimpleRequest } from './simple-request.ts';
 import { answerAndClose, isClosing, responseBytes } from './socket-problems.ts';
-import { pageHeaders, unreadablePage } from './static-pages.ts';
+import { chooseVariant, findPage, pageHeaders, unreadablePage } from './static-pages.ts';
+import { answersOf, chooseKeptVariant, type AnswerCache, type CachedAnswer } from './answer-cache.ts';
 import { PageReadError } from '../snapshot/page-files.ts';
-import { etagFor, matchesIfNoneMatch } from '../http/etag.ts';
+import { matchesIfNoneMatch } from '../http/etag.ts';
+import { headerLines, type PreparedHeaders } from '../http/representation.ts';
 import { cacheTagHeaders } from '../cdn/cache-tags.ts';
 
 const KEEP_ALIVE_MS = 65_000;
 /** Retry-After of the too-many-connections problem, in seconds. */
 const CONNECTIONS_RETRY_AFTER = '5';
 
-type Variant = Encoding | 'identity';
-interface Prepared {
-  headers: Partial<Record<Variant, Buffer>>;
-  notModified: Partial<Record<Variant, Buffer>>;
-}
-const prepared = new WeakMap<PageEntry, Prepared>();
-
-/** The header lines after the status line and Date, for one page (at `target`, its key) and representation. */
-function headerBlock(page: PageEntry, target: string, encoding: Encoding | undefined, length: number | undefined): Buffer {
-  const flat = pageHeaders(page, encoding, length);
-  let block = '';
-  for (const [name, value] of cacheTagHeaders(target)) block += `${name}: ${value}\r\n`;
-  for (let i = 0; i < flat.length; i += 2) block += `${flat[i]}: ${flat[i + 1]}\r\n`;
-  return Buffer.from(`${block}keep-alive: timeout=65\r\n\r\n`, 'latin1');
-}
+/** The lines after a page's or kept answer's own: the fast path keeps connections open 65 s. */
+const KEEP_ALIVE_LINE = 'keep-alive: timeout=65\r\n';
+/** A prepared header set as raw head lines, made once; a page's carry its cache tags (at `target`, its key). */
+const linesOf = (headers: PreparedHeaders, target: string | undefined): Buffer =>
+  headers.lines ??= headerLines(headers.flat, target === undefined ? [] : cacheTagHeaders(target), KEEP_ALIVE_LINE);
 
 let dateSecond = 0;
 let dateLines: Record<'200' | '304', Buffer> = { '200': Buffer.alloc(0), '304': Buffer.alloc(0) };
@@ -70,26 +64,27 @@ function answerRendered(socket: Socket, rendered: Rendered, request: SimpleReque
   socket.write(responseBytes(rendered, { head: request.head }));
 }
 
+/** Writes a 200 or 304 whole: status line and Date, the per-request lines in `extra`, the prepared lines, the body. */
+function writeAnswer(socket: Socket, status: '200' | '304', extra: string, lines: Buffer, body: Buffer | undefined): void {
+  socket.cork();
+  socket.write(statusAndDate(status));
+  if (extra) socket.write(extra, 'latin1');
+  socket.write(lines);
+  if (body) socket.write(body);
+  socket.uncork();
+}
+
 /**
  * Writes the answer for a prerendered page, with the per-request header lines in `extra`; its
  * status. The body is read before anything is written: a page that cannot be read intact is a 503
  * problem (static-pages.ts unreadablePage), never a 200 with other bytes.
  */
-function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: SimpleRequest, extra: string): number {
-  let entry = prepared.get(page);
-  if (!entry) prepared.set(page, (entry = { headers: {}, notModified: {} }));
-  const accepted = page.br || page.gzip ? acceptedEncodings(request.acceptEncoding) : [];
-  const encoding = accepted.find((e) => page[e] !== undefined);
-  const variant: Variant = encoding ?? 'identity';
-  if (request.ifNoneMatch !== undefined && matchesIfNoneMatch(request.ifNoneMatch, encoding ? etagFor(page.etag, page[encoding]![1]) : page.etag)) {
-    socket.cork();
-    socket.write(statusAndDate('304'));
-    if (extra) socket.write(extra, 'latin1');
-    socket.write(entry.notModified[variant] ??= headerBlock(page, request.target, encoding, undefined));
-    socket.uncork();
+function answerPage(socket: Socket, snapshot: Snapshot, page: PageEntry, request: SimpleRequest, extra: string): number {
+  const { encoding, range, etag } = chooseVariant(page, request.acceptEncoding);
+  if (request.ifNoneMatch !== undefined && matchesIfNoneMatch(request.ifNoneMatch, etag)) {
+    writeAnswer(socket, '304', extra, linesOf(pageHeaders(page, encoding, true), request.target), undefined);
     return 304;
   }
-  const range = encoding ? page[encoding]! : page.body;
   let body: Buffer | undefined;
   if (!request.head) {
     try {
@@ -100,13 +95,61 @@ function answer(socket: Socket, snapshot: Snapshot, page: PageEntry, request: Si
       return 503;
     }
   }
-  socket.cork();
-  socket.write(statusAndDate('200'));
-  if (extra) socket.write(extra, 'latin1');
-  socket.write(entry.headers[variant] ??= headerBlock(page, request.target, encoding, range[1]));
-  if (body) socket.write(body);
-  socket.uncork();
+  writeAnswer(socket, '200', extra, linesOf(pageHeaders(page, encoding, false), request.target), body);
   return 200;
+}
+
+/** Writes a kept answer of a dynamic query (answer-cache.ts) as node:http would send it; its status. */
+function answerKept(socket: Socket, answers: AnswerCache, kept: CachedAnswer, request: SimpleRequest, extra: string): number {
+  const { encoding, body, etag } = chooseKeptVariant(answers, kept, request.acceptEncoding);
+  if (request.ifNoneMatch !== undefined && matchesIfNoneMatch(request.ifNoneMatch, etag)) {
+    writeAnswer(socket, '304', extra, linesOf(answers.headers(kept, encoding, true), undefined), undefined);
+    return 304;
+  }
+  writeAnswer(socket, '200', extra, linesOf(answers.headers(kept, encoding, false), undefined), request.head ? undefined : body);
+  return 200;
+}
+
+/** An API query the fast path may answer itself: a GET or HEAD of an endpoint whose answers every caller shares. */
+interface SharedQuery {
+  readonly route: Route;
+  readonly url: URL;
+}
+
+/** The shared query at `target`, if it is one (cache policy `snapshot`: lists, batches, oEmbed). */
+function sharedQueryOf(target: string): SharedQuery | undefined {
+  let url: URL;
+  try {
+    url = new URL(`http://origin.invalid${target}`);
+  } catch {
+    return undefined;
+  }
+  const route = apiRouteOf(url);
+  return route && route.endpoint.cache === 'snapshot' ? { route, url } : undefined;
+}
+
+/** Writes an answer computed for this request as node:http would send it (send-answer.ts); its status. */
+function answerOutgoing(socket: Socket, out: Outgoing, request: SimpleRequest, extra: string): number {
+  let text = `HTTP/1.1 ${out.status} ${STATUS_CODES[out.status] ?? 'Error'}\r\ndate: ${new Date().toUTCString()}\r\n${extra}`;
+  for (const [name, value] of Object.entries({ ...CORS_HEADERS, ...out.headers })) text += `${name}: ${value}\r\n`;
+  socket.cork();
+  socket.write(`${text}${KEEP_ALIVE_LINE}\r\n`, 'latin1');
+  if (out.body && !request.head) socket.write(out.body);
+  socket.uncork();
+  return out.status;
+}
+
+/**
+ * Answers a shared query as node:http would (handle-request.ts): a prerendered page when its
+ * canonical form is one, else the endpoint's answer (kept, and found at this target from then on).
+ */
+function answerShared(socket: Socket, snapshot: Snapshot, query: SharedQuery, answerQuery: QueryAnswerer, admission: Admission | undefined, request: SimpleRequest, extra: string): number {
+  const page = findPage(snapshot, request.target, query.url);
+  if (page) return answerPage(socket, snapshot, page, request, extra);
+  const rendered = answerQuery(query.route, query.url, request.target, snapshot, admission);
+  const answers = answersOf(snapshot);
+  if (answers.holds(rendered)) return answerKept(socket, answers, rendered, request, extra);
+  return answerOutgoing(socket, negotiateRendered(rendered, request.acceptEncoding, request.ifNoneMatch), request, extra);
 }
 
 export interface FrontServer {
@@ -124,6 +167,11 @@ export interface FrontOptions {
   /** for the problems the front writes itself (timeouts, too many connections) */
   readonly urls: Urls;
   readonly gate?: Gate | undefined;
+  /**
+   * node:http's answerer of API queries (handle-request.ts): given, the fast path answers the
+   * queries every caller shares (lists, batches, oEmbed) itself, so the connection stays with it
+   */
+  readonly answerQuery?: QueryAnswerer | undefined;
   /** counts every answer by status, for /v1/status */
   readonly record?: ((status: number) => void) | undefined;
   /** open connections allowed per client address; 0 for no limit */
@@ -133,7 +181,7 @@ export interface FrontOptions {
 }
 
 export function createFrontServer(options: FrontOptions): FrontServer {
-  const { snapshots, http, gate, record, urls } = options;
+  const { snapshots, http, gate, record, urls, answerQuery } = options;
   const idle = new Set<Socket>();
   const all = new Set<Socket>();
   const guard = guardConnections({
@@ -197,18 +245,24 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         const request = head === UNREADABLE ? undefined : parseSimpleRequest(head);
         const snapshot = snapshots.current;
         const page = request && snapshot?.pages.get(request.target);
+        // a dynamic query node:http has answered and kept at this very target (answer-cache.ts)
+        const answers = request && snapshot && !page ? answersOf(snapshot) : undefined;
+        const kept = answers?.byTarget(request!.target);
+        // a query every caller shares, answered here once the model is loaded; a key goes to node:http
+        const query = answerQuery && request && snapshot?.complete && !page && !kept && !request.authorization ? sharedQueryOf(request.target) : undefined;
         // Connection: close is rare; node:http answers it with the right headers and closes.
         const limited = request !== undefined && gate !== undefined && gate.limits(request.target);
-        if (!request || request.close || !snapshot || !page || (limited && (request.authorization || gate.waits))) {
+        if (!request || request.close || !snapshot || !(page || kept || query) || (limited && (request.authorization || gate.waits))) {
           // node:http reads this head again from its first byte
           if (head !== UNREADABLE) reader.giveBack();
           handOff();
           return;
         }
         let extra = '';
+        let admission: Admission | undefined;
         if (limited) {
           const facts: RequestFacts = { remoteAddress: socket.remoteAddress, forwardedFor: request.forwardedFor, origin: request.origin, referer: request.referer, authorization: undefined, cookie: request.cookie };
-          const admission = gate.admit(facts);
+          admission = gate.admit(facts);
           if (!admission.decision.allowed) {
             answerRendered(socket, gate.refusal(admission, request.target, snapshot.model.urls), request);
             record?.(429);
@@ -217,7 +271,9 @@ export function createFrontServer(options: FrontOptions): FrontServer {
           }
           for (const [name, value] of Object.entries(admission.headers)) extra += `${name}: ${value}\r\n`;
         }
-        record?.(answer(socket, snapshot, page, request, extra));
+        record?.(page ? answerPage(socket, snapshot, page, request, extra)
+          : kept ? answerKept(socket, answers!, kept, request, extra)
+            : answerShared(socket, snapshot, query!, answerQuery!, admission, request, extra));
         answered = true;
       }
       // the next head's clock starts with this chunk if a head was answered in it, or runs on

@@ -10,6 +10,7 @@ import { layoutOf } from '../snapshot/layout.ts';
 import { ASTRO_ENTRY, CLIENT_DIR } from '../lib/app-files.ts';
 import { createFrontServer } from './fast-path.ts';
 import { createApiServer, type AstroHandler } from './http-server.ts';
+import { createQueryAnswerer, type ServerOptions } from './handle-request.ts';
 import { loadClientAssets } from './client-assets.ts';
 import { createUrls } from '../model/urls.ts';
 import { createGate } from './gate.ts';
@@ -62,13 +63,14 @@ export async function startServer(config: Config, options: { log?: (m: string) =
     searchLoaded: () => (snapshots.current?.complete ? snapshots.current.search !== undefined : undefined),
   });
   const assets = loadClientAssets(options.clientDir ?? CLIENT_DIR);
-  const server = createApiServer({
+  const serverOptions: ServerOptions = {
     baseUrl: config.publicBaseUrl, snapshots, astro: handler, assets, live, gate, partners, monitor, status: checks.report, log,
     timeouts: { headMs: config.headTimeoutMs, requestMs: config.requestTimeoutMs },
-  });
+  };
+  const server = createApiServer(serverOptions);
   server.timeout = 120_000; // handed-over connections idle this long are closed
   const front = createFrontServer({
-    snapshots, http: server, gate, record: monitor.record, urls: createUrls(config.publicBaseUrl),
+    snapshots, http: server, gate, record: monitor.record, urls: createUrls(config.publicBaseUrl), answerQuery: createQueryAnswerer(serverOptions),
     connectionsPerClient: config.connectionsPerClient, headTimeoutMs: config.headTimeoutMs,
   });
   // The first snapshot is verified and loaded off the event loop (snapshot-holder.ts); the server

@@ -1,19 +1,19 @@
 // The static fast path: a request whose URL, as sent or in canonical form, is a prerendered page
 // is answered from the snapshot's bytes with precomputed validators, without running a handler.
-// Each page's response headers are built once (per encoding) and reused, so a hit costs a Map
-// lookup, a read of the one representation sent and one writeHead. A page whose bytes cannot be
-// read intact is a 503 problem, never a 200 with other bytes.
+// Each page's response headers are built once per representation (http/representation.ts) and
+// shared with the fast path, so a hit costs a Map lookup, a read of the one representation sent
+// and one writeHead. A page whose bytes cannot be read intact is a 503 problem, never a 200 with
+// other bytes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { acceptedEncodings, type Encoding } from '../http/encoding.ts';
+import type { Encoding } from '../http/encoding.ts';
 import { ProblemError } from '../api/problems.ts';
 import { CACHE_CONTROL, JSON_TYPE, renderProblem, type Rendered } from '../api/respond.ts';
 import { matchRoute } from '../api/routes.ts';
 import type { PageEntry, Range } from '../snapshot/manifest.ts';
 import { PageReadError } from '../snapshot/page-files.ts';
-import { CORS_HEADERS } from '../http/cors.ts';
-
+import { matchesIfNoneMatch } from '../http/etag.ts';
+import { chooseEncoding, headerSet, headerSlot, variantEtag, type HeaderSlot, type PreparedHeaders, type ResourceHeaders } from '../http/representation.ts';
 import type { Snapshot } from './snapshot-store.ts';
-import { etagFor, matchesIfNoneMatch } from '../http/etag.ts';
 
 /** The manifest entry for a request's URL in canonical form, when the URL as sent is not one. */
 function findCanonicalPage(snapshot: Snapshot, url: URL): PageEntry | undefined {
@@ -31,40 +31,31 @@ export function findPage(snapshot: Snapshot, rawUrl: string, url: URL): PageEntr
   return snapshot.pages.get(rawUrl) ?? findCanonicalPage(snapshot, url);
 }
 
-type Flat = string[];
-const headerCache = new WeakMap<PageEntry, Partial<Record<`${'200' | '304'}:${Encoding | 'identity'}`, Flat>>>();
-const CORS_FLAT = Object.entries(CORS_HEADERS).flat();
+const prepared = new WeakMap<PageEntry, Partial<Record<HeaderSlot, PreparedHeaders>>>();
 
-function headersFor(page: PageEntry, encoding: Encoding | undefined, length: number, notModified: boolean): Flat {
-  const slot = `${notModified ? '304' : '200'}:${encoding ?? 'identity'}` as const;
-  let cached = headerCache.get(page);
-  if (!cached) headerCache.set(page, (cached = {}));
-  const hit = cached[slot];
-  if (hit) return hit;
-  return (cached[slot] = pageHeaders(page, encoding, notModified ? undefined : length));
+/** What a prerendered page says on every representation: its validator, caching, Link and X-Robots-Tag. */
+function pageResource(page: PageEntry): ResourceHeaders {
+  const fields = ['cache-control', CACHE_CONTROL.snapshot];
+  if (page.link) fields.push('link', page.link);
+  if (page.noindex) fields.push('x-robots-tag', 'noindex');
+  return { etag: page.etag, contentType: JSON_TYPE, varies: page.br !== undefined || page.gzip !== undefined, fields };
 }
 
 /**
- * The headers of a prerendered page as name, value, name, value…: CORS, validator, caching, and
- * for a 200 (`length` given) its type, length and encoding. The fast path writes the same list.
+ * The header set of one representation of a page (http/representation.ts), made once and kept
+ * for node:http and the fast path alike.
  */
-export function pageHeaders(page: PageEntry, encoding: Encoding | undefined, length: number | undefined): Flat {
-  const flat: Flat = [...CORS_FLAT, 'etag', encoding ? etagFor(page.etag, page[encoding]![1]) : page.etag, 'cache-control', CACHE_CONTROL.snapshot];
-  if (page.br || page.gzip) flat.push('vary', 'Accept-Encoding');
-  if (page.link) flat.push('link', page.link);
-  if (page.noindex) flat.push('x-robots-tag', 'noindex');
-  if (length !== undefined) {
-    flat.push('content-type', JSON_TYPE, 'content-length', String(length));
-    if (encoding) flat.push('content-encoding', encoding);
-  }
-  return flat;
+export function pageHeaders(page: PageEntry, encoding: Encoding | undefined, notModified: boolean): PreparedHeaders {
+  let slots = prepared.get(page);
+  if (!slots) prepared.set(page, (slots = {}));
+  return slots[headerSlot(encoding, notModified)] ??= { flat: headerSet(pageResource(page), encoding, encoding ? page[encoding]![1] : page.body[1], notModified) };
 }
 
-/** The representation of a page to send: from its metadata alone, as the fast path chooses. */
+/** The representation of a page to send and its ETag, from the page's metadata alone: no body is read. */
 export function chooseVariant(page: PageEntry, acceptEncoding: string | undefined): { encoding: Encoding | undefined; range: Range; etag: string } {
-  const encoding = page.br || page.gzip ? acceptedEncodings(acceptEncoding).find((e) => page[e] !== undefined) : undefined;
+  const encoding = chooseEncoding(page, acceptEncoding);
   const range = encoding ? page[encoding]! : page.body;
-  return { encoding, range, etag: encoding ? etagFor(page.etag, range[1]) : page.etag };
+  return { encoding, range, etag: variantEtag(page.etag, encoding, range[1]) };
 }
 
 /**
@@ -81,11 +72,11 @@ export function servePage(req: IncomingMessage, res: ServerResponse, snapshot: S
   const header = (name: string) => { const v = req.headers[name]; return Array.isArray(v) ? v.join(', ') : v; };
   const { encoding, range, etag } = chooseVariant(page, header('accept-encoding'));
   if (matchesIfNoneMatch(header('if-none-match'), etag)) {
-    res.writeHead(304, headersFor(page, encoding, 0, true)).end();
+    res.writeHead(304, pageHeaders(page, encoding, true).flat as string[]).end();
     return;
   }
   if (req.method === 'HEAD') {
-    res.writeHead(200, headersFor(page, encoding, range[1], false)).end();
+    res.writeHead(200, pageHeaders(page, encoding, false).flat as string[]).end();
     return;
   }
   let body: Buffer;
@@ -97,6 +88,6 @@ export function servePage(req: IncomingMessage, res: ServerResponse, snapshot: S
     res.writeHead(problem.status, { ...problem.headers, 'content-length': problem.body.length }).end(problem.body);
     return;
   }
-  res.writeHead(200, headersFor(page, encoding, body.length, false));
+  res.writeHead(200, pageHeaders(page, encoding, false).flat as string[]);
   res.end(body);
 }

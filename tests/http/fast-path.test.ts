@@ -46,7 +46,7 @@ describe('fast path', () => {
     expect(text).toMatch(/^date: /im);
   });
 
-  it('hands the connection to node:http for a dynamic request after a static one, keeping order', async () => {
+  it('answers a dynamic request after a static one on one connection, keeping order', async () => {
     const text = await exchange([
       `GET ${canonical} HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/videos?limit=3 HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n`,
     ]);
@@ -88,5 +88,90 @@ describe('fast path', () => {
     const text = await exchange([`GET ${canonical} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`], 3000);
     expect(statuses(text)).toEqual([200]);
     expect(text).toMatch(/^connection: close/im);
+  });
+});
+
+/** An answer's header lines as a map (names lower-cased) and its body. */
+function parseAnswer(text: string): { status: number; headers: Map<string, string>; body: Buffer } {
+  const split = text.indexOf('\r\n\r\n');
+  const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
+  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as const));
+  return { status: Number(statusLine.split(' ')[1]), headers, body: Buffer.from(text.slice(split + 4), 'latin1') };
+}
+
+/** What the two layers may say differently of one answer: the moment, and how node:http names its keep-alive. */
+const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'ratelimit']);
+const sameAnswer = (a: ReturnType<typeof parseAnswer>) => ({
+  status: a.status,
+  headers: Object.fromEntries([...a.headers].filter(([name]) => !PER_CONNECTION.has(name)).sort(([x], [y]) => (x < y ? -1 : 1))),
+  body: a.body.toString('latin1'),
+});
+
+describe('queries every caller shares, answered by the fast path (answer-cache.ts)', () => {
+  const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`;
+  /** A request node:http answers (the fast path leaves any Content-Length to it): the reference answer. */
+  const viaNodeHttp = (path: string, extra = '') => get(path, `Content-Length: 0\r\n${extra}`);
+
+  it('sends a list page, first and again, with the bytes and headers node:http sends and its own rate-limit headers', async () => {
+    const target = '/v1/videos?limit=3&offset=2&sort=views';
+    const first = parseAnswer(await exchange([get(target)]));
+    const again = parseAnswer(await exchange([get(target)]));
+    const reference = parseAnswer(await exchange([viaNodeHttp(target)]));
+    expect(first.status).toBe(200);
+    expect(reference.headers.get('connection')).toBe('keep-alive'); // node:http answered
+    for (const answer of [first, again]) {
+      expect(answer.headers.has('connection')).toBe(false); // the fast path answered
+      expect(sameAnswer(answer)).toEqual(sameAnswer(reference));
+      expect(answer.headers.get('ratelimit')).toMatch(/;r=\d+;/);
+    }
+    expect(again.headers.get('ratelimit')).not.toBe(first.headers.get('ratelimit'));
+  });
+
+  it('sends the compressed variant and the 304 as node:http does', async () => {
+    const target = '/v1/videos?limit=20&offset=3&sort=likes';
+    const br = 'Accept-Encoding: gzip, br\r\n';
+    const first = parseAnswer(await exchange([get(target, br)]));
+    const again = parseAnswer(await exchange([get(target, br)]));
+    const reference = parseAnswer(await exchange([viaNodeHttp(target, br)]));
+    expect(first.headers.get('content-encoding')).toBe('br');
+    expect(again.headers.has('connection')).toBe(false);
+    expect(sameAnswer(first)).toEqual(sameAnswer(reference));
+    expect(sameAnswer(again)).toEqual(sameAnswer(reference));
+    const etag = first.headers.get('etag')!;
+    const conditional = parseAnswer(await exchange([get(target, `${br}If-None-Match: ${etag}\r\n`)]));
+    const conditionalReference = parseAnswer(await exchange([viaNodeHttp(target, `${br}If-None-Match: ${etag}\r\n`)]));
+    expect(conditional.status).toBe(304);
+    expect(conditional.body.length).toBe(0);
+    expect(conditional.headers.has('content-type')).toBe(false);
+    expect(sameAnswer(conditional)).toEqual(sameAnswer(conditionalReference));
+    const identity = parseAnswer(await exchange([get(target)]));
+    expect(identity.headers.has('content-encoding')).toBe(false);
+    expect(identity.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('answers a bad query with the problem node:http answers, never keeping it', async () => {
+    const target = '/v1/videos?limit=999&offset=1';
+    const reference = parseAnswer(await exchange([viaNodeHttp(target)]));
+    expect(reference.status).toBe(400);
+    for (let i = 0; i < 2; i++) {
+      const answer = parseAnswer(await exchange([get(target)]));
+      expect(answer.headers.has('connection')).toBe(false);
+      expect(sameAnswer(answer)).toEqual(sameAnswer(reference));
+    }
+  });
+
+  it('answers HEAD of a list page with the headers of GET and no body', async () => {
+    const target = '/v1/videos?limit=4&offset=5&sort=views';
+    const got = parseAnswer(await exchange([get(target)]));
+    const head = parseAnswer(await exchange([`HEAD ${target} HTTP/1.1\r\nHost: x\r\n\r\n`]));
+    expect(head.body.length).toBe(0);
+    expect(sameAnswer({ ...head, body: got.body })).toEqual(sameAnswer(got));
+  });
+
+  it('answers a list page in a reordered spelling of a prerendered one with that page', async () => {
+    const page = parseAnswer(await exchange([get(canonical)]));
+    const reordered = parseAnswer(await exchange([get('/v1/videos?sort=latest&limit=20')]));
+    expect(reordered.headers.has('connection')).toBe(false);
+    expect(sameAnswer(reordered)).toEqual(sameAnswer(page));
   });
 });
