@@ -87,8 +87,9 @@ export function watchSharedRecords(redis: Redis, options: { pollMs?: number; now
 
   async function read(): Promise<void> {
     try {
-      // a background read may wait a moment for the connection (the first one, at start); a request never does
-      if (!(await whenReady(redis, CONNECT_WAIT_MS))) return;
+      // the first connection (at start) is worth a moment's wait; a lost one is not (the last read stands)
+      const connecting = redis.status === 'wait' || redis.status === 'connecting' || redis.status === 'connect';
+      if (redis.status !== 'ready' && !(connecting && (await whenReady(redis, CONNECT_WAIT_MS, { untilFailure: true })))) return;
       const current = await redis.get(VERSION_KEY);
       readAt = now();
       if (current === version) return;
