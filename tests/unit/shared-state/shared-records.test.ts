@@ -109,6 +109,13 @@ describe('shared live state, alerts and keys', () => {
       await watcher.refresh();
       expect(watcher.readAt).toBeGreaterThan(before);
       expect(watcher.live()?.map((l) => l.title)).toEqual(['On air']);
+      // a record written by other means passes only with the fields the API shows, each for its state
+      await writer.multi().set('vpa:live', JSON.stringify([{ channel: 'bob', state: 'offline', title: 'Off', viewers: 4, startedAt: '2026-01-01T00:00:00Z', privateNote: 'not for the public' }]))
+        .set('vpa:alerts', JSON.stringify([{ id: 'x', severity: 'info', title: 'T', message: 'M', startsAt: '2026-01-01T00:00:00Z', components: [], internal: 'no' }]))
+        .set('vpa:state:version', 'other').exec();
+      await watcher.refresh();
+      expect(watcher.live()).toEqual([{ channel: 'bob', state: 'offline', title: 'Off' }]);
+      expect(watcher.alerts()).toEqual([{ id: 'x', severity: 'info', title: 'T', message: 'M', startsAt: '2026-01-01T00:00:00Z', components: [] }]);
       // published again: seen again
       await publishLive(writer, []);
       await watcher.refresh();
