@@ -28,7 +28,8 @@ await runCommand('share-state', SHARE_COMMAND, async (parsed) => {
   try {
     const sent = await withStore(config.sharedStore, 'npm run share-state', (reason) => `nothing was sent: ${reason}; run npm run share-state again once Redis answers`,
       (redis) => publishCatalogue(redis, db, ['live', 'alerts', 'keys']));
-    console.log(`share-state: sent to ${describeStore(config.sharedStore)}: ${sent.live} live records, ${sent.alerts} alerts, ${sent.keys} developer keys (${sent.revoked} revoked); every origin sees them within 2 s`);
+    const n = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
+    console.log(`share-state: sent to ${describeStore(config.sharedStore)}: ${n(sent.live, 'live record')}, ${n(sent.alerts, 'alert')}, ${n(sent.keys, 'developer key')} (${sent.revoked} revoked); every origin sees them within 2 s`);
   } finally {
     db.close();
   }

@@ -39,18 +39,21 @@ export function connectRedis(url: string, options: { log?: (m: string) => void; 
   return redis;
 }
 
-/** Resolves true once the connection is ready, false if it is not within `ms` (never rejects). */
-export function whenReady(redis: Redis, ms: number): Promise<boolean> {
+/** Resolves true once the connection is ready, false once an attempt fails or `ms` have passed (never rejects). */
+export function whenReady(redis: Redis, ms: number, options: { untilFailure?: boolean } = {}): Promise<boolean> {
   if (redis.status === 'ready') return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (ok: boolean) => {
       clearTimeout(timer);
       redis.off('ready', onReady);
+      redis.off('close', onClose);
       resolve(ok);
     };
     const onReady = () => done(true);
+    const onClose = () => done(false);
     const timer = setTimeout(() => done(false), ms);
     timer.unref();
     redis.on('ready', onReady);
+    if (options.untilFailure) redis.on('close', onClose);
   });
 }

@@ -61,19 +61,43 @@ export interface SharedRecords {
   close(): void;
 }
 
-function parseArray<T>(text: string | null, check: (item: unknown) => boolean): T[] | undefined {
+/** The records in `text`, each checked and rebuilt by `pick` (so a field the API does not show never passes), or undefined. */
+function parseArray<T>(text: string | null, pick: (item: Record<string, unknown>) => T | undefined): T[] | undefined {
   if (text === null) return undefined;
   try {
     const value: unknown = JSON.parse(text);
-    return Array.isArray(value) && value.every(check) ? (value as T[]) : undefined;
+    if (!Array.isArray(value)) return undefined;
+    const items = value.map((v: unknown) => (isRecord(v) ? pick(v) : undefined));
+    return items.every((i) => i !== undefined) ? (items as T[]) : undefined;
   } catch {
     return undefined;
   }
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-const isLive = (v: unknown) => isRecord(v) && typeof v.channel === 'string' && ['live', 'upcoming', 'offline'].includes(v.state as string) && typeof v.title === 'string';
-const isAlert = (v: unknown) => isRecord(v) && typeof v.id === 'string' && typeof v.startsAt === 'string' && Array.isArray(v.components);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown): v is string => typeof v === 'string';
+const optional = <K extends string>(key: K, v: unknown, ok: boolean) => (ok ? { [key]: v } : {}) as Partial<Record<K, never>>;
+
+function pickLive(v: Record<string, unknown>): PublicLiveStream | undefined {
+  if (!text(v.channel) || !text(v.title) || !['live', 'upcoming', 'offline'].includes(v.state as string)) return undefined;
+  const state = v.state as PublicLiveStream['state'];
+  return {
+    channel: v.channel, state, title: v.title,
+    ...optional('startedAt', v.startedAt, state === 'live' && text(v.startedAt)),
+    ...optional('viewers', v.viewers, state === 'live' && Number.isSafeInteger(v.viewers)),
+    ...optional('scheduledFor', v.scheduledFor, state === 'upcoming' && text(v.scheduledFor)),
+  };
+}
+
+function pickAlert(v: Record<string, unknown>): StoredAlert | undefined {
+  if (!text(v.id) || !text(v.title) || !text(v.message) || !text(v.startsAt) || !['info', 'minor', 'major', 'critical'].includes(v.severity as string)) return undefined;
+  if (!Array.isArray(v.components) || !v.components.every(text) || (v.endsAt !== undefined && !text(v.endsAt))) return undefined;
+  return {
+    id: v.id, severity: v.severity as StoredAlert['severity'], title: v.title, message: v.message, startsAt: v.startsAt,
+    ...optional('endsAt', v.endsAt, text(v.endsAt)),
+    components: v.components as string[],
+  };
+}
 
 export function watchSharedRecords(redis: Redis, options: { pollMs?: number; now?: () => number; log?: (m: string) => void } = {}): SharedRecords {
   const now = options.now ?? Date.now;
@@ -87,8 +111,9 @@ export function watchSharedRecords(redis: Redis, options: { pollMs?: number; now
 
   async function read(): Promise<void> {
     try {
-      // a background read may wait a moment for the connection (the first one, at start); a request never does
-      if (!(await whenReady(redis, CONNECT_WAIT_MS))) return;
+      // the first connection (at start) is worth a moment's wait; a lost one is not (the last read stands)
+      const connecting = redis.status === 'wait' || redis.status === 'connecting' || redis.status === 'connect';
+      if (redis.status !== 'ready' && !(connecting && (await whenReady(redis, CONNECT_WAIT_MS, { untilFailure: true })))) return;
       const current = await redis.get(VERSION_KEY);
       readAt = now();
       if (current === version) return;
@@ -96,8 +121,8 @@ export function watchSharedRecords(redis: Redis, options: { pollMs?: number; now
       if (!result || result.some(([error]) => error)) return;
       const [seen, liveText, alertsText, keyFields] = result.map(([, value]) => value) as [string | null, string | null, string | null, Record<string, string>];
       // a record that does not parse keeps the last good one (and says so once)
-      const nextLive = parseArray<PublicLiveStream>(liveText, isLive);
-      const nextAlerts = parseArray<StoredAlert>(alertsText, isAlert);
+      const nextLive = parseArray(liveText, pickLive);
+      const nextAlerts = parseArray(alertsText, pickAlert);
       if (liveText !== null && !nextLive) log(`[shared-state] the live records in Redis (${LIVE_KEY}) are not valid; keeping the last good ones`);
       if (alertsText !== null && !nextAlerts) log(`[shared-state] the alerts in Redis (${ALERTS_KEY}) are not valid; keeping the last good ones`);
       live = nextLive ?? live;

@@ -2,7 +2,9 @@
 // publish-catalogue.ts): what an operator command publishes from one catalogue is read by a
 // watcher on another connection; the last good read stays in force while Redis is down, after it
 // restarts empty, and when what Redis holds does not parse; only the catalogue's public fields go.
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, revokeKeys } from '../../../src/catalogue/api-keys.ts';
@@ -107,6 +109,13 @@ describe('shared live state, alerts and keys', () => {
       await watcher.refresh();
       expect(watcher.readAt).toBeGreaterThan(before);
       expect(watcher.live()?.map((l) => l.title)).toEqual(['On air']);
+      // a record written by other means passes only with the fields the API shows, each for its state
+      await writer.multi().set('vpa:live', JSON.stringify([{ channel: 'bob', state: 'offline', title: 'Off', viewers: 4, startedAt: '2026-01-01T00:00:00Z', privateNote: 'not for the public' }]))
+        .set('vpa:alerts', JSON.stringify([{ id: 'x', severity: 'info', title: 'T', message: 'M', startsAt: '2026-01-01T00:00:00Z', components: [], internal: 'no' }]))
+        .set('vpa:state:version', 'other').exec();
+      await watcher.refresh();
+      expect(watcher.live()).toEqual([{ channel: 'bob', state: 'offline', title: 'Off' }]);
+      expect(watcher.alerts()).toEqual([{ id: 'x', severity: 'info', title: 'T', message: 'M', startsAt: '2026-01-01T00:00:00Z', components: [] }]);
       // published again: seen again
       await publishLive(writer, []);
       await watcher.refresh();
@@ -115,6 +124,33 @@ describe('shared live state, alerts and keys', () => {
       watcher.close();
     }
   });
+
+  it('npm run share-state sends the catalogue\'s state again to a Redis that lost it; without a store it says what to set', async () => {
+    const db = catalogue();
+    const app = createApp(db, 'Resent', '2026-01-01T00:00:00Z');
+    const path = db.name;
+    db.close();
+    await writer.flushall();
+    const watcher = watchSharedRecords(reader, { pollMs: 60_000 });
+    try {
+      const run = promisify(execFile);
+      const { stdout } = await run(process.execPath, ['scripts/share-state.ts', '--db', path], { env: { ...process.env, SHARED_STATE_STORE: redis.url } });
+      expect(stdout).toMatch(/^share-state: sent to redis:\/\/127\.0\.0\.1:\d+\/?: \d+ live records?, \d+ alerts?, 1 developer key \(0 revoked\); every origin sees them within 2 s$/m);
+      await watcher.refresh();
+      const check = openCatalogue(path);
+      try {
+        expect(watcher.live()).toEqual(readLiveStreams(check));
+        expect(watcher.alerts()).toEqual(readAlerts(check));
+      } finally {
+        check.close();
+      }
+      expect(watcher.keys(app.prefix)?.map((k) => k.appId)).toEqual([app.appId]);
+      const failed = await run(process.execPath, ['scripts/share-state.ts', '--db', path], { env: { ...process.env, SHARED_STATE_STORE: '', RATE_LIMIT_STORE: '' } }).catch((e: { code: number; stderr: string }) => e);
+      expect(failed).toMatchObject({ code: 2, stderr: expect.stringMatching(/share-state: no shared store: set SHARED_STATE_STORE=redis:/) });
+    } finally {
+      watcher.close();
+    }
+  }, 30_000);
 
   it('an operator command that cannot reach Redis fails saying what is changed and what to run again', async () => {
     const error = await withStore('redis://:hunter2@127.0.0.1:1', 'test', notShared('npm run share-state'), async () => 1).catch((e: unknown) => e);
