@@ -12,10 +12,8 @@
 // against the targets: worst latency <= 100 ms with 0 failures, first answer <= 3 s, RSS <= 600 MB.
 // The requests alternate a prerendered page and a dynamic list query. Prints the machine's load
 // average: on a shared machine the figures move with it. The twin is removed at the end.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
@@ -23,40 +21,9 @@ import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import { swapCurrent } from '../src/snapshot/swap.ts';
 import { wholeNumber } from '../src/cli/args.ts';
 import { runCommand, UsageError } from './cli.ts';
+import { EVERY_MS, get, rssOf, spawnServer, startProbe, summarise } from './bench/latency-probe.ts';
 
 const TARGET = { worstMs: 100, firstAnswerMs: 3000, rssMb: 600 };
-const EVERY_MS = 50;
-
-interface Sample { at: number; ms: number; status: number; path: string }
-
-function get(port: number, path: string, timeoutMs = 30_000): Promise<{ status: number; body: string }> {
-  return new Promise((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: false, timeout: timeoutMs }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => { body += c; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', () => resolve({ status: 0, body: '' }));
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve({ status: 0, body: '' }));
-    req.end();
-  });
-}
-
-/** RSS of a process and its children (npm → sh → node), in MB, from /proc. */
-function rssOf(pid: number): number {
-  let total = 0;
-  const walk = (p: number) => {
-    try {
-      const status = readFileSync(`/proc/${p}/status`, 'utf8');
-      total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-      for (const child of readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) walk(Number(child));
-    } catch { /* gone */ }
-  };
-  walk(pid);
-  return total;
-}
 
 /** A twin of a snapshot: its files hard-linked, its manifest head marked; returns the twin's id. */
 function makeTwin(root: string, id: string): string {
@@ -72,11 +39,6 @@ function makeTwin(root: string, id: string): string {
   writeFileSync(join(dir, MANIFEST_FILE), twin);
   return twinId;
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-};
 
 const BENCH_SWAP_COMMAND = {
   run: 'npm run bench:swap',
@@ -101,23 +63,11 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
     throw new UsageError(`the snapshot was not built for PUBLIC_BASE_URL=${config.publicBaseUrl}; set PUBLIC_BASE_URL to the one it was built for`);
   }
 
-  const samples: Sample[] = [];
-  let n = 0;
-  let stopped = false;
-  const ticker = (async () => {
-    while (!stopped) {
-      const at = performance.now();
-      const path = n++ % 2 === 0 ? page : dynamic(n);
-      void get(port, path).then(({ status }) => samples.push({ at, ms: performance.now() - at, status, path }));
-      await new Promise((r) => setTimeout(r, Math.max(0, EVERY_MS - (performance.now() - at))));
-    }
-  })();
-
+  const probe = startProbe(port, (n) => (n % 2 === 0 ? page : dynamic(n + 1)));
+  const { samples } = probe;
   const started = performance.now();
-  const server = spawn(process.execPath, ['--max-semi-space-size=32', 'scripts/start.ts'], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let serverLog = '';
-  server.stdout.on('data', (c: Buffer) => { serverLog += c.toString(); });
-  server.stderr.on('data', (c: Buffer) => { serverLog += c.toString(); });
+  const spawned = spawnServer({ ...process.env, PORT: String(port), HOST: '127.0.0.1' });
+  const { server } = spawned;
   try {
     // the first 200 (a prerendered page, served before the model is loaded), then the first 200
     // to a dynamic query (the model loaded)
@@ -129,14 +79,14 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
       if (ok && firstAnswer === undefined) firstAnswer = ok.at + ok.ms - started;
       const dynamicOk = samples.find((s) => s.status === 200 && s.path !== page);
       if (dynamicOk) firstDynamic = dynamicOk.at + dynamicOk.ms - started;
-      if (server.exitCode !== null) throw new Error(`the server stopped:\n${serverLog}`);
+      if (server.exitCode !== null) throw new Error(`the server stopped:\n${spawned.log()}`);
     }
     const unavailable = samples.filter((s) => s.status === 503).length;
     await new Promise((r) => setTimeout(r, settle));
     const rssServing = rssOf(server.pid!);
     console.log(`start-up: first 200 answer ${firstAnswer === undefined ? 'never' : `${Math.round(firstAnswer)} ms`} after spawning npm start (target <= ${TARGET.firstAnswerMs} ms); first 200 to a dynamic query ${firstDynamic === undefined ? 'never' : `${Math.round(firstDynamic)} ms`} (${unavailable} answered 503 before); RSS ${rssServing.toFixed(0)} MB once the model is loaded (target <= ${TARGET.rssMb} MB)`);
-    console.log(serverLog.split('\n').filter((line) => /serving|refused/.test(line)).map((line) => `  server: ${line}`).join('\n'));
-    serverLog = '';
+    console.log(spawned.log().split('\n').filter((line) => /serving|refused/.test(line)).map((line) => `  server: ${line}`).join('\n'));
+    spawned.clearLog();
 
     const twin = makeTwin(root, original);
     try {
@@ -157,13 +107,10 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
           await new Promise((r) => setTimeout(r, 100));
           peak = Math.max(peak, rssOf(server.pid!));
         }
-        const during = samples.filter((s) => s.at >= swapAt);
-        const times = during.map((s) => s.ms);
-        const failures = during.filter((s) => s.status !== 200).length;
-        const worst = Math.max(...times);
-        console.log(`swap ${from} -> ${to}: served after ${servedAt === undefined ? 'never' : `${Math.round(servedAt - swapAt)} ms`}; ${during.length} requests every ${EVERY_MS} ms: worst ${worst.toFixed(0)} ms (target <= ${TARGET.worstMs}), p99 ${percentile(times, 0.99).toFixed(0)} ms, p50 ${percentile(times, 0.5).toFixed(0)} ms, ${failures} failures (target 0); peak RSS ${peak.toFixed(0)} MB (target <= ${TARGET.rssMb} MB)`);
-        console.log(serverLog.split('\n').filter((line) => /serving|refused/.test(line)).map((line) => `  server: ${line}`).join('\n'));
-        serverLog = '';
+        const during = summarise(samples, swapAt);
+        console.log(`swap ${from} -> ${to}: served after ${servedAt === undefined ? 'never' : `${Math.round(servedAt - swapAt)} ms`}; ${during.count} requests every ${EVERY_MS} ms: worst ${during.worst.toFixed(0)} ms (target <= ${TARGET.worstMs}), p99 ${during.p99.toFixed(0)} ms, p50 ${during.p50.toFixed(0)} ms, ${during.failures} failures (target 0); peak RSS ${peak.toFixed(0)} MB (target <= ${TARGET.rssMb} MB)`);
+        console.log(spawned.log().split('\n').filter((line) => /serving|refused/.test(line)).map((line) => `  server: ${line}`).join('\n'));
+        spawned.clearLog();
       }
     } finally {
       swapCurrent(root, original);
@@ -171,8 +118,7 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
     }
     console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   } finally {
-    stopped = true;
-    await ticker;
+    await probe.stop();
     server.kill('SIGTERM');
   }
 });

@@ -13,4 +13,4 @@ const summary = await buildSnapshot({
   onProgress: process.env['BUILD_PROGRESS'] === 'true' ? (m) => console.error(`  build: ${m}`) : () => {},
 });
 const seconds = (performance.now() - started) / 1000;
-console.log(JSON.stringify({ seconds, rssMb: process.resourceUsage().maxRSS / 1024, pages: summary.pages, videos: summary.videos, changed: summary.changed, reuse: summary.reuse }));
+console.log(JSON.stringify({ id: summary.id, seconds, rssMb: process.resourceUsage().maxRSS / 1024, pages: summary.pages, videos: summary.videos, changed: summary.changed, reuse: summary.reuse }));

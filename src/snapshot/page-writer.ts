@@ -79,10 +79,17 @@ export interface PageCounts {
   reused: number;
   /** pages compressed on the workers */
   compressed: number;
+  /** of the reused pages, those not even rendered: their inputs were the previous snapshot's (page-inputs.ts) */
+  copied: number;
 }
 
 export interface PageWriter {
   write(key: string, rendered: Rendered): void;
+  /**
+   * Appends the previous snapshot's page `key` as it was (bytes, variants, headers), without
+   * rendering it; false when it cannot be read from the previous page files (render it instead).
+   */
+  copy(key: string): boolean;
   /** whether `body` is exactly the bytes of the previous snapshot's page `key` (read and compared) */
   isPrevious(key: string, body: Buffer): boolean;
   /** Waits while too many pages are queued for compression (keeps memory bounded). */
@@ -104,7 +111,7 @@ export function createPageWriter(dir: string, options: { reuse?: ReusablePages |
   const pool = createCompressPool();
   const entries = new Map<string, PageEntry>();
   const bytes = { identity: 0, br: 0, gzip: 0 };
-  const counts: PageCounts = { reused: 0, compressed: 0 };
+  const counts: PageCounts = { reused: 0, compressed: 0, copied: 0 };
   const records: Record<string, FileRecord> = {};
   let batch: { entry: MutableEntry; body: Buffer; ready: Variants | undefined }[] = [];
   let reuse = options.reuse;
@@ -169,6 +176,29 @@ export function createPageWriter(dir: string, options: { reuse?: ReusablePages |
     },
     files: records,
     isPrevious,
+    copy(key) {
+      if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
+      const before = reuse?.pages.get(key);
+      if (before === undefined) return false;
+      const read = fromPrevious((previous) => ({
+        body: previous.files.read('body', before.body),
+        variants: [before.br && previous.files.read('br', before.br), before.gzip && previous.files.read('gzip', before.gzip)] as Variants,
+      }));
+      if (read === undefined) return false;
+      const { body, variants } = read;
+      const entry: MutableEntry = { etag: before.etag, body: files.body.append(body) };
+      bytes.identity += body.length;
+      if (before.link !== undefined) entry.link = before.link;
+      if (before.noindex) entry.noindex = true;
+      entries.set(key, entry);
+      counts.reused++;
+      counts.copied++;
+      if (body.length >= MIN_COMPRESSIBLE) {
+        batch.push({ entry, body, ready: variants });
+        if (batch.length === BATCH) submit();
+      }
+      return true;
+    },
     write(key, rendered) {
       if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
       const { body } = rendered;

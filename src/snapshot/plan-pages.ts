@@ -7,11 +7,14 @@
 import { DEFAULT_LIMIT, DurationFilter, FeatureFilter } from '../api/params.ts';
 import { canonicalUrl } from '../api/query.ts';
 import { VIDEO_SORTS, type Model } from '../model/build-model.ts';
+import { videoGroup } from './page-inputs.ts';
 
 export interface PlannedQuery {
   readonly url: string;
   /** how many pages of its cursor chain to prerender, following `next` links */
   readonly pages: number;
+  /** the group of pages it belongs to, when they are rendered from declared inputs only (page-inputs.ts) */
+  readonly group?: string;
 }
 
 /** How many pages of the non-default sorts are prerendered; the rest is on demand. */
@@ -39,8 +42,9 @@ export function* planPages(model: Model): Generator<PlannedQuery> {
   }
   for (const id of [...model.videos.keys()].sort()) {
     const path = `/v1/videos/${encodeURIComponent(id)}`;
-    yield { url: path, pages: 1 };
-    yield { url: `${path}/playback`, pages: 1 };
-    yield { url: canonicalUrl(`${path}/comments`, { limit }), pages: 1 };
+    const group = videoGroup(id);
+    yield { url: path, pages: 1, group };
+    yield { url: `${path}/playback`, pages: 1, group };
+    yield { url: canonicalUrl(`${path}/comments`, { limit }), pages: 1, group };
   }
 }

@@ -15,6 +15,7 @@ import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES, pageFile, SEARCH_FILE 
 import { MANIFEST_FORMAT, type Manifest, type PageEntry } from '../../../src/snapshot/manifest.ts';
 import { planPages } from '../../../src/snapshot/plan-pages.ts';
 import { readSiteFileStamps, SITE_FILES_FILE } from '../../../src/snapshot/site-file-stamps.ts';
+import { PAGE_INPUTS_FILE } from '../../../src/snapshot/page-inputs.ts';
 import { currentSnapshotId, swapCurrent, withBuildLock } from '../../../src/snapshot/swap.ts';
 import { BASE_URL, catalogueOf, category, modelOf, rawVideo, tempDirs, video, writeNdjsonFile } from '../support/fixtures.ts';
 import { pageReader, readBodies, readManifest, readTree, runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
@@ -137,7 +138,7 @@ describe('buildSnapshot', () => {
     expect(second.id).toBe(first.id);
     const treeA = readTree(snapshotDir(a, first.id));
     const treeB = readTree(snapshotDir(b, second.id));
-    expect([...treeA.keys()].sort()).toEqual([MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, SITE_FILES_FILE, ...Object.values(PAGE_FILES)].sort());
+    expect([...treeA.keys()].sort()).toEqual([MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, SITE_FILES_FILE, PAGE_INPUTS_FILE, ...Object.values(PAGE_FILES)].sort());
     expect([...treeB.keys()]).toEqual([...treeA.keys()]);
     for (const [path, bytes] of treeA) expect(treeB.get(path)?.equals(bytes), path).toBe(true);
   });

@@ -95,6 +95,9 @@ describe('incremental builds', () => {
     expect(after.reuse.pages).toBe(after.pages - changed.length);
     expect(after.reuse.compressed).toBe(changed.filter((key) => bodies.get(key)!.length >= MIN_COMPRESSIBLE).length);
     expect(after.reuse.compressed).toBeGreaterThan(0);
+    // every page whose inputs did not change was copied unrendered: all but the pages that changed
+    // and long7's playback and comments (its record changed, their bytes did not)
+    expect(after.reuse.copied).toBe(after.reuse.pages - 2);
     // the pages that changed, then the sitemaps and feeds whose bytes changed (site-file-stamps.ts)
     const sitePaths = changedUrls(after).filter((url) => isSiteFile(url));
     expect(changedUrls(after).filter((url) => !isSiteFile(url))).toEqual(changed.map((key) => `${BASE_URL}${key}`));
@@ -122,7 +125,7 @@ describe('incremental builds', () => {
     const files = readTree(snapshotDir(options, before.id));
     const after = await buildSnapshot(options);
     expect(after.id).toBe(before.id);
-    expect(after.reuse).toEqual({ none: undefined, pages: after.pages, compressed: 0, search: true, stopped: undefined, rendered: false });
+    expect(after.reuse).toEqual({ none: undefined, pages: after.pages, compressed: 0, copied: after.pages, search: true, stopped: undefined, rendered: false });
     expect(after.changed).toBe(0);
     expect(after.changesFile).toBeUndefined();
 
@@ -147,6 +150,59 @@ describe('incremental builds', () => {
     expect(after.id).toBe(before.id);
     // the damaged copy was replaced by this build's
     expect(readTree(dir)).toEqual((await fullBuildOf(options)).files);
+  });
+
+  // Each change must re-render every page that shows it, and only copy what it cannot touch: the
+  // result is compared byte for byte with a full build of the same catalogue.
+  const key = (dir: string, pattern: RegExp) => Object.keys(readManifest(dir).pages).filter((k) => pattern.test(k));
+  it.each([
+    { what: "a title shown in list pages, its channel's list and a playlist", sql: "UPDATE videos SET title = 'Renamed v1' WHERE id = 'v1'",
+      shows: 'Renamed v1', changes: [/^\/v1\/videos\/v1$/, /^\/v1\/playlists\/pl1\/videos\?/, /^\/v1\/channels\/alice\/videos\?/, /^\/v1\/videos\?.*sort=latest/, /^\/v1\/videos\?.*sort=likes/], same: [/^\/v1\/videos\/v2$/, /^\/v1\/videos\/v1\/playback$/] },
+    { what: "a channel's display name, shown in each of its videos", sql: "UPDATE channels SET display_name = 'Alicia' WHERE username = 'alice'",
+      shows: 'Alicia', changes: [/^\/v1\/videos\/v1$/, /^\/v1\/videos\/v3$/, /^\/v1\/videos\/long1$/, /^\/v1\/channels\/alice\/videos\?/], same: [/^\/v1\/videos\/v2$/, /^\/v1\/videos\/v1\/playback$/] },
+    { what: 'a newest video that changes every trending score and the trending order', sql: "UPDATE videos SET views = 900000, published_at = '2026-03-30T10:00:00Z' WHERE id = 'v4'",
+      shows: undefined, changes: [/^\/v1\/videos\/v4$/, /^\/v1\/videos\?limit=\d+&sort=views$/, /^\/v1\/videos\?limit=\d+&sort=trending$/, /^\/v1\/videos\?limit=\d+&sort=latest$/], same: [/^\/v1\/videos\/v1$/] },
+    { what: 'a comment held back: counts, threads and totals', sql: "UPDATE comments SET state = 'held' WHERE id = 'c2'",
+      shows: undefined, changes: [/^\/v1\/videos\/v1$/, /^\/v1\/videos\/v1\/comments\?/, /^\/v1\/playlists\/pl1\/videos\?/], same: [/^\/v1\/videos\/v1\/playback$/, /^\/v1\/videos\/v2$/] },
+    { what: 'a video made private: totals, cursors and every list', sql: "UPDATE videos SET privacy = 'private' WHERE id = 'long11'",
+      shows: undefined, changes: [/^\/v1\/videos\?limit=\d+&sort=latest$/, /^\/v1\/categories$/], same: [/^\/v1\/videos\/v1$/] },
+    { what: "a category's name", sql: "UPDATE categories SET name = 'Tunes' WHERE id = 'music'",
+      shows: 'Tunes', changes: [/^\/v1\/categories$/], same: [/^\/v1\/videos\/v1$/] },
+  ])('after $what, re-renders every page that shows it and writes what a full build writes', async ({ sql, shows, changes, same }) => {
+    const { options, summary: before } = await built();
+    runSql(options.catalogue, sql);
+    const after = await buildSnapshot(options);
+    expect(after.reuse.none).toBeUndefined();
+    const changed = differing(options, before.id, after.id);
+    const dir = snapshotDir(options, after.id);
+    // pages of each kind it touches changed; every page that shows the new text did
+    for (const pattern of changes) expect(key(dir, pattern).filter((k) => changed.includes(k)), String(pattern)).not.toEqual([]);
+    if (shows !== undefined) {
+      const showing = [...readBodies(dir)].filter(([, body]) => body.includes(shows)).map(([k]) => k);
+      expect(showing.length).toBeGreaterThan(0);
+      for (const k of showing) expect(changed, k).toContain(k);
+    }
+    for (const pattern of same) for (const k of key(dir, pattern)) expect(changed, k).not.toContain(k);
+    expect(after.reuse.copied).toBeGreaterThan(0);
+    expect(after.reuse.copied).toBeLessThanOrEqual(after.reuse.pages);
+    expect(changedUrls(after).filter((url) => !isSiteFile(url))).toEqual(changed.map((k) => `${BASE_URL}${k}`));
+    const full = await fullBuildOf(options);
+    expect(full.summary.reuse.copied).toBe(0);
+    expect(after.id).toBe(full.summary.id);
+    expect(readTree(dir)).toEqual(full.files);
+  });
+
+  it('copies nothing unrendered when the recorded page inputs are not the file the manifest records, and still writes the full build', async () => {
+    const { options, summary: before } = await built();
+    const inputs = join(snapshotDir(options, before.id), 'page-inputs.ndjson');
+    const text = readFileSync(inputs, 'utf8');
+    // one more line: the file no longer has the size and SHA-256 the manifest records
+    writeFileSync(inputs, text.replace(/\n/, '\n\n'));
+    runSql(options.catalogue, "UPDATE videos SET title = 'Renamed v1' WHERE id = 'v1'");
+    const after = await buildSnapshot(options);
+    expect(after.reuse.copied).toBe(0);
+    expect(after.reuse.pages).toBeGreaterThan(0); // the page files are whole: variants are still reused
+    expect(readTree(snapshotDir(options, after.id))).toEqual((await fullBuildOf(options)).files);
   });
 
   it('a video made private disappears from every page, as in a full build', async () => {

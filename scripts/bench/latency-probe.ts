@@ -1,0 +1,89 @@
+// What a running server's clients see while something happens to it (a swap, a rebuild), for
+// bench:swap and bench:rebuild: a request every 50 ms from the moment it starts, each timed, and
+// the process tree's RSS from /proc. Loopback only.
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import type { Readable } from 'node:stream';
+
+export const EVERY_MS = 50;
+
+export interface Sample { at: number; ms: number; status: number; path: string }
+
+export function get(port: number, path: string, timeoutMs = 30_000): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false, timeout: timeoutMs }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => { body += c; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', () => resolve({ status: 0, body: '' }));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve({ status: 0, body: '' }));
+    req.end();
+  });
+}
+
+/** RSS of a process and its children (npm → sh → node), in MB, from /proc. */
+export function rssOf(pid: number): number {
+  let total = 0;
+  const walk = (p: number) => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+      for (const child of readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) walk(Number(child));
+    } catch { /* gone */ }
+  };
+  walk(pid);
+  return total;
+}
+
+export const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+};
+
+export interface Probe {
+  /** every answered request so far (clear it to start a new window) */
+  readonly samples: Sample[];
+  stop(): Promise<void>;
+}
+
+/** Sends GET `pathFor(n)` every 50 ms (the n-th request), each timed, until stopped. */
+export function startProbe(port: number, pathFor: (n: number) => string): Probe {
+  const samples: Sample[] = [];
+  let n = 0;
+  let stopped = false;
+  const ticker = (async () => {
+    while (!stopped) {
+      const at = performance.now();
+      const path = pathFor(n++);
+      void get(port, path).then(({ status }) => samples.push({ at, ms: performance.now() - at, status, path }));
+      await new Promise((r) => setTimeout(r, Math.max(0, EVERY_MS - (performance.now() - at))));
+    }
+  })();
+  return {
+    samples,
+    async stop() {
+      stopped = true;
+      await ticker;
+    },
+  };
+}
+
+/** The requests sent since `from` (performance.now()): worst, p99 and p50 latency and failures. */
+export function summarise(samples: readonly Sample[], from: number): { count: number; worst: number; p99: number; p50: number; failures: number } {
+  const during = samples.filter((s) => s.at >= from);
+  const times = during.map((s) => s.ms);
+  return { count: during.length, worst: times.length === 0 ? 0 : Math.max(...times), p99: percentile(times, 0.99), p50: percentile(times, 0.5), failures: during.filter((s) => s.status !== 200).length };
+}
+
+/** The real server (`npm start`'s script) in its own process, its output collected. */
+export function spawnServer(env: NodeJS.ProcessEnv): { server: ChildProcessByStdio<null, Readable, Readable>; log: () => string; clearLog: () => void } {
+  const server = spawn(process.execPath, ['--max-semi-space-size=32', 'scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  server.stdout.on('data', (c: Buffer) => { log += c.toString(); });
+  server.stderr.on('data', (c: Buffer) => { log += c.toString(); });
+  return { server, log: () => log, clearLog: () => { log = ''; } };
+}

@@ -1,0 +1,87 @@
+// The last steps of a build: the snapshot written aside is renamed into place (or dropped when the
+// same snapshot exists; or put in place of a damaged copy of itself), the purge list written, and
+// `current` swapped to it after the records that go with it (swap.ts). A failure before the swap
+// leaves the served snapshot as it was.
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { recordDeployment } from './deployment.ts';
+import type { Layout } from './layout.ts';
+import type { Manifest } from './manifest.ts';
+import { STATIC_DIR, writeStaticFiles } from './static-files.ts';
+import { pruneSnapshots, recordBuiltFrom, recordServed, swapCurrent, writeWhole } from './swap.ts';
+
+/** What a build leaves on disk before its swap, for the caller to remove after a failure. */
+export interface Written {
+  /** the snapshot directory the build created */
+  created?: string | undefined;
+  /** the purge list the build wrote */
+  changesFile?: string | undefined;
+}
+
+export interface Placement {
+  readonly layout: Layout;
+  /** the directory the snapshot was written to */
+  readonly tmp: string;
+  readonly id: string;
+  /** whether a snapshot of this id, when one exists, is damaged (replaced by this build's then) */
+  readonly damaged: () => boolean;
+  /** write the pages as static files too, from this manifest */
+  readonly staticFiles: (() => Manifest) | undefined;
+  readonly progress: (message: string) => void;
+}
+
+/** Puts the snapshot written in `tmp` in place as `id`; whether that snapshot existed already (then `tmp` is dropped). */
+export function placeSnapshot(p: Placement, written: Written): boolean {
+  const target = join(p.layout.root, p.id);
+  const damaged = existsSync(target) && p.damaged();
+  const unchanged = existsSync(target) && !damaged;
+  if (p.staticFiles && !unchanged) writeStatic(p.tmp, p.staticFiles(), p.progress);
+  if (unchanged) rmSync(p.tmp, { recursive: true, force: true });
+  else if (damaged) {
+    const aside = join(p.layout.root, `.building-${process.pid}-${Date.now()}-damaged`);
+    renameSync(target, aside);
+    renameSync(p.tmp, target);
+    rmSync(aside, { recursive: true, force: true });
+    p.progress(`replaced the damaged files of snapshot ${p.id} with this build's`);
+  } else {
+    renameSync(p.tmp, target);
+    written.created = target;
+  }
+  if (p.staticFiles && !existsSync(join(target, STATIC_DIR))) writeStatic(target, p.staticFiles(), p.progress);
+  return unchanged;
+}
+
+function writeStatic(dir: string, manifest: Manifest, progress: (message: string) => void): void {
+  progress('writing the pages as static files');
+  progress(`${writeStaticFiles(dir, manifest, progress)} static files written`);
+}
+
+/** Writes the purge list of snapshot `id` (absolute URLs a line); its file, or undefined when nothing changed. */
+export function writeChanges(layout: Layout, id: string, baseUrl: string, changes: readonly string[]): string | undefined {
+  if (changes.length === 0) return undefined;
+  mkdirSync(layout.changes, { recursive: true });
+  const file = join(layout.changes, `${id}.txt`);
+  writeWhole(file, changes.map((key) => `${baseUrl}${key}\n`).join(''));
+  return file;
+}
+
+export interface Serving {
+  readonly layout: Layout;
+  readonly distDir: string;
+  readonly baseUrl: string;
+  readonly catalogueRevision: string;
+  readonly code: string;
+  /** snapshots served before this one that are kept */
+  readonly keep: number;
+  readonly progress: (message: string) => void;
+}
+
+/** The records first, the swap last: a failure before it leaves the served snapshot as it was. */
+export function serveSnapshot(s: Serving, id: string): void {
+  recordServed(s.layout.root, id);
+  recordDeployment(s.distDir, s.baseUrl);
+  recordBuiltFrom(s.layout.root, { snapshot: id, catalogueRevision: s.catalogueRevision, code: s.code });
+  swapCurrent(s.layout.root, id);
+  const pruned = pruneSnapshots(s.layout.root, id, s.keep);
+  if (pruned.length > 0) s.progress(`removed ${pruned.length} older snapshot${pruned.length === 1 ? '' : 's'} (${s.keep} served before this one are kept)`);
+}

@@ -1,0 +1,110 @@
+// What a group of prerendered pages is rendered from, so that an incremental build skips rendering
+// the pages whose inputs did not change and copies their bytes and variants from the served
+// snapshot instead (docs/architecture.md, "Incremental builds"). The dependency rules are declared
+// here, once:
+//
+// - **A video's pages** (`/v1/videos/{id}`, its `/playback` and the first page of its `/comments`)
+//   are made from the base URL, the video's own record, its channel's record (the creator shown in
+//   it) and the published comments on it (the threads, and the count in the video). Nothing else:
+//   no other video, no list position, no trending score, no related list, no total.
+//
+// - **Every other page** (lists, channels, playlists, categories) is made from its answer: the
+//   handler runs (cheap: it picks prebuilt resources from the model's indexes), and the page's key
+//   is the SHA-256 of the base URL, the answer's status, next link, noindex flag and body as JSON,
+//   with each video resource in it replaced by its video's input key (the rule above: what a video
+//   resource is made from). Orders, totals, cursors, counts and every other field are in the key as
+//   they are; only the serialisation of unchanged videos is spared.
+//
+// Each build records the key of every video and every other page in `page-inputs.ndjson` (listed
+// in the manifest, so the snapshot id covers it). A page is copied from the served snapshot,
+// unrendered, when that snapshot recorded the same key for it and the same build code made it
+// (the code that turns inputs into bytes is then the same).
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Answer } from '../api/endpoint.ts';
+import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
+import type { Model } from '../model/build-model.ts';
+import type { FileRecord } from './manifest.ts';
+
+export const PAGE_INPUTS_FILE = 'page-inputs.ndjson';
+
+/** The input key of every video's pages (`video:<id>`) and of every other page (by URL). */
+export type PageInputs = ReadonlyMap<string, string>;
+
+/** The name of the group a video's pages belong to. */
+export const videoGroup = (id: string): string => `video:${id}`;
+
+/**
+ * The input key of each video's pages: the SHA-256 of the base URL, the video's record, its
+ * channel's record and the published comments on it (catalogue order), as JSON.
+ */
+export function computeVideoInputs(catalogue: PublicCatalogue, baseUrl: string): Map<string, string> {
+  const channels = new Map(catalogue.channels.map((c) => [c.username, JSON.stringify(c)]));
+  const comments = new Map<string, string[]>();
+  for (const c of catalogue.comments) {
+    const list = comments.get(c.videoId);
+    if (list) list.push(JSON.stringify(c));
+    else comments.set(c.videoId, [JSON.stringify(c)]);
+  }
+  const inputs = new Map<string, string>();
+  const base = JSON.stringify(baseUrl);
+  for (const v of catalogue.videos) {
+    const hash = createHash('sha256').update(base).update('\n').update(JSON.stringify(v)).update('\n').update(channels.get(v.channel) ?? 'null');
+    for (const comment of comments.get(v.id) ?? []) hash.update('\n').update(comment);
+    inputs.set(videoGroup(v.id), hash.digest('base64'));
+  }
+  return inputs;
+}
+
+/**
+ * The key of an answered page (the second rule above): a function of the answer that serialises
+ * no video resource, only its input key. Strings starting with NUL are escaped, so no field can
+ * pass for a video's key.
+ */
+export function createAnswerKeys(model: Model, inputs: PageInputs, baseUrl: string): (answer: Answer) => string {
+  const byResource = new Map<object, string>();
+  for (const entry of model.entries) {
+    const key = inputs.get(videoGroup(entry.video.id));
+    if (key !== undefined) byResource.set(entry.resource, key);
+  }
+  const replace = (_: string, value: unknown): unknown => {
+    if (typeof value === 'string') return value.startsWith('\u0000') ? `\u0000${value}` : value;
+    if (typeof value !== 'object' || value === null) return value;
+    const key = byResource.get(value);
+    return key === undefined ? value : `\u0000${key}`;
+  };
+  return (answer) => createHash('sha256')
+    .update(JSON.stringify([baseUrl, answer.status ?? 200, answer.next ?? null, answer.noindex === true, answer.body], replace))
+    .digest('base64');
+}
+
+/** Writes the keys a line each (`[group, key]`, groups in code-unit order); the file's record for the manifest. */
+export function writePageInputs(dir: string, inputs: PageInputs): FileRecord {
+  const groups = [...inputs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const bytes = Buffer.from(groups.map((group) => `${JSON.stringify([group, inputs.get(group)])}\n`).join(''));
+  writeFileSync(join(dir, PAGE_INPUTS_FILE), bytes);
+  return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/**
+ * The keys a snapshot recorded, or undefined when it has none, when the file is not the one its
+ * manifest records (size and SHA-256) or cannot be read: then every page is rendered.
+ */
+export function readPageInputs(dir: string, recorded: FileRecord | undefined): PageInputs | undefined {
+  if (recorded === undefined) return undefined;
+  try {
+    const bytes = readFileSync(join(dir, PAGE_INPUTS_FILE));
+    if (bytes.length !== recorded.size || createHash('sha256').update(bytes).digest('hex') !== recorded.sha256) return undefined;
+    const inputs = new Map<string, string>();
+    for (const line of bytes.toString('utf8').split('\n')) {
+      if (line === '') continue;
+      const parsed: unknown = JSON.parse(line);
+      if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') return undefined;
+      inputs.set(parsed[0], parsed[1]);
+    }
+    return inputs;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,68 @@
+// The pages of a snapshot, in plan order (plan-pages.ts), each either copied from the served
+// snapshot unrendered (its inputs did not change: page-inputs.ts) or rendered by its endpoint's
+// handler and written (page-writer.ts takes the variants of a page whose bytes did not change).
+// Progress lines give the pages done of about the previous snapshot's count, the percentage, the
+// time left and how many were copied, reused or compressed.
+import type { Context } from '../api/endpoint.ts';
+import type { Model } from '../model/build-model.ts';
+import { formatDuration } from './build-progress.ts';
+import { createAnswerKeys, type PageInputs } from './page-inputs.ts';
+import type { PageWriter } from './page-writer.ts';
+import { planPages } from './plan-pages.ts';
+import { answerPage, renderAnswered, type CheckedBefore } from './render-page.ts';
+
+export interface RenderPagesOptions {
+  readonly model: Model;
+  readonly baseUrl: string;
+  readonly writer: PageWriter;
+  /** the input key of every video's pages (page-inputs.ts); the key of every other page is added */
+  readonly inputs: Map<string, string>;
+  /** the keys the served snapshot recorded, when its pages may be copied */
+  readonly previousInputs: PageInputs | undefined;
+  /** pages whose bytes were checked before (the served snapshot's), when they may be reused */
+  readonly checkedBefore: CheckedBefore | undefined;
+  /** the number of pages expected (the served snapshot's), for progress */
+  readonly expected: number;
+  readonly progress: (message: string) => void;
+}
+
+/** Renders or copies every planned page into the writer (closed by the caller); how many pages. */
+export async function renderPages(options: RenderPagesOptions): Promise<number> {
+  const { model, writer, inputs, previousInputs } = options;
+  const context: Context = { model, snapshot: undefined, liveStreams: () => model.live };
+  const answerKey = createAnswerKeys(model, inputs, options.baseUrl);
+  const unchanged = (key: string, now: string | undefined) => previousInputs !== undefined && now !== undefined && previousInputs.get(key) === now;
+  const started = performance.now();
+  let done = 0;
+  let lastReport = started;
+  const report = () => {
+    const elapsed = (performance.now() - started) / 1000;
+    const { expected } = options;
+    const of = expected > done ? ` of about ${expected} (${Math.floor((done / expected) * 100)}%, ${formatDuration((elapsed / done) * (expected - done))} left)` : '';
+    const c = writer.counts;
+    options.progress(`${done} pages${of}: ${c.copied} copied unrendered, ${c.reused - c.copied} rendered as before, ${c.compressed} compressed (${(writer.bytes.identity / 1e6).toFixed(0)} MB of JSON)`);
+  };
+  for (const planned of planPages(model)) {
+    let url: string | undefined = planned.url;
+    for (let n = 0; url !== undefined && n < planned.pages; n++) {
+      if (planned.group !== undefined && unchanged(planned.group, inputs.get(planned.group)) && writer.copy(url)) {
+        url = undefined; // a group's pages are single pages (plan-pages.ts)
+      } else {
+        const answered = answerPage(url, context);
+        if (planned.group === undefined) inputs.set(answered.key, answerKey(answered.answer));
+        if (!(planned.group === undefined && unchanged(answered.key, inputs.get(answered.key)) && writer.copy(answered.key))) {
+          const page = renderAnswered(answered, context, options.checkedBefore);
+          writer.write(page.key, page.rendered);
+        }
+        url = answered.answer.next;
+      }
+      if (++done % 256 === 0) await writer.keepUp();
+      if (performance.now() - lastReport > 5000) {
+        lastReport = performance.now();
+        report();
+      }
+    }
+  }
+  report();
+  return done;
+}
