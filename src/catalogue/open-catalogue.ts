@@ -1,6 +1,6 @@
-// The only module that opens the catalogue database (better-sqlite3), and the only one that sets its
-// pragmas: `openCatalogue` for every ordinary use, `openCatalogueForBulkLoad` and `finishBulkLoad`
-// for writing a new file whole (docs/catalogue.md, "Bulk loading").
+// The only module that opens the catalogue database (better-sqlite3), and the one that sets its
+// journal and durability: `openCatalogue` for every ordinary use, `openCatalogueForBulkLoad` and
+// `finishBulkLoad` for writing a new file whole (docs/catalogue.md, "Bulk loading").
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
