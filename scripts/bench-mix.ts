@@ -6,6 +6,8 @@
 // runs of wrk -t1 -c50 (core 1, a random URL of the list per request); then the same bodies, fetched
 // from our server, are written to files and nginx serves them for R runs. Last, the latency of N
 // (default 1,000) list pages never asked before, one at a time, identity and with br accepted.
+// Each run also prints requests per CPU second of the server's processes: on a shared machine the
+// server's share of core 0 varies from run to run, its cost per request much less.
 // Needs nginx and wrk (apt-get install -y nginx-light wrk).
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,14 +37,43 @@ async function waitUntilServing(port: number, server: ReturnType<typeof spawn>):
   throw new Error('the server gave no answer in 10 minutes');
 }
 
-/** Requests/s of wrk (-t1 -c50, on core 1) over the paths in `urls`, and its socket errors (timeouts under load are reported, not fatal); throws on any non-2xx answer. */
-function wrk(port: number, urls: string, seconds: number): { rate: number; errors: string } {
+/** CPU seconds (user + system) used so far by the processes `pids` and their children's threads. */
+function cpuSeconds(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
+  }
+  return ticks / 100; // USER_HZ
+}
+
+/** nginx's master and worker processes, from its pid file. */
+function nginxPids(prefix: string): number[] {
+  const master = Number(readFileSync(join(prefix, 'nginx.pid'), 'utf8').trim());
+  const children = readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return [master, ...children];
+}
+
+/**
+ * A wrk run (`wrk` below) with the CPU the server's processes used meanwhile: requests per CPU
+ * second is what a loaded machine changes least (the server's share of core 0 varies, its cost
+ * per request does not).
+ */
+function measuredRun(port: number, urls: string, seconds: number, pids: () => number[]): { rate: number; errors: string; perCpuSecond: number } {
+  const before = cpuSeconds(pids());
+  const run = wrk(port, urls, seconds);
+  const cpu = cpuSeconds(pids()) - before;
+  return { ...run, perCpuSecond: cpu > 0 ? run.requests / cpu : Number.NaN };
+}
+
+/** Requests/s of wrk (-t1 -c50, on core 1) over the paths in `urls`, its request count and socket errors (timeouts under load are reported, not fatal); throws on any non-2xx answer. */
+function wrk(port: number, urls: string, seconds: number): { rate: number; requests: number; errors: string } {
   const out = execFileSync('taskset', ['-c', '1', 'wrk', '-t1', '-c50', `-d${seconds}s`, '-s', resolve('scripts/bench/random-urls.lua'), `http://127.0.0.1:${port}`],
     { env: { ...process.env, URLS: urls }, encoding: 'utf8' });
   const match = /Requests\/sec:\s+([\d.]+)/.exec(out);
   if (!match || /Non-2xx/.test(out)) throw new Error(`wrk run failed or saw errors:\n${out}`);
   const errors = /Socket errors: (.*)/.exec(out)?.[1];
-  return { rate: Number(match[1]), errors: errors === undefined ? '' : `; socket errors: ${errors}` };
+  return { rate: Number(match[1]), requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0), errors: errors === undefined ? '' : `; socket errors: ${errors}` };
 }
 
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -121,11 +152,13 @@ await runCommand('bench:mix', BENCH_MIX_COMMAND, async ({ values }) => {
     await waitUntilServing(ourPort, server);
     console.log(`ours: first answer ${((performance.now() - started) / 1000).toFixed(1)} s after start; ${memoryOf(server.pid!)}`);
     const ours: number[] = [];
+    const oursPerCpu: number[] = [];
     for (let run = 1; run <= runs; run++) {
       const before = load();
-      const { rate, errors } = wrk(ourPort, join(dir, 'ours.txt'), seconds);
+      const { rate, errors, perCpuSecond } = measuredRun(ourPort, join(dir, 'ours.txt'), seconds, () => [server!.pid!]);
       ours.push(rate);
-      console.log(`ours run ${run}${run === 1 ? ' (fresh)' : ''}: ${rate.toFixed(0)} req/s (load before ${before})${errors}; ${memoryOf(server.pid!)}`);
+      oursPerCpu.push(perCpuSecond);
+      console.log(`ours run ${run}${run === 1 ? ' (fresh)' : ''}: ${rate.toFixed(0)} req/s, ${perCpuSecond.toFixed(0)} requests per CPU second (load before ${before})${errors}; ${memoryOf(server.pid!)}`);
     }
 
     // The same bodies as files for nginx, as our server sends them.
@@ -147,14 +180,18 @@ http { access_log off; sendfile on; tcp_nopush on; tcp_nodelay on; keepalive_tim
     execFileSync('taskset', ['-c', '0', 'nginx', '-p', prefix, '-c', join(prefix, 'nginx.conf')]);
     await waitFor(`http://127.0.0.1:${nginxPort}/m/0.json`);
     const nginx: number[] = [];
+    const nginxPerCpu: number[] = [];
     for (let run = 1; run <= runs; run++) {
       const before = load();
-      const { rate, errors } = wrk(nginxPort, join(dir, 'nginx.txt'), seconds);
+      const { rate, errors, perCpuSecond } = measuredRun(nginxPort, join(dir, 'nginx.txt'), seconds, () => nginxPids(prefix));
       nginx.push(rate);
-      console.log(`nginx run ${run}: ${rate.toFixed(0)} req/s (load before ${before})${errors}`);
+      nginxPerCpu.push(perCpuSecond);
+      console.log(`nginx run ${run}: ${rate.toFixed(0)} req/s, ${perCpuSecond.toFixed(0)} requests per CPU second (load before ${before})${errors}`);
     }
     const base = median(nginx);
+    const cpuBase = median(nginxPerCpu);
     console.log(`ours/nginx: first run ${(ours[0]! / base).toFixed(2)}, runs ${ours.map((o) => (o / base).toFixed(2)).join(' / ')} (against nginx's median ${base.toFixed(0)} req/s; target: first run at least 0.5)`);
+    console.log(`ours/nginx per CPU second: first run ${(oursPerCpu[0]! / cpuBase).toFixed(2)}, runs ${oursPerCpu.map((o) => (o / cpuBase).toFixed(2)).join(' / ')} (against nginx's median ${cpuBase.toFixed(0)} requests per CPU second)`);
 
     // First requests: list pages never asked before, one at a time.
     const half = Math.ceil(firsts.length / 2);
