@@ -5,8 +5,9 @@
 // model.ndjson, so dynamic answers come from exactly the data the static pages were rendered from.
 //
 // The server opens snapshots with `openSnapshot`: verification and file reads run on a worker
-// thread, and the parsing on this thread is cut into slices of a few milliseconds between which
-// requests are answered (docs/reliability.md, "Snapshots"). A snapshot can serve its prerendered
+// thread (the model data streamed from it a chunk at a time), the search index is decoded on a
+// worker of its own, and what is left to do on this thread is cut into slices of a few milliseconds
+// between which requests are answered (docs/reliability.md, "Loading without a stall"). A snapshot can serve its prerendered
 // pages as soon as its manifest is verified (`onPages`: the start-up uses it, when nothing else
 // is served); its model and search index follow. `loadSnapshot` does the same steps at once, for
 // tools and tests.
