@@ -16,41 +16,52 @@ export const CHUNK_BYTES = 4 << 20;
 export interface VerifiedChunks {
   /** the next chunk, a buffer of its own (transferable); undefined once the whole file is read and verified */
   next(): Uint8Array | undefined;
-  close(): void;
 }
 
 export function readVerifiedChunks(dir: string, name: string, head: ManifestHead, chunkBytes = CHUNK_BYTES): VerifiedChunks {
   const record = head.files[name];
   if (!record) throw new SnapshotRefused(`the manifest does not record ${name}`);
-  let fd: number | undefined;
-  try {
-    fd = openSync(join(dir, name), 'r');
-  } catch (error) {
+  const path = join(dir, name);
+  const refusalOf = (error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new SnapshotRefused(code === 'ENOENT' ? `${name} is missing` : `${name} cannot be read (${code ?? 'read error'})`);
-  }
+    return new SnapshotRefused(code === 'ENOENT' ? `${name} is missing` : `${name} cannot be read (${code ?? 'read error'})`);
+  };
+  // the file is opened for each chunk, so a reader dropped halfway (its worker ended) holds no descriptor
+  const readAt = (chunk: Uint8Array, position: number): number => {
+    let fd: number;
+    try {
+      fd = openSync(path, 'r');
+    } catch (error) {
+      throw refusalOf(error);
+    }
+    try {
+      let filled = 0;
+      while (filled < chunk.length) {
+        const n = readSync(fd, chunk, filled, chunk.length - filled, position + filled);
+        if (n === 0) break;
+        filled += n;
+      }
+      return filled;
+    } catch (error) {
+      throw refusalOf(error);
+    } finally {
+      closeSync(fd);
+    }
+  };
   const hash = createHash('sha256');
   let read = 0;
-  const close = () => {
-    if (fd !== undefined) closeSync(fd);
-    fd = undefined;
-  };
+  let ended = false;
   return {
     next() {
-      if (fd === undefined) return undefined;
+      if (ended) return undefined;
       try {
         // one byte more than the recorded size may be asked for: a file that grew is refused
         const chunk = new Uint8Array(Math.max(1, Math.min(chunkBytes, record.size + 1 - read)));
-        let filled = 0;
-        while (filled < chunk.length) {
-          const n = readSync(fd, chunk, filled, chunk.length - filled, read + filled);
-          if (n === 0) break;
-          filled += n;
-        }
+        const filled = readAt(chunk, read);
         read += filled;
         if (read > record.size) throw new SnapshotRefused(`${name} holds more than the ${record.size} bytes the manifest records (changed)`);
         if (filled === 0) {
-          close();
+          ended = true;
           if (read !== record.size) throw new SnapshotRefused(`${name} holds ${read} bytes, not the ${record.size} the manifest records (truncated or partly copied)`);
           if (hash.digest('hex') !== record.sha256) throw new SnapshotRefused(`${name} does not match the SHA-256 the manifest records (damaged or changed)`);
           return undefined;
@@ -59,11 +70,9 @@ export function readVerifiedChunks(dir: string, name: string, head: ManifestHead
         hash.update(bytes);
         return bytes;
       } catch (error) {
-        close();
-        if (error instanceof SnapshotRefused) throw error;
-        throw new SnapshotRefused(`${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'read error'})`);
+        ended = true;
+        throw error;
       }
     },
-    close,
   };
 }
