@@ -94,7 +94,7 @@ async function whileServing(catalogue: string, distDir: string, rebuild: () => P
       return {
         run,
         line: `swap: the rebuilt snapshot served ${servedAfter === undefined ? 'never' : `${Math.round(servedAfter)} ms`} after the build ended; ${s.count} requests every ${EVERY_MS} ms during the rebuild and swap: ` +
-          `worst ${s.worst.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} ms, p50 ${s.p50.toFixed(0)} ms, ${s.failures} failures (target <= ${TARGET.swapWorstMs} ms, 0 failures: ${verdict}); server peak RSS ${peak.toFixed(0)} MB`,
+          `worst ${s.worst.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} ms, p50 ${s.p50.toFixed(0)} ms, ${s.failures} failures${s.failures ? ` (${s.byStatus})` : ''} (target <= ${TARGET.swapWorstMs} ms, 0 failures: ${verdict}); server peak RSS ${peak.toFixed(0)} MB`,
       };
     } finally {
       clearInterval(sampling);

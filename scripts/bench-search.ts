@@ -8,7 +8,8 @@
 // Clients are bench/light-client.ts (BENCH_CLIENT=node-http: node:http's client, as before
 // 2026-11-26's last iteration); BENCH_POOL sets the repeating stream's distinct queries,
 // BENCH_SLOWEST prints each stream's slowest requests, BENCH_SERVER_FLAGS and BENCH_SERVER_LOG
-// the server's node flags and where its output goes.
+// the server's node flags and where its output goes, BENCH_PORT the port it listens on (default
+// 4610; the snapshot is built for http://127.0.0.1:4610 whatever the port).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -22,7 +23,10 @@ import { wholeNumber } from '../src/cli/args.ts';
 import { readCommandLine, runCli } from './cli.ts';
 
 const TARGET = { p99Ms: 25, rssMb: 1024 };
-const PORT = 4610;
+/** where the server listens (BENCH_PORT: so that two benchmarks on one machine need not collide) */
+const PORT = Number(process.env['BENCH_PORT'] ?? 4610);
+/** the snapshot's base URL, whatever the port: a snapshot built by one run serves the next */
+const BASE_URL = 'http://127.0.0.1:4610';
 
 const BENCH_SEARCH_COMMAND = {
   run: 'npm run bench:search',
@@ -33,7 +37,7 @@ const BENCH_SEARCH_COMMAND = {
     seconds: { type: 'string', value: 'S', help: 'length of each stream (default 20)' },
     clients: { type: 'string', value: 'C', help: 'concurrent closed-loop clients (default 20)' },
   },
-  notes: ['environment: BENCH_CLIENT=node-http, BENCH_POOL, BENCH_SLOWEST, BENCH_SERVER_FLAGS, BENCH_SERVER_LOG (see the head of scripts/bench-search.ts).'],
+  notes: ['environment: BENCH_CLIENT=node-http, BENCH_POOL, BENCH_SLOWEST, BENCH_SERVER_FLAGS, BENCH_SERVER_LOG, BENCH_PORT (see the head of scripts/bench-search.ts).'],
 } as const;
 
 // read before anything runs, so --help and a mistyped option never start a benchmark
@@ -109,7 +113,7 @@ await runCli('bench:search', async () => {
   const catalogue = join(dir, 'catalogue.db');
   const env = {
     ...process.env, CATALOGUE_DB: catalogue, DIST_DIR: join(dir, 'dist'), PORT: String(PORT), HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: `http://127.0.0.1:${PORT}`, RATE_LIMIT_PUBLIC: '10000000',
+    PUBLIC_BASE_URL: BASE_URL, RATE_LIMIT_PUBLIC: '10000000',
   };
   try {
     if (!existsSync(catalogue)) {

@@ -108,7 +108,7 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
           peak = Math.max(peak, rssOf(server.pid!));
         }
         const during = summarise(samples, swapAt);
-        console.log(`swap ${from} -> ${to}: served after ${servedAt === undefined ? 'never' : `${Math.round(servedAt - swapAt)} ms`}; ${during.count} requests every ${EVERY_MS} ms: worst ${during.worst.toFixed(0)} ms (target <= ${TARGET.worstMs}), p99 ${during.p99.toFixed(0)} ms, p50 ${during.p50.toFixed(0)} ms, ${during.failures} failures (target 0); peak RSS ${peak.toFixed(0)} MB (target <= ${TARGET.rssMb} MB)`);
+        console.log(`swap ${from} -> ${to}: served after ${servedAt === undefined ? 'never' : `${Math.round(servedAt - swapAt)} ms`}; ${during.count} requests every ${EVERY_MS} ms: worst ${during.worst.toFixed(0)} ms (target <= ${TARGET.worstMs}), p99 ${during.p99.toFixed(0)} ms, p50 ${during.p50.toFixed(0)} ms, ${during.failures} failures${during.failures ? ` (${during.byStatus})` : ''} (target 0); peak RSS ${peak.toFixed(0)} MB (target <= ${TARGET.rssMb} MB)`);
         console.log(spawned.log().split('\n').filter((line) => /serving|refused/.test(line)).map((line) => `  server: ${line}`).join('\n'));
         spawned.clearLog();
       }

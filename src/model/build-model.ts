@@ -1,7 +1,7 @@
 // The in-memory model every handler answers from: public resources built once, public videos in
 // each sort order, comment threads per video. Built by the snapshot build from the catalogue, and
 // by the server from the snapshot's stored copy of the same data, so both answer alike.
-import type { Category, Creator, Reply } from './schemas.ts';
+import type { Category, CommentThread, Creator, Reply } from './schemas.ts';
 import { memoiseJson } from '../lib/serialise.ts';
 import { buildChannelsInSteps } from './build-channels.ts';
 import { buildPlaylistsInSteps } from './build-playlists.ts';
@@ -12,7 +12,7 @@ import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
 
 export { VIDEO_SORTS, type VideoEntry, type VideoSort };
 import { computeRelated } from './related.ts';
-import { toCategory, toCreator, toReply, toThread, toVideo } from './resources.ts';
+import { toAuthor, toCategory, toCreator, toReply, toThread, toVideo } from './resources.ts';
 import { referenceTime, trendingScore } from './trending.ts';
 import { runSteps, sortInSteps, STEP_ITEMS, type Steps } from './steps.ts';
 import { createUrls, type Urls } from './urls.ts';
@@ -80,6 +80,15 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
     if (creators.size % STEP_ITEMS === 0) yield;
   }
 
+  // One author object per distinct author, shared by their comments: 136,796 comments of pyvideo-100k
+  // have 7,998 authors, and an object and an avatar URL each cost ~15 MB of heap.
+  const authors = new Map<string, CommentThread['author']>();
+  const authorOf = (c: typeof catalogue.comments[number]) => {
+    const key = JSON.stringify([c.author.displayName, c.author.username ?? null, c.author.avatarUrl ?? null]);
+    let author = authors.get(key);
+    if (!author) authors.set(key, (author = toAuthor(c, urls)));
+    return author;
+  };
   const repliesOf = new Map<string, Reply[]>();
   const topLevel = new Map<string, typeof catalogue.comments[number][]>();
   let n = 0;
@@ -90,7 +99,7 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
       else topLevel.set(c.videoId, [c]);
     } else {
       const list = repliesOf.get(c.parentId);
-      const reply = toReply(c, urls);
+      const reply = toReply(c, urls, authorOf(c));
       if (list) list.push(reply);
       else repliesOf.set(c.parentId, [reply]);
     }
@@ -107,7 +116,7 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
     const creator = creators.get(video.channel);
     check(creator !== undefined, `video "${video.id}" names channel "${video.channel}", which does not exist`);
     const threads = (topLevel.get(video.id) ?? []).sort(newestFirst).map((c) =>
-      toThread(c, (repliesOf.get(c.id) ?? []).sort(oldestFirst), urls));
+      toThread(c, (repliesOf.get(c.id) ?? []).sort(oldestFirst), urls, authorOf(c)));
     const commentCount = threads.reduce((sum, t) => sum + 1 + t.replyCount, 0);
     entries[i] = {
       index: i,

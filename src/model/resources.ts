@@ -116,7 +116,7 @@ export function toVideo(v: PublicVideo, creator: Creator, comments: number, urls
   return video;
 }
 
-function toAuthor(c: PublicComment, urls: Urls): CommentThread['author'] {
+export function toAuthor(c: PublicComment, urls: Urls): CommentThread['author'] {
   const author: CommentThread['author'] = {
     displayName: c.author.displayName,
     avatarUrl: c.author.avatarUrl ?? urls.avatar(c.author.username ?? avatarNameFor(c.author.displayName)),
@@ -125,16 +125,17 @@ function toAuthor(c: PublicComment, urls: Urls): CommentThread['author'] {
   return author;
 }
 
-export function toReply(c: PublicComment, urls: Urls): Reply {
+/** `author`: the comment's author as toAuthor makes it (the model shares one per author; never mutated). */
+export function toReply(c: PublicComment, urls: Urls, author = toAuthor(c, urls)): Reply {
   return {
-    id: c.id, videoId: c.videoId, parentId: c.parentId ?? '', author: toAuthor(c, urls),
+    id: c.id, videoId: c.videoId, parentId: c.parentId ?? '', author,
     text: c.text, likes: c.likes, publishedAt: c.publishedAt,
   };
 }
 
-export function toThread(c: PublicComment, replies: readonly Reply[], urls: Urls): CommentThread {
+export function toThread(c: PublicComment, replies: readonly Reply[], urls: Urls, author = toAuthor(c, urls)): CommentThread {
   return {
-    id: c.id, videoId: c.videoId, parentId: null, author: toAuthor(c, urls),
+    id: c.id, videoId: c.videoId, parentId: null, author,
     text: c.text, likes: c.likes, publishedAt: c.publishedAt,
     replyCount: replies.length, replies: [...replies],
   };

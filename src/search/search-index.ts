@@ -17,6 +17,7 @@ import { decodeArray, encodeArray, readDeltas, writeDeltas, type StoredArray } f
 import { allowsTypos, termsOf } from './text.ts';
 import { buildTypoIndex, type TypoIndex } from './typo-index.ts';
 import { isVocabulary } from './vocabulary.ts';
+import { runSteps, type Steps } from '../model/steps.ts';
 
 /** search.json's format: 4 since the vocabulary is a sorted array and postings are stored as deltas. */
 export const SEARCH_FORMAT = 4;
@@ -274,11 +275,95 @@ export function serialiseSearchIndex(index: SearchIndex): string {
 }
 
 /**
- * The index stored by serialiseSearchIndex: its text, or its bytes (which spares the caller
- * decoding the whole file into a string). Refuses another format (the snapshot must be rebuilt)
- * and a damaged file (arrays of the wrong size, postings naming no document, terms out of order).
+ * Strings packed into one: string i is text.slice(ends[i - 1] ?? 0, ends[i]). What a worker thread
+ * sends instead of an array of strings, so the receiving thread copies one string (not tens of
+ * thousands of small ones in one piece) and unpacks it in steps.
  */
-export function loadSearchIndex(stored: string | Uint8Array): SearchIndex {
+export interface PackedStrings {
+  readonly text: string;
+  readonly ends: Int32Array;
+}
+
+export function packStrings(strings: readonly string[]): PackedStrings {
+  const ends = new Int32Array(strings.length);
+  let at = 0;
+  strings.forEach((s, i) => (ends[i] = at += s.length));
+  return { text: strings.join(''), ends };
+}
+
+/** The strings of `packed`, a run of them per step (steps.ts), checked to lie within its text. */
+export function* unpackStrings(packed: PackedStrings): Steps<string[]> {
+  const { text, ends } = packed;
+  const strings = new Array<string>(ends.length);
+  let from = 0;
+  for (let i = 0; i < ends.length; i++) {
+    const to = ends[i]!;
+    if (!(to >= from && to <= text.length)) throw new Error('search index: packed strings are damaged');
+    strings[i] = text.slice(from, to);
+    from = to;
+    if ((i + 1) % UNPACKED_PER_STEP === 0) yield;
+  }
+  return strings;
+}
+
+/** Strings unpacked between two chances to pause (a few hundred microseconds). */
+const UNPACKED_PER_STEP = 4096;
+
+/**
+ * A kind's index as loadSearchIndex decodes it: every array made, every check done, the strings
+ * packed. Everything in it is a typed array on a buffer of its own (transferable: a worker thread
+ * can hand it over without copying, decodedBuffers) or a packed string.
+ */
+export interface DecodedKind {
+  readonly keys: PackedStrings;
+  readonly terms: PackedStrings;
+  /** the top lists' words, in the order of their lists */
+  readonly tops: PackedStrings;
+  readonly frequency: Int32Array;
+  readonly starts: Int32Array;
+  readonly looseEnds: Int32Array;
+  readonly docs: Int32Array;
+  readonly scoreAll: Float32Array;
+  readonly looseScoreStarts: Int32Array;
+  readonly scoreLoose: Float32Array;
+  readonly typoBuckets: Int32Array;
+  readonly typoEntries: Int32Array;
+  readonly typoByLength: Int32Array;
+  readonly topTotals: Int32Array;
+  readonly topStarts: Int32Array;
+  readonly topIds: Int32Array;
+  readonly topScores: Float64Array;
+}
+
+export type DecodedSearchIndex = Readonly<Record<SearchKind, DecodedKind>>;
+
+const DECODED_ARRAYS = ['frequency', 'starts', 'looseEnds', 'docs', 'scoreAll', 'looseScoreStarts', 'scoreLoose', 'typoBuckets', 'typoEntries', 'typoByLength', 'topTotals', 'topStarts', 'topIds', 'topScores'] as const;
+
+/** The array itself when it is all of its buffer, else a copy that is. */
+function owning<T extends StoredArray>(array: T): T {
+  if (array.byteOffset === 0 && array.byteLength === array.buffer.byteLength && array.buffer instanceof ArrayBuffer) return array;
+  return array.slice() as T;
+}
+
+/** The buffers of a decoded index (each once): what postMessage may transfer instead of copying. */
+export function decodedBuffers(decoded: DecodedSearchIndex): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const k of SEARCH_KINDS) {
+    const kind = decoded[k];
+    for (const name of DECODED_ARRAYS) buffers.add(kind[name].buffer as ArrayBuffer);
+    for (const packed of [kind.keys, kind.terms, kind.tops]) buffers.add(packed.ends.buffer as ArrayBuffer);
+  }
+  return [...buffers];
+}
+
+/**
+ * Decodes search.json (its text, or its bytes, which spares the caller decoding the whole file into
+ * a string): the costly half of loading it, which the server runs on a worker thread
+ * (docs/reliability.md, "Loading without a stall"). Refuses another format (the snapshot must be
+ * rebuilt) and a damaged file (arrays of the wrong size, postings naming no document, terms out of
+ * order).
+ */
+export function decodeSearchIndex(stored: string | Uint8Array): DecodedSearchIndex {
   const bytes = typeof stored === 'string' ? undefined : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
   const textOf = (from: number, to: number) => (bytes ? bytes.toString('latin1', from, to) : (stored as string).slice(from, to));
   const length = bytes ? bytes.length : (stored as string).length;
@@ -293,7 +378,7 @@ export function loadSearchIndex(stored: string | Uint8Array): SearchIndex {
   }
   const layout = JSON.parse(textOf(layoutAt, layoutAt + layoutChars)) as Record<SearchKind, StoredKind>;
   const dataLength = length - DATA_TAIL.length - dataAt;
-  const kind = (k: SearchKind): KindIndex => {
+  const kind = (k: SearchKind): DecodedKind => {
     const s = layout[k];
     if (!s || !Array.isArray(s.keys) || !Array.isArray(s.tops) || !Array.isArray(s.terms) || !isVocabulary(s.terms)) throw new Error(`search index: the ${k} vocabulary is damaged`);
     if (!s.keys.every((key) => typeof key === 'string')) throw new Error(`search index: the ${k} keys are damaged`);
@@ -302,7 +387,7 @@ export function loadSearchIndex(stored: string | Uint8Array): SearchIndex {
       if (!Number.isSafeInteger(from) || !Number.isSafeInteger(chars) || from! < 0 || chars! < 0 || from! + chars! > dataLength) throw new Error(`search index: ${k} ${name} is out of the file`);
       return textOf(dataAt + from!, dataAt + from! + chars!);
     };
-    const array = <T extends StoredArray>(name: ArrayName, Type: Parameters<typeof decodeArray<T>>[1], count: number): T => decodeArray(base64Of(name), Type, count, `${k} ${name}`);
+    const array = <T extends StoredArray>(name: ArrayName, Type: Parameters<typeof decodeArray<T>>[1], count: number): T => owning(decodeArray(base64Of(name), Type, count, `${k} ${name}`));
     const terms = s.terms.length;
     const frequency = array<Int32Array>('frequency', Int32Array, terms);
     const looseCount = array<Int32Array>('looseCount', Int32Array, terms);
@@ -314,27 +399,64 @@ export function loadSearchIndex(stored: string | Uint8Array): SearchIndex {
       runs[2 * t + 1] = starts[t + 1]!;
     }
     const docs = readDeltas(Buffer.from(base64Of('docs'), 'base64'), runs, postings, s.keys.length);
-    const tops = new Map<string, Ranking>();
     const topTotals = array<Int32Array>('topTotals', Int32Array, s.tops.length);
     const topStarts = array<Int32Array>('topStarts', Int32Array, s.tops.length + 1);
     const kept = topStarts[s.tops.length] ?? 0;
     const topIds = array<Int32Array>('topIds', Int32Array, kept);
     const topScores = array<Float64Array>('topScores', Float64Array, kept);
-    s.tops.forEach((word, i) => {
+    for (let i = 0; i < s.tops.length; i++) {
       const from = topStarts[i]!;
       const to = topStarts[i + 1]!;
       if (!(from >= 0 && from <= to && to <= kept)) throw new Error(`search index: ${k} top list ${i} is damaged`);
-      tops.set(String(word), { ids: topIds.subarray(from, to), scores: topScores.subarray(from, to), total: topTotals[i]! });
-    });
+    }
     for (const id of topIds) if (!(id >= 0 && id < s.keys.length)) throw new Error(`search index: a ${k} top list names no document`);
+    const typos = typoIndexOf(s.terms, starts, looseEnds);
     return {
-      keys: s.keys, terms: s.terms, frequency, starts, looseEnds, docs,
+      keys: packStrings(s.keys), terms: packStrings(s.terms), tops: packStrings(s.tops.map(String)),
+      frequency, starts, looseEnds, docs,
       scoreAll: array<Float32Array>('scoreAll', Float32Array, postings),
       looseScoreStarts,
       scoreLoose: array<Float32Array>('scoreLoose', Float32Array, looseScoreStarts[terms]!),
-      typos: typoIndexOf(s.terms, starts, looseEnds),
-      tops,
+      typoBuckets: typos.buckets, typoEntries: typos.entries, typoByLength: typos.byLength,
+      topTotals, topStarts, topIds, topScores,
     };
   };
   return { videos: kind('videos'), channels: kind('channels'), playlists: kind('playlists') };
+}
+
+/**
+ * The index from its decoded parts, in steps (steps.ts): the cheap half of loading, a few
+ * milliseconds of unpacking strings at most between two pauses. `decoded` may come from a worker
+ * thread, so its sizes are checked again here.
+ */
+export function* assembleSearchIndex(decoded: DecodedSearchIndex): Steps<SearchIndex> {
+  const kind = function* (k: SearchKind): Steps<KindIndex> {
+    const d = decoded[k];
+    const keys = yield* unpackStrings(d.keys);
+    const terms = yield* unpackStrings(d.terms);
+    const words = yield* unpackStrings(d.tops);
+    const n = terms.length;
+    if (d.frequency.length !== n || d.starts.length !== n + 1 || d.looseEnds.length !== n || d.looseScoreStarts.length !== n + 1
+      || d.docs.length !== d.starts[n] || d.scoreAll.length !== d.docs.length || d.scoreLoose.length !== d.looseScoreStarts[n]
+      || d.topTotals.length !== words.length || d.topStarts.length !== words.length + 1 || d.topIds.length !== d.topScores.length) {
+      throw new Error(`search index: the decoded ${k} index is damaged`);
+    }
+    const tops = new Map<string, Ranking>();
+    words.forEach((word, i) => {
+      const from = d.topStarts[i]!;
+      const to = d.topStarts[i + 1]!;
+      tops.set(word, { ids: d.topIds.subarray(from, to), scores: d.topScores.subarray(from, to), total: d.topTotals[i]! });
+    });
+    return {
+      keys, terms, frequency: d.frequency, starts: d.starts, looseEnds: d.looseEnds, docs: d.docs, scoreAll: d.scoreAll,
+      looseScoreStarts: d.looseScoreStarts, scoreLoose: d.scoreLoose,
+      typos: { buckets: d.typoBuckets, entries: d.typoEntries, byLength: d.typoByLength }, tops,
+    };
+  };
+  return { videos: yield* kind('videos'), channels: yield* kind('channels'), playlists: yield* kind('playlists') };
+}
+
+/** The index stored by serialiseSearchIndex (its text or its bytes), decoded and assembled at once. */
+export function loadSearchIndex(stored: string | Uint8Array): SearchIndex {
+  return runSteps(assembleSearchIndex(decodeSearchIndex(stored)));
 }

@@ -5,8 +5,9 @@
 // model.ndjson, so dynamic answers come from exactly the data the static pages were rendered from.
 //
 // The server opens snapshots with `openSnapshot`: verification and file reads run on a worker
-// thread, and the parsing on this thread is cut into slices of a few milliseconds between which
-// requests are answered (docs/reliability.md, "Snapshots"). A snapshot can serve its prerendered
+// thread (the model data streamed from it a chunk at a time), the search index is decoded on a
+// worker of its own, and what is left to do on this thread is cut into slices of a few milliseconds
+// between which requests are answered (docs/reliability.md, "Loading without a stall"). A snapshot can serve its prerendered
 // pages as soon as its manifest is verified (`onPages`: the start-up uses it, when nothing else
 // is served); its model and search index follow. `loadSnapshot` does the same steps at once, for
 // tools and tests.
@@ -15,13 +16,16 @@ import { Worker } from 'node:worker_threads';
 import type { SnapshotInfo } from '../api/endpoint.ts';
 import { buildModel, buildModelInSteps, type Model } from '../model/build-model.ts';
 import type { Steps } from '../model/steps.ts';
-import { loadSearchIndex, type SearchIndex } from '../search/search-index.ts';
+import type { ManifestHead } from '../snapshot/manifest.ts';
+import { assembleSearchIndex, decodeSearchIndex, type DecodedSearchIndex, type SearchIndex } from '../search/search-index.ts';
 import { MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../snapshot/layout.ts';
 import { parseManifestPage, type PageEntry } from '../snapshot/manifest.ts';
-import { collectModelLines } from '../snapshot/model-data.ts';
+import { collectModelLines, type ModelData } from '../snapshot/model-data.ts';
 import { diskSource, memorySource, type PageSource } from '../snapshot/page-files.ts';
 import { linePageLookup, type PageLookup } from '../snapshot/page-index.ts';
 import { readVerifiedFile, SnapshotRefused, verifyManifest, type VerifiedManifest, type VerifyOptions } from '../snapshot/verify-snapshot.ts';
+import type { SearchReply, SearchRequest } from './search-worker.ts';
+import { chunkLines } from './chunk-lines.ts';
 import type { FileRequest, VerifyReply, VerifyRequest } from './verify-worker.ts';
 
 export type { PageLookup, PageSource };
@@ -76,26 +80,20 @@ function counted(source: PageSource, faults: PageFaults): PageSource {
 
 export type OpenOptions = VerifyOptions;
 
-/** Lines of a buffer, each decoded on its own (no string of the whole buffer is made). */
-function* bufferLines(bytes: Uint8Array): Generator<string> {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let start = 0; start < buffer.length;) {
-    let end = buffer.indexOf(10, start);
-    if (end === -1) end = buffer.length;
-    yield buffer.toString('utf8', start, end);
-    start = end + 1;
-  }
-}
-
 /** Lines handled between two chances to pause. */
 const STEP = 256;
 
-/** What the assembly asks of its driver: a pause, or a file of the snapshot read whole and verified. */
-type Need = { readonly pause: true } | { readonly read: string };
+/**
+ * What the assembly asks of its driver: a pause; the next chunk of a file of the snapshot
+ * (a Uint8Array, or undefined once the file is read whole and matches the manifest); or the
+ * snapshot's search index, verified and decoded (a DecodedSearchIndex).
+ */
+type Need = { readonly pause: true } | { readonly chunk: string } | { readonly search: string };
 const PAUSE: Need = { pause: true };
+type Assembly<T> = Generator<Need, T, unknown>;
 
-/** Steps of the model's own (steps.ts), each pause of theirs a pause of the assembly. */
-function* pausing<T>(steps: Steps<T>): Generator<Need, T, Uint8Array | undefined> {
+/** Steps of the model's or the search index's own (steps.ts), each pause of theirs a pause of the assembly. */
+function* pausing<T>(steps: Steps<T>): Assembly<T> {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -110,21 +108,38 @@ const emptyModel = (baseUrl: string): Model =>
 const timestamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
- * Builds the Snapshot from its verified manifest, asking its driver for each other file (one at a
- * time, each let go before the next, which keeps the peak of memory low) and yielding pauses, where
- * the driver may let other work run. Pages are looked up in the manifest's bytes (or, for a
- * manifest whose lines are not in key order, parsed into a Map a line at a time); once they can be
- * served, `onPages` gets the snapshot without its model. The model's lines are parsed a line at a
- * time and the model built in steps; the search index loads in one step.
+ * The model data's lines, parsed as its verified chunks come (chunk-lines.ts). The data is returned only once the last chunk has been
+ * read and the file found to match the manifest.
  */
-function* assemble(dir: string, id: string, verified: VerifiedManifest, onPages?: (pagesOnly: Snapshot) => void): Generator<Need, Snapshot, Uint8Array | undefined> {
+function* collectVerifiedLines(name: string): Assembly<ModelData> {
+  const collector = collectModelLines();
+  const lines = chunkLines();
+  let n = 0;
+  for (;;) {
+    const chunk = (yield { chunk: name }) as Uint8Array | undefined;
+    if (!chunk) break;
+    for (const line of lines.of(chunk)) {
+      collector.add(line);
+      if (++n % STEP === 0) yield PAUSE;
+    }
+    yield PAUSE;
+  }
+  const last = lines.end();
+  if (last !== undefined) collector.add(last);
+  return collector.finish();
+}
+
+/**
+ * Builds the Snapshot from its verified manifest, asking its driver for the other files (one at a
+ * time, which keeps the peak of memory low) and yielding pauses, where the driver may let other
+ * work run. Pages are looked up in the manifest's bytes (or, for a manifest whose lines are not in
+ * key order, parsed into a Map a line at a time); once they can be served, `onPages` gets the
+ * snapshot without its model. The search index comes decoded (on a worker thread, in the server)
+ * and its strings are unpacked in steps; the model's lines are parsed as its chunks come and the
+ * model built in steps.
+ */
+function* assemble(dir: string, id: string, verified: VerifiedManifest, onPages?: (pagesOnly: Snapshot) => void): Assembly<Snapshot> {
   const { head } = verified;
-  const changed = (name: string) => new SnapshotRefused(`${name} could not be read once verified`);
-  const readVerified = function* (name: string): Generator<Need, Uint8Array, Uint8Array | undefined> {
-    const bytes = yield { read: name };
-    if (!bytes) throw changed(name);
-    return bytes;
-  };
   const manifest = Buffer.from(verified.manifest.buffer, verified.manifest.byteOffset, verified.manifest.byteLength);
   let pages: PageLookup;
   if (verified.lines.sorted) {
@@ -154,15 +169,9 @@ function* assemble(dir: string, id: string, verified: VerifiedManifest, onPages?
       onPages({ ...served, model: emptyModel(head.baseUrl), info, search: undefined, complete: false });
       yield PAUSE;
     }
-    const search = head.files[SEARCH_FILE] ? loadSearchIndex(Buffer.from(yield* readVerified(SEARCH_FILE)).toString('utf8')) : undefined;
+    const search = head.files[SEARCH_FILE] ? yield* pausing(assembleSearchIndex((yield { search: SEARCH_FILE }) as DecodedSearchIndex)) : undefined;
     yield PAUSE;
-    const collector = collectModelLines();
-    let n = 0;
-    for (const line of bufferLines(yield* readVerified(MODEL_FILE))) {
-      collector.add(line);
-      if (++n % STEP === 0) yield PAUSE;
-    }
-    const data = collector.finish();
+    const data = yield* collectVerifiedLines(MODEL_FILE);
     yield PAUSE;
     const model = yield* pausing(buildModelInSteps(data.catalogue, data.derived, data.baseUrl));
     const info = { id, videos: data.catalogue.videos.length, pages: pages.size, loadedAt: timestamp() };
@@ -178,18 +187,27 @@ function* assemble(dir: string, id: string, verified: VerifiedManifest, onPages?
 export function loadSnapshot(dir: string, id: string, options: OpenOptions): Snapshot {
   const verified = verifyManifest(dir, id, options);
   const steps = assemble(dir, id, verified);
-  let answer: Uint8Array | undefined;
+  const given = new Set<string>();
+  let answer: unknown;
   for (;;) {
     const step = steps.next(answer);
     if (step.done) return step.value;
-    answer = 'read' in step.value ? readVerifiedFile(dir, step.value.read, verified.head) : undefined;
+    const need = step.value;
+    answer = undefined;
+    if ('search' in need) answer = decodeSearchIndex(readVerifiedFile(dir, need.search, verified.head));
+    else if ('chunk' in need && !given.has(need.chunk)) {
+      // the whole file as its one chunk
+      given.add(need.chunk);
+      answer = readVerifiedFile(dir, need.chunk, verified.head);
+    }
   }
 }
 
-/** A verifier on a worker thread: the manifest it verified, then each file asked for. */
+/** A verifier on a worker thread: the manifest it verified, then the chunks of each file asked for. */
 interface Verifier {
   readonly manifest: VerifiedManifest;
-  read(name: string): Promise<Uint8Array>;
+  /** the next chunk of a file; undefined once it is read whole and matches the manifest */
+  chunk(name: string): Promise<Uint8Array | undefined>;
   close(): void;
 }
 
@@ -230,20 +248,44 @@ function verifyOffThread(dir: string, id: string, options: VerifyOptions): Promi
       }
       resolve({
         manifest: reply.manifest,
-        async read(name) {
+        async chunk(name) {
           const answer = next();
-          worker.postMessage({ read: name } satisfies FileRequest);
-          const file = await answer;
-          const refused = asRefusal(file);
+          worker.postMessage({ chunk: name } satisfies FileRequest);
+          const reply = await answer;
+          const refused = asRefusal(reply);
           if (refused) throw refused;
-          if (!('file' in file) || file.file !== name) throw new Error('the snapshot verifier answered out of turn');
-          return file.bytes;
+          if (!('chunkOf' in reply) || reply.chunkOf !== name) throw new Error('the snapshot verifier answered out of turn');
+          return reply.bytes ?? undefined;
         },
         close,
       });
     }, (error: Error) => {
       close();
       reject(error);
+    });
+  });
+}
+
+/**
+ * The snapshot's search index read, verified and decoded on a worker thread of its own
+ * (search-worker.ts), which ends once it has answered; the decoded arrays are moved here.
+ */
+function decodeSearchOffThread(dir: string, file: string, head: ManifestHead): Promise<DecodedSearchIndex> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./search-worker.ts', import.meta.url), { workerData: { dir, file, head } satisfies SearchRequest });
+    let answered = false;
+    worker.once('message', (reply: SearchReply) => {
+      answered = true;
+      void worker.terminate();
+      if ('decoded' in reply) resolve(reply.decoded);
+      else reject(reply.refused ? new SnapshotRefused(reply.message) : new Error(reply.message));
+    });
+    worker.once('error', (error) => {
+      answered = true;
+      reject(error);
+    });
+    worker.once('exit', (code) => {
+      if (!answered) reject(new Error(`the search index decoder stopped (exit code ${code})`));
     });
   });
 }
@@ -261,15 +303,16 @@ export async function openSnapshot(dir: string, id: string, options: OpenOptions
   try {
     const steps = assemble(dir, id, verifier.manifest, onPages);
     let sliceStart = performance.now();
-    let answer: Uint8Array | undefined;
+    let answer: unknown;
     for (;;) {
       const step = steps.next(answer);
       answer = undefined;
       if (step.done) return step.value;
-      if ('read' in step.value) {
+      const need = step.value;
+      if ('chunk' in need || 'search' in need) {
         // a refusal here is thrown into the assembly, which lets its page files go
         try {
-          answer = await verifier.read(step.value.read);
+          answer = 'chunk' in need ? await verifier.chunk(need.chunk) : await decodeSearchOffThread(dir, need.search, verifier.manifest.head);
         } catch (error) {
           steps.throw(error);
         }

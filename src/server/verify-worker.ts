@@ -1,10 +1,12 @@
 // Worker thread of the server: verifies a snapshot (verify-snapshot.ts) and moves the bytes it
 // verified to the main thread, so reading and hashing hundreds of megabytes never holds up a
 // request. First the manifest (with the start of each page line) and the page files held in
-// memory; then, each when the main thread asks for it, the model and the search index (one at a
-// time, so the two are never held at once).
+// memory; then, when the main thread asks for it, the model data a chunk at a time
+// (verified-chunks.ts: hashed as it goes, checked at its end). The search index is decoded on a
+// worker of its own (search-worker.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import { readVerifiedFile, SnapshotRefused, verifyManifest, type VerifiedManifest, type VerifyOptions } from '../snapshot/verify-snapshot.ts';
+import { SnapshotRefused, verifyManifest, type VerifiedManifest, type VerifyOptions } from '../snapshot/verify-snapshot.ts';
+import { readVerifiedChunks, type VerifiedChunks } from './verified-chunks.ts';
 
 export interface VerifyRequest {
   readonly dir: string;
@@ -12,13 +14,17 @@ export interface VerifyRequest {
   readonly options: VerifyOptions;
 }
 
-/** What the main thread asks for after the manifest: a file of the snapshot, verified. */
+/** What the main thread asks for after the manifest: the next chunk of a file of the snapshot (verified at its end). */
 export interface FileRequest {
-  readonly read: string;
+  readonly chunk: string;
 }
 
 export type Refusal = { readonly refused: boolean; readonly message: string };
-export type VerifyReply = { readonly manifest: VerifiedManifest } | { readonly file: string; readonly bytes: Uint8Array } | Refusal;
+export type VerifyReply =
+  | { readonly manifest: VerifiedManifest }
+  /** the next chunk of a file, or null once it is read whole and matches the manifest */
+  | { readonly chunkOf: string; readonly bytes: Uint8Array | null }
+  | Refusal;
 
 /**
  * The ArrayBuffer under a view, to be transferred: its own copy when the view is not all of it
@@ -46,13 +52,28 @@ if (parentPort) {
     const transfer = [manifest.manifest, manifest.lines.starts, ...(manifest.pages ? [manifest.pages.body, manifest.pages.br, manifest.pages.gzip] : [])]
       .map((b) => b.buffer as ArrayBuffer);
     port.postMessage({ manifest } satisfies VerifyReply, transfer);
-    port.on('message', ({ read }: FileRequest) => {
+    // chunks are read one ahead: the next is read and hashed while the main thread parses this one
+    const reading = new Map<string, VerifiedChunks>();
+    const ahead = new Map<string, VerifyReply>();
+    const nextChunk = (name: string): VerifyReply => {
       try {
-        const bytes = own(readVerifiedFile(dir, read, verified.head));
-        port.postMessage({ file: read, bytes } satisfies VerifyReply, [bytes.buffer as ArrayBuffer]);
+        let chunks = reading.get(name);
+        if (!chunks) reading.set(name, (chunks = readVerifiedChunks(dir, name, verified.head)));
+        const bytes = chunks.next();
+        if (!bytes) reading.delete(name);
+        return { chunkOf: name, bytes: bytes ?? null };
       } catch (error) {
-        port.postMessage(refusal(error) satisfies VerifyReply);
+        reading.delete(name);
+        return refusal(error);
       }
+    };
+    port.on('message', (request: FileRequest) => {
+      const name = request.chunk;
+      const reply = ahead.get(name) ?? nextChunk(name);
+      ahead.delete(name);
+      const bytes = 'bytes' in reply ? reply.bytes : null;
+      port.postMessage(reply, bytes ? [bytes.buffer as ArrayBuffer] : []);
+      if (bytes) setImmediate(() => ahead.set(name, nextChunk(name)));
     });
   } catch (error) {
     port.postMessage(refusal(error) satisfies VerifyReply);

@@ -113,6 +113,34 @@ describe('buildModel comments', () => {
   });
 });
 
+describe('buildModel comment authors', () => {
+  const shared = catalogueOf({
+    videos: [video('v1'), video('v2')],
+    comments: [
+      comment('c1', 'v1', { author: { displayName: 'Ada' } }),
+      comment('c2', 'v2', { author: { displayName: 'Ada' } }),
+      comment('c3', 'v1', { parentId: 'c1', author: { displayName: 'Ada' } }),
+      comment('c4', 'v1', { author: { displayName: 'Ada', username: 'ada' } }),
+      comment('c5', 'v1', { author: { displayName: 'Ada', avatarUrl: 'https://img.example/ada.png' } }),
+    ],
+  });
+  const built = modelOf(shared);
+  const byId = new Map(['v1', 'v2'].flatMap((v) => built.videos.get(v)!.threads.flatMap((t) => [t, ...t.replies])).map((c) => [c.id, c]));
+
+  it('gives every comment its own author as the API shows it', () => {
+    expect(byId.get('c1')!.author).toEqual({ displayName: 'Ada', avatarUrl: `${BASE_URL}/avatars/ada.svg` });
+    expect(byId.get('c4')!.author).toEqual({ displayName: 'Ada', avatarUrl: `${BASE_URL}/avatars/ada.svg`, username: 'ada' });
+    expect(byId.get('c5')!.author).toEqual({ displayName: 'Ada', avatarUrl: 'https://img.example/ada.png' });
+  });
+
+  it('holds one author object per distinct author, threads and replies alike (memory)', () => {
+    expect(byId.get('c2')!.author).toBe(byId.get('c1')!.author);
+    expect(byId.get('c3')!.author).toBe(byId.get('c1')!.author);
+    expect(byId.get('c4')!.author).not.toBe(byId.get('c1')!.author);
+    expect(byId.get('c5')!.author).not.toBe(byId.get('c1')!.author);
+  });
+});
+
 describe('buildModel references', () => {
   it('fails with a message naming the video and the missing channel', () => {
     const broken = catalogueOf({ channels: [channel('alice')], videos: [video('orphan-video', { channel: 'ghost-channel' })] });

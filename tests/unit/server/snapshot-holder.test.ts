@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { holdSnapshots, type SnapshotHolder } from '../../../src/server/snapshot-holder.ts';
 import { buildSnapshot } from '../../../src/snapshot/build-snapshot.ts';
-import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES } from '../../../src/snapshot/layout.ts';
+import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
 import { swapCurrent } from '../../../src/snapshot/swap.ts';
 import { BASE_URL, tempDirs } from '../support/fixtures.ts';
 import { runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
@@ -123,6 +123,7 @@ describe('holdSnapshots', () => {
     ['pages.gz.bin truncated', (dir: string) => truncateSync(join(dir, PAGE_FILES.gzip), 5), /^pages\.gz\.bin holds 5 bytes/],
     ['a byte of pages.br.bin changed', (dir: string) => flipByte(join(dir, PAGE_FILES.br)), /^pages\.br\.bin does not match the SHA-256/],
     ['a byte of model.ndjson changed', (dir: string) => flipByte(join(dir, MODEL_FILE)), /^model\.ndjson does not match the SHA-256/],
+    ['a byte of search.json changed', (dir: string) => flipByte(join(dir, SEARCH_FILE)), /^search\.json does not match the SHA-256/],
     ['a byte of the manifest changed', (dir: string) => flipByte(join(dir, MANIFEST_FILE)), /^manifest\.json does not match the snapshot's id/],
   ])('refuses a swap to a snapshot with %s: the previous keeps serving and the problem is named', async (_what, damage, reason) => {
     const { options, root, first } = await setup();
