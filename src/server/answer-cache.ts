@@ -15,6 +15,13 @@
 // bytes it was given. A cache of separate buffers was measured to start a full garbage collection
 // every 4 s under a search load: every kept body outlived the young generation; here the old
 // generation sees one 4 MB slab die at a time.
+//
+// Answers that carry live state (search, channels, live) are kept 2 s in a ring of LIVE_RING_BYTES
+// made once and written over in turn; an answer whose bytes were written over has left. A hit is
+// copied out of the ring (young garbage, gone after the write), so no socket ever holds ring bytes,
+// and is sent as an uncached answer is. In slabs, a stream of new searches made and dropped a 4 MB
+// slab every fraction of a second, which doubled search's p99 (docs/performance.md, "Kept answers
+// and search").
 import type { CachePolicy } from '../api/endpoint.ts';
 import type { Memo, Rendered } from '../api/respond.ts';
 import { compress, MIN_COMPRESSIBLE, type Encoding } from '../http/encoding.ts';
@@ -25,6 +32,8 @@ export const LIVE_ANSWER_MS = 2000;
 /** The answer cache's memory bound by default: every list page of a 100k catalogue's long-tail mix fits (docs/performance.md). */
 export const ANSWER_CACHE_BYTES = 128 * 1024 * 1024;
 export const SLAB_BYTES = 4 * 1024 * 1024;
+/** The ring that keeps answers of live state: made once, written over in turn. */
+export const LIVE_RING_BYTES = 16 * 1024 * 1024;
 /** request targets remembered per answer for the fast path (different spellings of one query) */
 export const MAX_ALIASES = 4;
 
@@ -68,7 +77,7 @@ function resourceOf(rendered: Rendered): ResourceHeaders {
   return { etag: rendered.headers['etag']!, contentType: rendered.headers['content-type']!, varies: rendered.body.length >= MIN_COMPRESSIBLE, fields };
 }
 
-export function createAnswerCache(options: { bytes?: number; slabBytes?: number; now?: () => number } = {}): AnswerCache {
+export function createAnswerCache(options: { bytes?: number; slabBytes?: number; liveRingBytes?: number; now?: () => number } = {}): AnswerCache {
   const slabBytes = options.slabBytes ?? SLAB_BYTES;
   const slabCount = Math.max(2, Math.floor((options.bytes ?? ANSWER_CACHE_BYTES) / slabBytes));
   const now = options.now ?? Date.now;
@@ -81,6 +90,7 @@ export function createAnswerCache(options: { bytes?: number; slabBytes?: number;
   let offset = 0;
   let size = 0;
   const cacheable = (policy: CachePolicy) => policy === 'snapshot' || policy === 'live';
+  const live = keepLiveAnswers(options.liveRingBytes ?? LIVE_RING_BYTES, now);
 
   const drop = (entry: CachedAnswer) => {
     if (!kept.has(entry)) return;
@@ -109,18 +119,17 @@ export function createAnswerCache(options: { bytes?: number; slabBytes?: number;
   const cache: AnswerCache = {
     get size() { return size; },
     get(key, policy) {
+      if (policy === 'live') return live.get(key);
       if (!cacheable(policy)) return undefined;
-      const entry = entries.get(key);
-      if (!entry) return undefined;
-      if (policy === 'live' && now() - entry.at >= LIVE_ANSWER_MS) {
-        drop(entry);
-        return undefined;
-      }
-      return entry;
+      return entries.get(key);
     },
     set(key, policy, rendered) {
       const length = rendered.body.length;
       if (!cacheable(policy) || rendered.status !== 200 || rendered.headers['etag'] === undefined || length > slabBytes) return rendered;
+      if (policy === 'live') {
+        live.set(key, rendered);
+        return rendered;
+      }
       const previous = entries.get(key);
       if (previous) drop(previous);
       const { copy, slab: at } = store(rendered.body);
@@ -164,6 +173,61 @@ export function createAnswerCache(options: { bytes?: number; slabBytes?: number;
     },
   };
   return cache;
+}
+
+/** Where a live answer's bytes start in the ring, counted since the ring was made (wraps included). */
+interface LiveEntry {
+  readonly status: number;
+  readonly headers: Rendered['headers'];
+  readonly length: number;
+  readonly start: number;
+  readonly at: number;
+}
+
+/**
+ * Answers of live state for 2 s, their bytes in one ring written over in turn: an answer leaves when
+ * it expires or when its first byte is written over. `get` gives a copy of the bytes, as a
+ * CachedAnswer that is not held (sent as an uncached answer is: http/negotiate.ts).
+ */
+function keepLiveAnswers(ringBytes: number, now: () => number): { get(key: string): CachedAnswer | undefined; set(key: string, rendered: Rendered): void } {
+  let ring: Buffer | undefined;
+  /** bytes written into the ring since it was made, the bytes skipped at each wrap included */
+  let cursor = 0;
+  /** oldest first (a Map keeps insertion order; a key set again moves to the end) */
+  const entries = new Map<string, LiveEntry>();
+  const gone = (entry: LiveEntry, t: number) => cursor - entry.start > ringBytes || t - entry.at >= LIVE_ANSWER_MS;
+  return {
+    get(key) {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      if (gone(entry, now())) {
+        entries.delete(key);
+        return undefined;
+      }
+      const at = entry.start % ringBytes;
+      const copy: Rendered = { status: entry.status, headers: entry.headers, body: Buffer.from(ring!.subarray(at, at + entry.length)) };
+      return { ...copy, key, policy: 'live', at: entry.at, resource: resourceOf(copy), variants: {}, prepared: {}, aliases: [], slabs: [] };
+    },
+    set(key, rendered) {
+      const length = rendered.body.length;
+      if (length > ringBytes / 4) return;
+      ring ??= Buffer.allocUnsafeSlow(ringBytes);
+      let at = cursor % ringBytes;
+      if (at + length > ringBytes) {
+        cursor += ringBytes - at;
+        at = 0;
+      }
+      rendered.body.copy(ring, at);
+      entries.delete(key);
+      entries.set(key, { status: rendered.status, headers: rendered.headers, length, start: cursor, at: now() });
+      cursor += length;
+      const t = now();
+      for (const [k, entry] of entries) {
+        if (!gone(entry, t)) break;
+        entries.delete(k);
+      }
+    },
+  };
 }
 
 /**

@@ -29,6 +29,7 @@ import { copySearchIndex, writeSearchIndex } from './search-file.ts';
 import { writeText } from './text-files.ts';
 import { computeVideoInputs, PAGE_INPUTS_FILE, readPageInputs, writePageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
+import { estimatePages } from './plan-pages.ts';
 import { writeManifest } from './write-manifest.ts';
 import { placeSnapshot, serveSnapshot, writeChanges, type Serving, type Written } from './install-snapshot.ts';
 
@@ -216,7 +217,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     previousInputs: reusable && reuse ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined,
     checkedBefore: reusable ? writer.isPrevious : undefined,
     // the pages the served snapshot has is the best estimate of the total before the plan is walked
-    expected: previous?.pages.size ?? 0,
+    expected: previous?.pages.size ?? estimatePages(model),
     progress,
   });
   await writer.close();

@@ -48,3 +48,16 @@ export function* planPages(model: Model): Generator<PlannedQuery> {
     yield { url: canonicalUrl(`${path}/comments`, { limit }), pages: 1, group };
   }
 }
+
+/**
+ * About how many pages the plan renders, for the progress of a build with no snapshot to compare
+ * with: each cursor chain by its list's length, every other item by its count.
+ */
+export function estimatePages(model: Model): number {
+  const chain = (length: number) => Math.max(1, Math.ceil(length / DEFAULT_LIMIT));
+  let pages = chain(model.videos.size);
+  for (const planned of planPages(model)) if (Number.isFinite(planned.pages)) pages += Math.min(planned.pages, chain(model.videos.size));
+  for (const channel of model.channels.values()) pages += chain(channel.videos.length) + chain(channel.playlists.length);
+  for (const playlist of model.playlists.values()) pages += chain(playlist.videos.length);
+  return pages;
+}

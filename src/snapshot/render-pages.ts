@@ -1,8 +1,8 @@
 // The pages of a snapshot, in plan order (plan-pages.ts), each either copied from the served
 // snapshot unrendered (its inputs did not change: page-inputs.ts) or rendered by its endpoint's
 // handler and written (page-writer.ts takes the variants of a page whose bytes did not change).
-// Progress lines give the pages done of about the previous snapshot's count, the percentage, the
-// time left and how many were copied, reused or compressed.
+// Progress lines give the pages done of about the previous snapshot's count (or the plan's estimate
+// for a first build), the percentage, the time left and how many were copied, reused or compressed.
 import type { Context } from '../api/endpoint.ts';
 import type { Model } from '../model/build-model.ts';
 import { formatDuration } from './build-progress.ts';
@@ -21,7 +21,7 @@ export interface RenderPagesOptions {
   readonly previousInputs: PageInputs | undefined;
   /** pages whose bytes were checked before (the served snapshot's), when they may be reused */
   readonly checkedBefore: CheckedBefore | undefined;
-  /** the number of pages expected (the served snapshot's), for progress */
+  /** the number of pages expected (the served snapshot's, else estimatePages), for progress */
   readonly expected: number;
   readonly progress: (message: string) => void;
 }

@@ -13,7 +13,8 @@ import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../sr
 import { diffManifests } from '../../../src/snapshot/diff-manifests.ts';
 import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES, pageFile, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
 import { MANIFEST_FORMAT, type Manifest, type PageEntry } from '../../../src/snapshot/manifest.ts';
-import { planPages } from '../../../src/snapshot/plan-pages.ts';
+import { estimatePages, planPages } from '../../../src/snapshot/plan-pages.ts';
+import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
 import { readSiteFileStamps, SITE_FILES_FILE } from '../../../src/snapshot/site-file-stamps.ts';
 import { PAGE_INPUTS_FILE } from '../../../src/snapshot/page-inputs.ts';
 import { currentSnapshotId, swapCurrent, withBuildLock } from '../../../src/snapshot/swap.ts';
@@ -437,5 +438,21 @@ describe('layoutOf', () => {
   it('puts snapshots, current and changes under the dist directory', () => {
     const layout = layoutOf('/srv/dist');
     expect(layout).toEqual({ root: '/srv/dist/snapshots', current: '/srv/dist/snapshots/current', changes: '/srv/dist/changes' });
+  });
+});
+
+describe('buildSnapshot: progress of a first build', () => {
+  it('estimates the pages a first build renders, the total its percentage and time left are of', async () => {
+    const { options, summary } = await shared();
+    const db = openCatalogue(options.catalogue, { readonly: true });
+    const model = (() => {
+      try {
+        return modelOf(readCatalogue(db));
+      } finally {
+        db.close();
+      }
+    })();
+    const estimate = estimatePages(model);
+    expect(Math.abs(estimate - summary.pages) / summary.pages).toBeLessThan(0.1);
   });
 });
