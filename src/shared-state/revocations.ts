@@ -5,6 +5,7 @@
 // catalogue does not have the revocation yet, refuses the key within POLL_MS plus one read. What an
 // origin read stays in force while Redis is unreachable; a revocation is never taken back.
 import type { Redis } from 'ioredis';
+import { pollRedis } from './poll-redis.ts';
 import { KEY_PREFIX } from './shared-rate-limiter.ts';
 
 const REVOKED_KEY = `${KEY_PREFIX}revoked`;
@@ -28,7 +29,6 @@ export interface RevokedKeys {
 export function watchRevocations(redis: Redis, options: { pollMs?: number } = {}): RevokedKeys {
   const revoked = new Set<string>();
   let version: string | null = null;
-  let reading: Promise<void> | undefined;
   async function read(): Promise<void> {
     try {
       if (redis.status !== 'ready') return;
@@ -41,19 +41,6 @@ export function watchRevocations(redis: Redis, options: { pollMs?: number } = {}
       // unreachable: what was read stays in force
     }
   }
-  const refresh = (): Promise<void> => {
-    // one read at a time; cleared once it has settled (never before it is stored)
-    reading ??= read().finally(() => { reading = undefined; });
-    return reading;
-  };
-  void refresh();
-  // the first read, and one after each reconnection
-  redis.on('ready', () => void refresh());
-  const timer = setInterval(() => void refresh(), options.pollMs ?? POLL_MS);
-  timer.unref();
-  return {
-    has: (hash) => revoked.has(hash),
-    refresh,
-    close: () => clearInterval(timer),
-  };
+  const { refresh, close } = pollRedis(redis, read, options.pollMs ?? POLL_MS);
+  return { has: (hash) => revoked.has(hash), refresh, close };
 }

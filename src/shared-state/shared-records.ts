@@ -11,6 +11,7 @@ import type { Redis } from 'ioredis';
 import type { StoredKey } from '../catalogue/api-keys.ts';
 import type { PublicLiveStream } from '../catalogue/public-catalogue.ts';
 import type { StoredAlert } from '../catalogue/read-alerts.ts';
+import { pollRedis } from './poll-redis.ts';
 import { whenReady } from './redis-connection.ts';
 import { publishRevocations } from './revocations.ts';
 import { KEY_PREFIX } from './shared-rate-limiter.ts';
@@ -107,7 +108,6 @@ export function watchSharedRecords(redis: Redis, options: { pollMs?: number; now
   let keys = new Map<string, StoredKey[]>();
   let version: string | null | undefined;
   let readAt = Number.NEGATIVE_INFINITY;
-  let reading: Promise<void> | undefined;
 
   async function read(): Promise<void> {
     try {
@@ -152,14 +152,7 @@ export function watchSharedRecords(redis: Redis, options: { pollMs?: number; now
       // unreachable or too slow: the last read stays in force
     }
   }
-  const refresh = (): Promise<void> => {
-    reading ??= read().finally(() => { reading = undefined; });
-    return reading;
-  };
-  void refresh();
-  redis.on('ready', () => void refresh());
-  const timer = setInterval(() => void refresh(), options.pollMs ?? POLL_MS);
-  timer.unref();
+  const { refresh, close } = pollRedis(redis, read, options.pollMs ?? POLL_MS);
   return {
     live: () => live,
     alerts: () => alerts,
@@ -168,6 +161,6 @@ export function watchSharedRecords(redis: Redis, options: { pollMs?: number; now
       return readAt;
     },
     refresh,
-    close: () => clearInterval(timer),
+    close,
   };
 }
