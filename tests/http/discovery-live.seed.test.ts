@@ -7,7 +7,10 @@ import { extraKeys, LIVE_FIELDS, type Category, type Discovery, type LiveChannel
 import { header, type Client } from './http-client.ts';
 import { useServedCatalogue } from './harness.ts';
 import { followChain } from './paging.ts';
+import { until } from '../unit/support/until.ts';
 import type { Fixture } from './server-fixture.ts';
+
+const waitFor = (check: () => Promise<boolean>, ms: number) => until(check, ms, 200);
 
 const enc = encodeURIComponent;
 const RANK = { live: 0, upcoming: 1, offline: 2 } as const;
@@ -25,15 +28,6 @@ function expectedLive(state: 'live' | 'all'): string[] {
       || (a.state === 'upcoming' ? Date.parse(a.scheduledFor!) - Date.parse(b.scheduledFor!) : 0)
       || byCodeUnits(a.channel, b.channel))
     .map((l) => l.channel);
-}
-
-async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return check();
 }
 
 describe('/v1/live', () => {

@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCatalogue } from '../../src/catalogue/open-catalogue.ts';
 import { startRedis, type RedisProcess } from '../../scripts/bench/redis-server.ts';
+import { until } from '../unit/support/until.ts';
 import { startFixture, type Fixture } from './server-fixture.ts';
 
 let redis: RedisProcess;
@@ -38,15 +39,6 @@ afterAll(async () => {
 
 const run = (script: string, args: string[]) => promisify(execFile)(process.execPath, [script, ...args],
   { env: { ...process.env, CATALOGUE_DB: a.catalogue, SHARED_STATE_STORE: redis.url } });
-
-async function until(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return check();
-}
 
 const json = async (fx: Fixture, path: string, headers: Record<string, string> = {}) => {
   const response = await fetch(fx.base + path, { headers });

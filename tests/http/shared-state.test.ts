@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/catalogue/api-keys.ts';
 import { openCatalogue } from '../../src/catalogue/open-catalogue.ts';
 import { startRedis, type RedisProcess } from '../../scripts/bench/redis-server.ts';
+import { until } from '../unit/support/until.ts';
 import { startFixture, type Fixture } from './server-fixture.ts';
 
 const PUBLIC = 6;
@@ -46,15 +47,6 @@ async function statusOf(fx: Fixture): Promise<{ status: string; detail: string }
   const body = await (await fetch(`${fx.base}/v1/status`, { headers: { 'x-forwarded-for': newAddress() } })).json() as
     { data: { components: { id: string; status: string; detail: string }[] } };
   return body.data.components.find((c) => c.id === 'shared-state');
-}
-
-async function until(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return check();
 }
 
 describe('shared key revocations', () => {

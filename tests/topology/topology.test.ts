@@ -21,6 +21,9 @@ import { swapCurrent } from '../../src/snapshot/swap.ts';
 import { freePort, startRedis, type RedisProcess } from '../../scripts/bench/redis-server.ts';
 import { untilListening } from '../../scripts/bench/serving.ts';
 import { startNginx, type NginxFront } from '../cdn/nginx-front.ts';
+import { until as untilEvery } from '../unit/support/until.ts';
+
+const until = (check: () => Promise<boolean>, ms: number) => untilEvery(check, ms, 50);
 
 const KEY_BUDGET = 60;
 const ORIGINS = 3;
@@ -105,15 +108,6 @@ function get(base: string, path: string, headers: Record<string, string> = {}, r
     });
     req.end();
   });
-}
-
-async function until(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
 }
 
 describe('nginx, three origins and one Redis', () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { startRedis, type RedisProcess } from '../../../scripts/bench/redis-server.ts';
-import { connectRedis } from '../../../src/shared-state/redis-connection.ts';
+import { connectRedis, whenReady } from '../../../src/shared-state/redis-connection.ts';
 import { publishRevocations, watchRevocations } from '../../../src/shared-state/revocations.ts';
 import { shareOf, sharedStoreComponent } from '../../../src/shared-state/shared-rate-limiter.ts';
 
@@ -12,13 +12,11 @@ let redis: RedisProcess;
 let writer: Redis;
 let reader: Redis;
 
-const ready = (client: Redis) => new Promise<void>((resolve) => (client.status === 'ready' ? resolve() : client.once('ready', () => resolve())));
-
 beforeAll(async () => {
   redis = await startRedis();
   writer = connectRedis(redis.url, { log: () => {} });
   reader = connectRedis(redis.url, { log: () => {} });
-  await Promise.all([ready(writer), ready(reader)]);
+  await Promise.all([whenReady(writer, 10_000), whenReady(reader, 10_000)]);
 });
 afterAll(async () => {
   writer?.disconnect();
@@ -43,7 +41,7 @@ describe('shared revocations', () => {
       await watcher.refresh();
       expect(watcher.has('a'.repeat(64))).toBe(true);
       await redis.start();
-      await ready(reader);
+      await whenReady(reader, 10_000);
       await watcher.refresh();
       expect(watcher.has('a'.repeat(64))).toBe(true);
     } finally {

@@ -14,7 +14,7 @@ import { readAlerts } from '../../../src/catalogue/read-alerts.ts';
 import { readLiveStreams } from '../../../src/catalogue/read-live.ts';
 import { startRedis, type RedisProcess } from '../../../scripts/bench/redis-server.ts';
 import { publishCatalogue, withStore, notShared, StoreUnreachable } from '../../../src/shared-state/publish-catalogue.ts';
-import { connectRedis } from '../../../src/shared-state/redis-connection.ts';
+import { connectRedis, whenReady } from '../../../src/shared-state/redis-connection.ts';
 import { watchRevocations } from '../../../src/shared-state/revocations.ts';
 import { publishLive, watchSharedRecords } from '../../../src/shared-state/shared-records.ts';
 import { sharedStateComponent, STALE_MS } from '../../../src/shared-state/start-shared-state.ts';
@@ -25,13 +25,11 @@ let writer: Redis;
 let reader: Redis;
 const dirs = tempDirs();
 
-const ready = (client: Redis) => new Promise<void>((resolve) => (client.status === 'ready' ? resolve() : client.once('ready', () => resolve())));
-
 beforeAll(async () => {
   redis = await startRedis();
   writer = connectRedis(redis.url, { log: () => {} });
   reader = connectRedis(redis.url, { log: () => {} });
-  await Promise.all([ready(writer), ready(reader)]);
+  await Promise.all([whenReady(writer, 10_000), whenReady(reader, 10_000)]);
 });
 afterEach(() => dirs.cleanup());
 afterAll(async () => {
@@ -105,7 +103,7 @@ describe('shared live state, alerts and keys', () => {
       expect(watcher.live()?.map((l) => l.title)).toEqual(['On air']);
       expect(watcher.readAt).toBe(before);
       await redis.start();
-      await Promise.all([ready(reader), ready(writer)]);
+      await Promise.all([whenReady(reader, 10_000), whenReady(writer, 10_000)]);
       await watcher.refresh();
       expect(watcher.readAt).toBeGreaterThan(before);
       expect(watcher.live()?.map((l) => l.title)).toEqual(['On air']);

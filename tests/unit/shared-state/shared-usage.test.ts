@@ -10,7 +10,7 @@ import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { startCatalogueThread, type CatalogueThread } from '../../../src/server/catalogue-thread.ts';
 import { createPartners, type Partners } from '../../../src/server/partners.ts';
 import { startRedis, type RedisProcess } from '../../../scripts/bench/redis-server.ts';
-import { connectRedis } from '../../../src/shared-state/redis-connection.ts';
+import { connectRedis, whenReady } from '../../../src/shared-state/redis-connection.ts';
 import { createSharedUsage, readUsageTotals } from '../../../src/shared-state/shared-usage.ts';
 import { tempDirs } from '../support/fixtures.ts';
 
@@ -19,12 +19,10 @@ const clients: Redis[] = [];
 const threads: CatalogueThread[] = [];
 const dirs = tempDirs();
 
-const ready = (client: Redis) => new Promise<void>((resolve) => (client.status === 'ready' ? resolve() : client.once('ready', () => resolve())));
-
 async function client(): Promise<Redis> {
   const c = connectRedis(redis.url, { log: () => {} });
   clients.push(c);
-  await ready(c);
+  await whenReady(c, 10_000);
   return c;
 }
 
@@ -120,7 +118,7 @@ describe('shared partner usage', () => {
     } finally {
       await redis.start();
     }
-    await Promise.all(clients.map(ready));
+    await Promise.all(clients.map((c) => whenReady(c, 10_000)));
     await a.partners.flush();
     await a.partners.flush();
     expect(a.logged.join('\n')).toMatch(/stored in Redis again/);
@@ -149,7 +147,7 @@ describe('shared partner usage', () => {
     await store.add([{ appId: 'app_durable', day: '2026-01-02', endpoint: '/v1/videos', requests: 7 }], 'durable-1');
     await redis.stop();
     await redis.start();
-    await Promise.all(clients.map(ready));
+    await Promise.all(clients.map((c) => whenReady(c, 10_000)));
     expect(total(await store.read('app_durable'))).toBe(7);
   }, 20_000);
 });
