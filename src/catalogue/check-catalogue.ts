@@ -54,7 +54,7 @@ export function checkCatalogue(db: Catalogue): void {
   let total = 0;
   const add = (p: CatalogueProblem) => { total++; if (problems.length < LIMIT) problems.push(p); };
   for (const rule of RULES) {
-    for (const row of db.prepare(`${rule.sql} ORDER BY key`).iterate()) {
+    for (const row of db.prepare(`${rule.sql} ORDER BY +key`).iterate()) {
       const { key, field, v } = row as { key: string; field: string; v: unknown };
       add({ record: `${rule.kind} "${key}"`, field, message: `${quote(v)}: ${rule.message}` });
     }

@@ -1,137 +1,164 @@
 // The privacy choke point. Private videos and playlists, unpublished comments, replies to comments
 // that are not served, and anything attached to a private video are dropped here, once; nothing
 // downstream (pages, index, counts, related, search) can leak what it never received.
+//
+// Each table is read in one scan (docs/performance.md, "Reading the catalogue"): SQLite keeps only
+// public and unlisted videos and playlists and published comments, and every row attached to a video
+// is kept only when that video was read (an allow-list of the visible ids, built from the video scan).
+// A subquery such as `video_id IN (SELECT id FROM videos WHERE ...)` would scan the videos table,
+// long descriptions and all, once per table, and `ORDER BY id` would walk the id index with one table
+// lookup a row; so rows come in storage order and are sorted here in the same BINARY order.
 import type { PublicCatalogue, PublicChannel, PublicComment, PublicPlaylist, PublicVideo } from './public-catalogue.ts';
 import { readLiveStreams } from './read-live.ts';
 import type { Catalogue } from './open-catalogue.ts';
 import type { CaptionTrack, Chapter, MediaSource } from './records.ts';
+import { sortBinary } from './binary-order.ts';
 
-interface VideoRow {
-  id: string; channel: string; title: string; description: string | null; category: string | null;
-  duration: number | null; views: number | null; likes: number | null; published_at: string; updated_at: string | null;
-  privacy: 'public' | 'unlisted'; feature_3d: number; feature_calm: number; feature_restricted: number;
-  feature_captions: number; thumbnail_url: string | null; language: string | null;
-}
+const present = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
 
-/** Groups child rows (ordered by owner, position) under their owner's id. */
-function groupBy<T>(rows: Iterable<unknown>, ownerOf: (row: T) => string): Map<string, T[]> {
+const VISIBLE = "privacy IN ('public', 'unlisted')";
+
+type Row = unknown[];
+
+/** The rows of a query as arrays (better-sqlite3's raw mode: no object a row). */
+const rowsOf = (db: Catalogue, sql: string): Iterable<Row> => db.prepare(sql).raw().iterate() as Iterable<Row>;
+
+/**
+ * Child rows of visible videos, grouped by video: `sql` yields the video id first and comes in
+ * (video id, position) order, the table's primary key, so each list keeps its order. Rows of videos
+ * not in `visible` are dropped.
+ */
+function childrenOf<T>(db: Catalogue, sql: string, visible: ReadonlySet<string>, toItem: (row: Row) => T): Map<string, T[]> {
   const groups = new Map<string, T[]>();
-  for (const row of rows as Iterable<T>) {
-    const owner = ownerOf(row);
+  for (const row of rowsOf(db, sql)) {
+    const owner = row[0] as string;
+    if (!visible.has(owner)) continue;
     const list = groups.get(owner);
-    if (list) list.push(row);
-    else groups.set(owner, [row]);
+    if (list) list.push(toItem(row));
+    else groups.set(owner, [toItem(row)]);
   }
   return groups;
 }
 
-const present = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
-
-export function readCatalogue(db: Catalogue): PublicCatalogue {
-  const categories = db.prepare('SELECT id, name FROM categories ORDER BY id').all() as { id: string; name: string }[];
-
-  const channels: PublicChannel[] = (db.prepare('SELECT * FROM channels ORDER BY username').all() as {
-    username: string; display_name: string; description: string | null; avatar_url: string | null;
-    banner_url: string | null; subscribers: number | null; created_at: string | null;
-  }[]).map((c) => ({
-    username: c.username,
-    displayName: c.display_name,
-    description: c.description ?? '',
-    avatarUrl: present(c.avatar_url),
-    bannerUrl: present(c.banner_url),
-    subscribers: c.subscribers ?? 0,
-    createdAt: present(c.created_at),
+function readChannels(db: Catalogue): PublicChannel[] {
+  const rows = [...rowsOf(db, 'SELECT username, display_name, description, avatar_url, banner_url, subscribers, created_at FROM channels')];
+  return sortBinary(rows, (r) => r[0] as string).map((c) => ({
+    username: c[0] as string,
+    displayName: c[1] as string,
+    description: (c[2] as string | null) ?? '',
+    avatarUrl: present(c[3] as string | null),
+    bannerUrl: present(c[4] as string | null),
+    subscribers: (c[5] as number | null) ?? 0,
+    createdAt: present(c[6] as string | null),
   }));
+}
 
-  const visible = "SELECT id FROM videos WHERE privacy IN ('public', 'unlisted')";
-  const tags = groupBy<{ video_id: string; tag: string }>(
-    db.prepare(`SELECT video_id, tag FROM video_tags WHERE video_id IN (${visible}) ORDER BY video_id, position`).iterate(),
-    (r) => r.video_id);
-  const sources = groupBy<MediaSource & { video_id: string }>(
-    db.prepare(`SELECT video_id, url, type, height FROM video_sources WHERE video_id IN (${visible}) ORDER BY video_id, position`).iterate(),
-    (r) => r.video_id);
+function readVideos(db: Catalogue): PublicVideo[] {
+  const rows = [...rowsOf(db, `
+    SELECT id, channel, title, description, category, duration, views, likes, published_at, updated_at, privacy,
+      feature_3d, feature_calm, feature_restricted, feature_captions, thumbnail_url, language
+    FROM videos WHERE ${VISIBLE}`)];
+  sortBinary(rows, (r) => r[0] as string);
+  const visible = new Set(rows.map((r) => r[0] as string));
+
+  const tags = childrenOf(db, 'SELECT video_id, tag FROM video_tags ORDER BY video_id, position', visible, (r) => r[1] as string);
+  const sources = childrenOf(db, 'SELECT video_id, url, type, height FROM video_sources ORDER BY video_id, position', visible,
+    (r): MediaSource => ({ url: r[1] as string, type: r[2] as string, height: r[3] as number }));
   // a catalogue of schema 1 (read-only here, so not migrated) has no caption files
   const captionUrl = (db.prepare('PRAGMA table_info(video_captions)').all() as { name: string }[]).some((c) => c.name === 'url') ? 'url' : 'NULL AS url';
-  const captions = groupBy<{ video_id: string; lang: string; label: string; url: string | null }>(
-    db.prepare(`SELECT video_id, lang, label, ${captionUrl} FROM video_captions WHERE video_id IN (${visible}) ORDER BY video_id, position`).iterate(),
-    (r) => r.video_id);
+  const captions = childrenOf(db, `SELECT video_id, lang, label, ${captionUrl} FROM video_captions ORDER BY video_id, position`, visible,
+    (r): CaptionTrack => (r[3] === null ? { lang: r[1] as string, label: r[2] as string } : { lang: r[1] as string, label: r[2] as string, url: r[3] as string }));
   // a catalogue older than schema 3 (read-only here, so not migrated) has no chapters
   const hasChapters = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'video_chapters'").get() !== undefined;
   const chapters = hasChapters
-    ? groupBy<Chapter & { video_id: string }>(
-      db.prepare(`SELECT video_id, start, title FROM video_chapters WHERE video_id IN (${visible}) ORDER BY video_id, position`).iterate(),
-      (r) => r.video_id)
-    : new Map<string, (Chapter & { video_id: string })[]>();
+    ? childrenOf(db, 'SELECT video_id, start, title FROM video_chapters ORDER BY video_id, position', visible,
+      (r): Chapter => ({ start: r[1] as number, title: r[2] as string }))
+    : new Map<string, Chapter[]>();
 
-  const videos: PublicVideo[] = [];
-  for (const row of db.prepare(`SELECT * FROM videos WHERE privacy IN ('public', 'unlisted') ORDER BY id`).iterate()) {
-    const v = row as VideoRow;
-    videos.push({
-      id: v.id,
-      channel: v.channel,
-      title: v.title,
-      description: v.description === null || v.description === '' ? undefined : v.description,
-      category: present(v.category),
-      tags: (tags.get(v.id) ?? []).map((t) => t.tag),
-      duration: present(v.duration),
-      views: v.views ?? 0,
-      likes: v.likes ?? 0,
-      publishedAt: v.published_at,
-      updatedAt: present(v.updated_at),
-      privacy: v.privacy,
-      features: { '3d': v.feature_3d === 1, calm: v.feature_calm === 1, restricted: v.feature_restricted === 1, captions: v.feature_captions === 1 },
-      thumbnailUrl: present(v.thumbnail_url),
-      sources: (sources.get(v.id) ?? []).map(({ url, type, height }) => ({ url, type, height })),
-      captions: (captions.get(v.id) ?? []).map(({ lang, label, url }): CaptionTrack => (url === null ? { lang, label } : { lang, label, url })),
-      language: present(v.language),
-      ...(chapters.has(v.id) && { chapters: chapters.get(v.id)!.map(({ start, title }) => ({ start, title })) }),
-    });
-  }
-
-  const items = groupBy<{ playlist_id: string; video_id: string }>(
-    db.prepare(`SELECT playlist_id, video_id FROM playlist_items WHERE video_id IN (${visible}) ORDER BY playlist_id, position`).iterate(),
-    (r) => r.playlist_id);
-  const playlists: PublicPlaylist[] = (db.prepare(
-    "SELECT * FROM playlists WHERE privacy IN ('public', 'unlisted') ORDER BY id").all() as {
-    id: string; channel: string; title: string; description: string | null; privacy: 'public' | 'unlisted';
-    created_at: string | null; updated_at: string | null;
-  }[]).map((p) => ({
-    id: p.id,
-    channel: p.channel,
-    title: p.title,
-    description: p.description ?? '',
-    privacy: p.privacy,
-    videoIds: (items.get(p.id) ?? []).map((i) => i.video_id),
-    createdAt: present(p.created_at),
-    updatedAt: present(p.updated_at),
-  }));
-
-  // Published comments on visible videos; replies only under a published top-level comment.
-  const comments: PublicComment[] = [];
-  const served = new Set<string>();
-  const commentRows = db.prepare(`
-    SELECT c.* FROM comments c
-    WHERE c.state = 'published' AND c.video_id IN (${visible})
-      AND (c.parent_id IS NULL OR EXISTS (
-        SELECT 1 FROM comments p WHERE p.id = c.parent_id AND p.state = 'published' AND p.parent_id IS NULL AND p.video_id = c.video_id))
-    ORDER BY c.parent_id IS NOT NULL, c.id`).iterate();
-  for (const row of commentRows) {
-    const c = row as {
-      id: string; video_id: string; parent_id: string | null; text: string; published_at: string;
-      author_display_name: string; author_username: string | null; author_avatar_url: string | null; likes: number | null;
+  return rows.map((v) => {
+    const id = v[0] as string;
+    const description = v[3] as string | null;
+    const video: PublicVideo & { chapters?: readonly Chapter[] } = {
+      id,
+      channel: v[1] as string,
+      title: v[2] as string,
+      description: description === null || description === '' ? undefined : description,
+      category: present(v[4] as string | null),
+      tags: tags.get(id) ?? [],
+      duration: present(v[5] as number | null),
+      views: (v[6] as number | null) ?? 0,
+      likes: (v[7] as number | null) ?? 0,
+      publishedAt: v[8] as string,
+      updatedAt: present(v[9] as string | null),
+      privacy: v[10] as 'public' | 'unlisted',
+      features: { '3d': v[11] === 1, calm: v[12] === 1, restricted: v[13] === 1, captions: v[14] === 1 },
+      thumbnailUrl: present(v[15] as string | null),
+      sources: sources.get(id) ?? [],
+      captions: captions.get(id) ?? [],
+      language: present(v[16] as string | null),
     };
-    if (c.parent_id !== null && !served.has(c.parent_id)) continue;
-    served.add(c.id);
-    comments.push({
-      id: c.id,
-      videoId: c.video_id,
-      parentId: c.parent_id,
-      text: c.text,
-      publishedAt: c.published_at,
-      author: { displayName: c.author_display_name, username: present(c.author_username), avatarUrl: present(c.author_avatar_url) },
-      likes: c.likes ?? 0,
-    });
-  }
+    const ofVideo = chapters.get(id);
+    if (ofVideo) video.chapters = ofVideo;
+    return video;
+  });
+}
 
-  return { categories, channels, videos, playlists, comments, live: readLiveStreams(db) };
+function readPlaylists(db: Catalogue, visible: ReadonlySet<string>): PublicPlaylist[] {
+  // items are (playlist, video): keyed by playlist, kept when the video is visible
+  const items = new Map<string, string[]>();
+  for (const row of rowsOf(db, 'SELECT playlist_id, video_id FROM playlist_items ORDER BY playlist_id, position')) {
+    const videoId = row[1] as string;
+    if (!visible.has(videoId)) continue;
+    const list = items.get(row[0] as string);
+    if (list) list.push(videoId);
+    else items.set(row[0] as string, [videoId]);
+  }
+  const rows = [...rowsOf(db, `SELECT id, channel, title, description, privacy, created_at, updated_at FROM playlists WHERE ${VISIBLE}`)];
+  return sortBinary(rows, (r) => r[0] as string).map((p) => ({
+    id: p[0] as string,
+    channel: p[1] as string,
+    title: p[2] as string,
+    description: (p[3] as string | null) ?? '',
+    privacy: p[4] as 'public' | 'unlisted',
+    videoIds: items.get(p[0] as string) ?? [],
+    createdAt: present(p[5] as string | null),
+    updatedAt: present(p[6] as string | null),
+  }));
+}
+
+/**
+ * Published comments on visible videos; replies only under a published top-level comment of the
+ * same video. Top-level comments first, then replies, each by id.
+ */
+function readComments(db: Catalogue, visible: ReadonlySet<string>): PublicComment[] {
+  const topLevel: Row[] = [];
+  const replies: Row[] = [];
+  for (const row of rowsOf(db, `
+    SELECT id, video_id, parent_id, text, published_at, author_display_name, author_username, author_avatar_url, likes
+    FROM comments WHERE state = 'published'`)) {
+    if (!visible.has(row[1] as string)) continue;
+    (row[2] === null ? topLevel : replies).push(row);
+  }
+  // the video of every served top-level comment: a reply is served under one of the same video
+  const served = new Map(topLevel.map((c) => [c[0] as string, c[1] as string]));
+  const kept = replies.filter((r) => served.get(r[2] as string) === r[1]);
+  const toComment = (c: Row): PublicComment => ({
+    id: c[0] as string,
+    videoId: c[1] as string,
+    parentId: c[2] as string | null,
+    text: c[3] as string,
+    publishedAt: c[4] as string,
+    author: { displayName: c[5] as string, username: present(c[6] as string | null), avatarUrl: present(c[7] as string | null) },
+    likes: (c[8] as number | null) ?? 0,
+  });
+  const byId = (c: Row) => c[0] as string;
+  return [...sortBinary(topLevel, byId).map(toComment), ...sortBinary(kept, byId).map(toComment)];
+}
+
+export function readCatalogue(db: Catalogue): PublicCatalogue {
+  const categories = sortBinary(db.prepare('SELECT id, name FROM categories').all() as { id: string; name: string }[], (c) => c.id);
+  const channels = readChannels(db);
+  const videos = readVideos(db);
+  const visible = new Set(videos.map((v) => v.id));
+  return { categories, channels, videos, playlists: readPlaylists(db, visible), comments: readComments(db, visible), live: readLiveStreams(db) };
 }

@@ -13,7 +13,7 @@ import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
 export { VIDEO_SORTS, type VideoEntry, type VideoSort };
 import { computeRelated } from './related.ts';
 import { toAuthor, toCategory, toCreator, toReply, toThread, toVideo } from './resources.ts';
-import { referenceTime, trendingScore } from './trending.ts';
+import { trendingScores } from './trending.ts';
 import { runSteps, sortInSteps, STEP_ITEMS, type Steps } from './steps.ts';
 import { createUrls, type Urls } from './urls.ts';
 
@@ -50,8 +50,7 @@ export interface Model {
 }
 
 export function deriveCatalogue(catalogue: PublicCatalogue): Derived {
-  const reference = referenceTime(catalogue.videos);
-  const trending = catalogue.videos.map((v) => trendingScore(v, reference));
+  const trending = trendingScores(catalogue.videos);
   return { trending, related: computeRelated(catalogue.videos, trending) };
 }
 

@@ -8,13 +8,26 @@ import type { PublicVideo } from '../catalogue/public-catalogue.ts';
 export const TRENDING_HALF_LIFE_DAYS = 14;
 const DAY_MS = 86_400_000;
 
-export function referenceTime(videos: readonly PublicVideo[]): number {
+function newest(published: Iterable<number>): number {
   let latest = 0;
-  for (const v of videos) latest = Math.max(latest, Date.parse(v.publishedAt));
+  for (const time of published) latest = Math.max(latest, time);
   return latest;
 }
 
+const score = (views: number, likes: number, published: number, reference: number): number =>
+  Math.log10(1 + views + 10 * likes) * 0.5 ** (Math.max(0, (reference - published) / DAY_MS) / TRENDING_HALF_LIFE_DAYS);
+
+export function referenceTime(videos: readonly PublicVideo[]): number {
+  return newest(videos.map((v) => Date.parse(v.publishedAt)));
+}
+
 export function trendingScore(video: PublicVideo, reference: number): number {
-  const ageDays = Math.max(0, (reference - Date.parse(video.publishedAt)) / DAY_MS);
-  return Math.log10(1 + video.views + 10 * video.likes) * 0.5 ** (ageDays / TRENDING_HALF_LIFE_DAYS);
+  return score(video.views, video.likes, Date.parse(video.publishedAt), reference);
+}
+
+/** Every video's score against the catalogue's own reference time, each date parsed once. */
+export function trendingScores(videos: readonly PublicVideo[]): number[] {
+  const published = videos.map((v) => Date.parse(v.publishedAt));
+  const reference = newest(published);
+  return videos.map((v, i) => score(v.views, v.likes, published[i]!, reference));
 }

@@ -14,15 +14,24 @@ type Line =
   | ['comment', PublicComment]
   | ['live', PublicLiveStream];
 
+/**
+ * The model data, a line at a time. Each line is the JSON array its `Line` type names, written
+ * without building that array: the record's own JSON between the pieces around it (the same bytes).
+ */
 export function* modelLines(catalogue: PublicCatalogue, derived: Derived, baseUrl: string): Generator<string> {
-  const line = (value: Line) => `${JSON.stringify(value)}\n`;
-  yield line(['header', { baseUrl }]);
-  for (const c of catalogue.categories) yield line(['category', c]);
-  for (const c of catalogue.channels) yield line(['channel', c]);
-  for (const [i, v] of catalogue.videos.entries()) yield line(['video', v, derived.trending[i] ?? 0, Array.from(derived.related[i] ?? [])]);
-  for (const p of catalogue.playlists) yield line(['playlist', p]);
-  for (const c of catalogue.comments) yield line(['comment', c]);
-  for (const l of catalogue.live) yield line(['live', l]);
+  const line = (kind: Line[0], value: object) => `["${kind}",${JSON.stringify(value)}]\n`;
+  yield line('header', { baseUrl });
+  for (const c of catalogue.categories) yield line('category', c);
+  for (const c of catalogue.channels) yield line('channel', c);
+  const { videos } = catalogue;
+  for (let i = 0; i < videos.length; i++) {
+    const related = derived.related[i];
+    // an integer list's JSON is its numbers joined by commas
+    yield `["video",${JSON.stringify(videos[i])},${JSON.stringify(derived.trending[i] ?? 0)},[${related === undefined ? '' : Array.prototype.join.call(related, ',')}]]\n`;
+  }
+  for (const p of catalogue.playlists) yield line('playlist', p);
+  for (const c of catalogue.comments) yield line('comment', c);
+  for (const l of catalogue.live) yield line('live', l);
 }
 
 export interface ModelData {
