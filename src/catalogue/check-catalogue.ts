@@ -54,6 +54,8 @@ export function checkCatalogue(db: Catalogue): void {
   let total = 0;
   const add = (p: CatalogueProblem) => { total++; if (problems.length < LIMIT) problems.push(p); };
   for (const rule of RULES) {
+    // `+key`: each rule scans its table and sorts what it found; ordering by the key itself would
+    // walk the key's index with one table lookup a row (several times slower on a large catalogue)
     for (const row of db.prepare(`${rule.sql} ORDER BY +key`).iterate()) {
       const { key, field, v } = row as { key: string; field: string; v: unknown };
       add({ record: `${rule.kind} "${key}"`, field, message: `${quote(v)}: ${rule.message}` });

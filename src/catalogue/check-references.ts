@@ -68,9 +68,11 @@ export function findBrokenReferences(
   const found: (BrokenReference & { line?: number })[] = [];
   let total = 0;
   for (const check of CHECKS) {
+    // `+b.key`: sort what a table scan found; ordering by the key itself would walk its index with
+    // one table lookup a row (several times slower on a large catalogue)
     const sql = options.staged
       ? `SELECT b.*, s.line FROM (${check.sql}) b JOIN ${STAGED_TABLE} s ON s.kind = '${check.kind}' AND s.key = b.key ORDER BY s.line`
-      : `SELECT b.* FROM (${check.sql}) b ORDER BY b.key`;
+      : `SELECT b.* FROM (${check.sql}) b ORDER BY +b.key`;
     for (const row of db.prepare(sql).iterate()) {
       total++;
       if (found.length < limit) found.push({ kind: check.kind, ...(row as Omit<BrokenReference, 'kind'> & { line?: number }) });

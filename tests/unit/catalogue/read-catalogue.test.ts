@@ -133,3 +133,46 @@ describe('catalogues of schema 1 (before caption files)', () => {
     }
   });
 });
+
+describe('readCatalogue, the order of what it reads (the model and the snapshot bytes follow it)', () => {
+  // rows written out of key order, some keys only SQL by hand could write (the import allows ASCII
+  // keys), where UTF-16 and SQLite's UTF-8 order part
+  const KEYS = ['zeta', 'Alpha', 'mid', '\u{1f600}', '\uffee', 'a'];
+  let ordered: string[];
+  beforeEach(() => {
+    db.exec('DELETE FROM comments; DELETE FROM playlist_items; DELETE FROM playlists; DELETE FROM video_tags; DELETE FROM videos;');
+    const insertVideo = db.prepare("INSERT INTO videos (id, channel, title, published_at, privacy) VALUES (?, 'alice', ?, '2026-01-01T00:00:00Z', 'public')");
+    const insertTag = db.prepare('INSERT INTO video_tags (video_id, position, tag) VALUES (?, ?, ?)');
+    const insertPlaylist = db.prepare("INSERT INTO playlists (id, channel, title, privacy) VALUES (?, 'alice', 'P', 'public')");
+    const insertItem = db.prepare('INSERT INTO playlist_items (playlist_id, position, video_id) VALUES (?, ?, ?)');
+    const insertComment = db.prepare("INSERT INTO comments (id, video_id, parent_id, text, published_at, author_display_name, state) VALUES (?, ?, ?, 'hi', '2026-01-02T00:00:00Z', 'V', 'published')");
+    for (const key of KEYS) {
+      insertVideo.run(key, `Title ${key}`);
+      for (const position of [2, 0, 1]) insertTag.run(key, position, `${key}-${position}`);
+      insertPlaylist.run(key);
+      for (const position of [1, 0]) insertItem.run(key, position, KEYS[position]!);
+      insertComment.run(`r-${key}`, 'zeta', `c-${KEYS[0]}`);
+      insertComment.run(`c-${key}`, 'zeta', null);
+    }
+    ordered = db.prepare('SELECT id FROM videos ORDER BY id').pluck().all() as string[];
+  });
+
+  it('gives videos and playlists in the order of SQLite\'s ORDER BY id, whatever order they were written in', () => {
+    expect(ordered).not.toEqual(KEYS);
+    expect([...KEYS].sort()).not.toEqual(ordered);
+    const catalogue = readCatalogue(db);
+    expect(catalogue.videos.map((v) => v.id)).toEqual(ordered);
+    expect(catalogue.playlists.map((p) => p.id)).toEqual(ordered);
+  });
+
+  it('keeps tags and playlist items in their positions', () => {
+    const catalogue = readCatalogue(db);
+    expect(catalogue.videos.find((v) => v.id === 'mid')!.tags).toEqual(['mid-0', 'mid-1', 'mid-2']);
+    expect(catalogue.playlists.find((p) => p.id === 'mid')!.videoIds).toEqual([KEYS[0], KEYS[1]]);
+  });
+
+  it('gives top-level comments first, then replies, each in the order of SQLite\'s ORDER BY id', () => {
+    const expected = db.prepare('SELECT id FROM comments ORDER BY parent_id IS NOT NULL, id').pluck().all();
+    expect(readCatalogue(db).comments.map((c) => c.id)).toEqual(expected);
+  });
+});

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeRelated, MAX_RELATED } from '../../../src/model/related.ts';
 import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
@@ -81,5 +82,44 @@ describe('computeRelated', () => {
   it('gives an empty list to a video that has nothing in common with any other', () => {
     const lonely = [video('a', { channel: 'c1' }), video('b', { channel: 'c2' })];
     expect(relatedOf(lonely, flat(lonely)).get('a')).toEqual([]);
+  });
+});
+
+/**
+ * The rule of api-contract.md §2 written plainly, for comparison: every public video other than the
+ * video itself among the first MAX_RELATED + 1 (by trending, then id) of each key it shares, scored
+ * 3 a tag, 2 the creator, 1 the category; best first, ties by that same rank.
+ */
+function relatedByRule(videos: readonly PublicVideo[], trending: readonly number[]): string[][] {
+  const ranked = videos.map((v, i) => ({ v, t: trending[i]! })).filter((x) => x.v.privacy === 'public')
+    .sort((a, b) => b.t - a.t || (a.v.id < b.v.id ? -1 : a.v.id > b.v.id ? 1 : 0)).map((x) => x.v);
+  const tagsOf = (v: PublicVideo) => [...new Set(v.tags.map((t) => t.toLowerCase()))];
+  const firstWith = (has: (v: PublicVideo) => boolean) => ranked.filter(has).slice(0, MAX_RELATED + 1);
+  return videos.map((video) => {
+    const points = new Map<PublicVideo, number>();
+    const add = (list: PublicVideo[], value: number) => { for (const v of list) points.set(v, (points.get(v) ?? 0) + value); };
+    for (const tag of tagsOf(video)) add(firstWith((v) => tagsOf(v).includes(tag)), 3);
+    add(firstWith((v) => v.channel === video.channel), 2);
+    if (video.category !== undefined) add(firstWith((v) => v.category === video.category), 1);
+    points.delete(video);
+    return [...points].sort((a, b) => b[1] - a[1] || ranked.indexOf(a[0]) - ranked.indexOf(b[0])).slice(0, MAX_RELATED).map(([v]) => v.id);
+  });
+}
+
+describe('computeRelated on any catalogue', () => {
+  it('gives what the rule gives, caps on common keys and ties included', () => {
+    const catalogue = fc.array(fc.record({
+      tags: fc.array(fc.constantFrom('a', 'A', 'b', 'c', 'd'), { maxLength: 3 }),
+      channel: fc.constantFrom('c1', 'c2', 'c3'),
+      category: fc.option(fc.constantFrom('k1', 'k2'), { nil: undefined }),
+      privacy: fc.constantFrom('public', 'public', 'public', 'unlisted'),
+      trending: fc.integer({ min: 0, max: 5 }),
+    }), { minLength: 120, maxLength: 260 });
+    fc.assert(fc.property(catalogue, (records) => {
+      const videos = records.map((r, i) => video(`v${(i * 7919) % 1000}-${i}`, { tags: r.tags, channel: r.channel, category: r.category, privacy: r.privacy as 'public' | 'unlisted' }));
+      const trending = records.map((r) => r.trending);
+      const related = computeRelated(videos, trending).map((list) => Array.from(list, (j) => videos[j]!.id));
+      expect(related).toEqual(relatedByRule(videos, trending));
+    }), { numRuns: 40 });
   });
 });

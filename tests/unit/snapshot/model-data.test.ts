@@ -1,0 +1,70 @@
+// The snapshot's model data (model-data.ts): written a line per record with the same bytes as each
+// line's JSON array, and read back the same, however the text of a record looks; a line of another
+// shape is read as JSON whole, and a damaged one refused.
+import { describe, expect, it } from 'vitest';
+import { deriveCatalogue } from '../../../src/model/build-model.ts';
+import { modelLines, parseModelData, parseModelLines } from '../../../src/snapshot/model-data.ts';
+import { BASE_URL, catalogueOf, category, channel, comment, liveStream, playlist, video } from '../support/fixtures.ts';
+
+// descriptions that end like a video line's tail, to mislead a reader that looks for it
+const catalogue = catalogueOf({
+  categories: [category('talks', 'Talks')],
+  channels: [channel('alice'), channel('bob', { description: '],[1,2]]' })],
+  videos: [
+    video('v1', { tags: ['python', 'web'], description: 'ends like a line: ,0.5,[1,2]]', category: 'talks', views: 12, likes: 3, chapters: [{ start: 0, title: 'Intro' }] }),
+    video('v2', { tags: ['python'], description: '[[[', publishedAt: '2026-02-01T00:00:00Z', views: 1000 }),
+    video('v3', { tags: ['web'], title: 'Ünïcödé \u{1f600} "quoted" \\ back', channel: 'bob', category: 'talks' }),
+    video('v4', { privacy: 'unlisted', tags: ['python'] }),
+    video('v5', { tags: ['nothing-shared'], channel: 'carol' }),
+  ],
+  playlists: [playlist('p1', ['v1', 'v2'])],
+  comments: [comment('c1', 'v1', { text: ',1]]' }), comment('r1', 'v1', { parentId: 'c1' })],
+  live: [liveStream('alice', 'live', { viewers: 3 })],
+});
+
+const lines = (derived = deriveCatalogue(catalogue)) => [...modelLines(catalogue, derived, BASE_URL)];
+
+describe('modelLines', () => {
+  it('writes each record as the JSON of its line array, byte for byte', () => {
+    const derived = deriveCatalogue(catalogue);
+    const expected = [
+      ['header', { baseUrl: BASE_URL }],
+      ...catalogue.categories.map((c) => ['category', c]),
+      ...catalogue.channels.map((c) => ['channel', c]),
+      ...catalogue.videos.map((v, i) => ['video', v, derived.trending[i], Array.from(derived.related[i]!)]),
+      ...catalogue.playlists.map((p) => ['playlist', p]),
+      ...catalogue.comments.map((c) => ['comment', c]),
+      ...catalogue.live.map((l) => ['live', l]),
+    ].map((line) => `${JSON.stringify(line)}\n`);
+    expect(derived.related.some((r) => r.length === 0)).toBe(true);
+    expect(derived.related.some((r) => r.length > 1)).toBe(true);
+    expect(lines(derived)).toEqual(expected);
+  });
+});
+
+describe('parseModelLines', () => {
+  it('reads back every record, score and related list, whatever the text holds', () => {
+    const derived = deriveCatalogue(catalogue);
+    const data = parseModelData(lines(derived).join(''));
+    expect(data.baseUrl).toBe(BASE_URL);
+    expect(JSON.stringify(data.catalogue)).toBe(JSON.stringify(catalogue));
+    expect(data.derived.trending).toEqual(derived.trending);
+    expect(data.derived.related.map((r) => Array.from(r))).toEqual(derived.related.map((r) => Array.from(r)));
+  });
+
+  it('reads a video line of another shape (spaces, as any JSON writer may put) as JSON', () => {
+    const spaced = lines().map((line) => (line.startsWith('["video"') ? JSON.stringify(JSON.parse(line), null, 1).replaceAll('\n', '') : line.slice(0, -1)));
+    const data = parseModelLines(spaced);
+    expect(spaced.some((line) => line.startsWith('[ "video"'))).toBe(true);
+    expect(data.derived.related.map((r) => Array.from(r))).toEqual(deriveCatalogue(catalogue).related.map((r) => Array.from(r)));
+    expect(data.catalogue.videos.map((v) => v.id)).toEqual(catalogue.videos.map((v) => v.id));
+  });
+
+  it('refuses a video line whose related list is damaged instead of reading other numbers', () => {
+    const line = lines().find((l) => l.startsWith('["video"') && !l.endsWith(',[]]\n'))!.slice(0, -1);
+    const head = line.slice(0, line.lastIndexOf('['));
+    for (const damaged of [`${head}[1,,2]]`, `${head}[1,x]]`, `${head}[1,]]`, `${head}[,1]]`]) {
+      expect(() => parseModelLines([damaged])).toThrow(SyntaxError);
+    }
+  });
+});
