@@ -14,69 +14,15 @@ type Line =
   | ['comment', PublicComment]
   | ['live', PublicLiveStream];
 
-/**
- * The model data, a line at a time. Each line is the JSON array its `Line` type names, written
- * without building that array: the record's own JSON between the pieces around it (the same bytes).
- */
 export function* modelLines(catalogue: PublicCatalogue, derived: Derived, baseUrl: string): Generator<string> {
-  const line = (kind: Line[0], value: object) => `["${kind}",${JSON.stringify(value)}]\n`;
-  yield line('header', { baseUrl });
-  for (const c of catalogue.categories) yield line('category', c);
-  for (const c of catalogue.channels) yield line('channel', c);
-  const { videos } = catalogue;
-  for (let i = 0; i < videos.length; i++) {
-    const related = derived.related[i];
-    // an integer list's JSON is its numbers joined by commas
-    yield `["video",${JSON.stringify(videos[i])},${JSON.stringify(derived.trending[i] ?? 0)},[${related === undefined ? '' : Array.prototype.join.call(related, ',')}]]\n`;
-  }
-  for (const p of catalogue.playlists) yield line('playlist', p);
-  for (const c of catalogue.comments) yield line('comment', c);
-  for (const l of catalogue.live) yield line('live', l);
-}
-
-const VIDEO_PREFIX = '["video",';
-const COMMA = 0x2c;
-const ZERO = 0x30;
-const NINE = 0x39;
-const CLOSE = 0x5d;
-
-/**
- * A video line as modelLines writes it ends with `,SCORE,[I,J,...]]`: where the score and the related
- * list start (undefined for a line of any other shape, which is then parsed as JSON whole). The
- * list holds only digits and commas, so its `[` is the line's last.
- */
-function videoTail(text: string): { score: number; related: number; end: number } | undefined {
-  const end = text.length - 2;
-  if (text.charCodeAt(end) !== CLOSE || text.charCodeAt(end + 1) !== CLOSE) return undefined;
-  const related = text.lastIndexOf('[');
-  if (related < 0 || text.charCodeAt(related - 1) !== COMMA) return undefined;
-  const score = text.lastIndexOf(',', related - 2);
-  return score > VIDEO_PREFIX.length ? { score, related, end } : undefined;
-}
-
-/**
- * Reads the integers `I,J,...` of text[from, to) into `into` from `at`, without making an array of
- * them (ten million numbers at 100,000 videos): how many, or -1 if the text is anything else.
- */
-function readIntegers(text: string, from: number, to: number, into: Int32Array, at: number): number {
-  if (from === to) return 0;
-  let n = 0;
-  let value = 0;
-  let digits = 0;
-  for (let i = from; i <= to; i++) {
-    const c = i === to ? COMMA : text.charCodeAt(i);
-    if (c >= ZERO && c <= NINE && digits < 9) {
-      value = value * 10 + (c - ZERO);
-      digits++;
-    } else if (c === COMMA && digits > 0) {
-      into[at + n++] = value;
-      value = 0;
-      digits = 0;
-    } else {
-      return -1;
-    }
-  }
-  return n;
+  const line = (value: Line) => `${JSON.stringify(value)}\n`;
+  yield line(['header', { baseUrl }]);
+  for (const c of catalogue.categories) yield line(['category', c]);
+  for (const c of catalogue.channels) yield line(['channel', c]);
+  for (const [i, v] of catalogue.videos.entries()) yield line(['video', v, derived.trending[i] ?? 0, Array.from(derived.related[i] ?? [])]);
+  for (const p of catalogue.playlists) yield line(['playlist', p]);
+  for (const c of catalogue.comments) yield line(['comment', c]);
+  for (const l of catalogue.live) yield line(['live', l]);
 }
 
 export interface ModelData {
@@ -108,42 +54,26 @@ export function collectModelLines(): { add(text: string): void; finish(): ModelD
   let pool = new Int32Array(1 << 16);
   let used = 0;
   const bounds: number[] = [];
-  const reserve = (count: number) => {
-    if (used + count <= pool.length) return;
-    const grown = new Int32Array(Math.max(2 * pool.length, used + count));
-    grown.set(pool.subarray(0, used));
-    pool = grown;
-  };
-  const addVideo = (video: PublicVideo, score: number, related: readonly number[]) => {
-    videos.push(video);
-    trending.push(score);
-    bounds.push(used);
-    reserve(related.length);
-    pool.set(related, used);
-    used += related.length;
-  };
   return {
     add(text) {
       if (text === '') return;
-      const tail = text.startsWith(VIDEO_PREFIX) ? videoTail(text) : undefined;
-      if (tail) {
-        // at most one number every two characters
-        reserve((tail.end - tail.related) >> 1);
-        const count = readIntegers(text, tail.related + 1, tail.end, pool, used);
-        if (count >= 0) {
-          videos.push(JSON.parse(text.slice(VIDEO_PREFIX.length, tail.score)) as PublicVideo);
-          trending.push(JSON.parse(text.slice(tail.score + 1, tail.related - 1)) as number);
-          bounds.push(used);
-          used += count;
-          return;
-        }
-      }
       const line = JSON.parse(text) as Line;
       switch (line[0]) {
         case 'header': baseUrl = line[1].baseUrl; break;
         case 'category': categories.push(line[1]); break;
         case 'channel': channels.push(line[1]); break;
-        case 'video': addVideo(line[1], line[2], line[3]); break;
+        case 'video':
+          videos.push(line[1]);
+          trending.push(line[2]);
+          bounds.push(used);
+          if (used + line[3].length > pool.length) {
+            const grown = new Int32Array(Math.max(2 * pool.length, used + line[3].length));
+            grown.set(pool.subarray(0, used));
+            pool = grown;
+          }
+          pool.set(line[3], used);
+          used += line[3].length;
+          break;
         case 'playlist': playlists.push(line[1]); break;
         case 'comment': comments.push(line[1]); break;
         case 'live': live.push(line[1]); break;
