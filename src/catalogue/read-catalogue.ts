@@ -3,8 +3,9 @@
 // downstream (pages, index, counts, related, search) can leak what it never received.
 //
 // Each table is read in one scan (docs/performance.md, "Reading the catalogue"): SQLite keeps only
-// public and unlisted videos and playlists and published comments, and every row attached to a video
-// is kept only when that video was read (an allow-list of the visible ids, built from the video scan).
+// public and unlisted videos and playlists and published comments; a video's tags, sources, captions
+// and chapters reach a record only through a video SQLite returned, and playlist items and comments
+// are kept only when their video's id is among those read (an allow-list).
 // A subquery such as `video_id IN (SELECT id FROM videos WHERE ...)` would scan the videos table,
 // long descriptions and all, once per table, and `ORDER BY id` would walk the id index with one table
 // lookup a row; so rows come in storage order and are sorted here in the same BINARY order.
@@ -24,15 +25,14 @@ type Row = unknown[];
 const rowsOf = (db: Catalogue, sql: string): Iterable<Row> => db.prepare(sql).raw().iterate() as Iterable<Row>;
 
 /**
- * Child rows of visible videos, grouped by video: `sql` yields the video id first and comes in
- * (video id, position) order, the table's primary key, so each list keeps its order. Rows of videos
- * not in `visible` are dropped.
+ * Child rows of videos, grouped by video: `sql` yields the video id first and comes in (video id,
+ * position) order, the table's primary key, so each list keeps its order. Only the lists of videos
+ * that are read reach a record.
  */
-function childrenOf<T>(db: Catalogue, sql: string, visible: ReadonlySet<string>, toItem: (row: Row) => T): Map<string, T[]> {
+function childrenOf<T>(db: Catalogue, sql: string, toItem: (row: Row) => T): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const row of rowsOf(db, sql)) {
     const owner = row[0] as string;
-    if (!visible.has(owner)) continue;
     const list = groups.get(owner);
     if (list) list.push(toItem(row));
     else groups.set(owner, [toItem(row)]);
@@ -54,28 +54,25 @@ function readChannels(db: Catalogue): PublicChannel[] {
 }
 
 function readVideos(db: Catalogue): PublicVideo[] {
-  const rows = [...rowsOf(db, `
-    SELECT id, channel, title, description, category, duration, views, likes, published_at, updated_at, privacy,
-      feature_3d, feature_calm, feature_restricted, feature_captions, thumbnail_url, language
-    FROM videos WHERE ${VISIBLE}`)];
-  sortBinary(rows, (r) => r[0] as string);
-  const visible = new Set(rows.map((r) => r[0] as string));
-
-  const tags = childrenOf(db, 'SELECT video_id, tag FROM video_tags ORDER BY video_id, position', visible, (r) => r[1] as string);
-  const sources = childrenOf(db, 'SELECT video_id, url, type, height FROM video_sources ORDER BY video_id, position', visible,
+  const tags = childrenOf(db, 'SELECT video_id, tag FROM video_tags ORDER BY video_id, position', (r) => r[1] as string);
+  const sources = childrenOf(db, 'SELECT video_id, url, type, height FROM video_sources ORDER BY video_id, position',
     (r): MediaSource => ({ url: r[1] as string, type: r[2] as string, height: r[3] as number }));
   // a catalogue of schema 1 (read-only here, so not migrated) has no caption files
   const captionUrl = (db.prepare('PRAGMA table_info(video_captions)').all() as { name: string }[]).some((c) => c.name === 'url') ? 'url' : 'NULL AS url';
-  const captions = childrenOf(db, `SELECT video_id, lang, label, ${captionUrl} FROM video_captions ORDER BY video_id, position`, visible,
+  const captions = childrenOf(db, `SELECT video_id, lang, label, ${captionUrl} FROM video_captions ORDER BY video_id, position`,
     (r): CaptionTrack => (r[3] === null ? { lang: r[1] as string, label: r[2] as string } : { lang: r[1] as string, label: r[2] as string, url: r[3] as string }));
   // a catalogue older than schema 3 (read-only here, so not migrated) has no chapters
   const hasChapters = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'video_chapters'").get() !== undefined;
   const chapters = hasChapters
-    ? childrenOf(db, 'SELECT video_id, start, title FROM video_chapters ORDER BY video_id, position', visible,
-      (r): Chapter => ({ start: r[1] as number, title: r[2] as string }))
+    ? childrenOf(db, 'SELECT video_id, start, title FROM video_chapters ORDER BY video_id, position', (r): Chapter => ({ start: r[1] as number, title: r[2] as string }))
     : new Map<string, Chapter[]>();
 
-  return rows.map((v) => {
+  // each record made as its row comes (a row kept until later would be copied by every young-generation collection)
+  const videos: PublicVideo[] = [];
+  for (const v of rowsOf(db, `
+    SELECT id, channel, title, description, category, duration, views, likes, published_at, updated_at, privacy,
+      feature_3d, feature_calm, feature_restricted, feature_captions, thumbnail_url, language
+    FROM videos WHERE ${VISIBLE}`)) {
     const id = v[0] as string;
     const description = v[3] as string | null;
     const video: PublicVideo & { chapters?: readonly Chapter[] } = {
@@ -99,8 +96,9 @@ function readVideos(db: Catalogue): PublicVideo[] {
     };
     const ofVideo = chapters.get(id);
     if (ofVideo) video.chapters = ofVideo;
-    return video;
-  });
+    videos.push(video);
+  }
+  return sortBinary(videos, (v) => v.id);
 }
 
 function readPlaylists(db: Catalogue, visible: ReadonlySet<string>): PublicPlaylist[] {
@@ -131,28 +129,28 @@ function readPlaylists(db: Catalogue, visible: ReadonlySet<string>): PublicPlayl
  * same video. Top-level comments first, then replies, each by id.
  */
 function readComments(db: Catalogue, visible: ReadonlySet<string>): PublicComment[] {
-  const topLevel: Row[] = [];
-  const replies: Row[] = [];
-  for (const row of rowsOf(db, `
+  const topLevel: PublicComment[] = [];
+  const replies: PublicComment[] = [];
+  for (const c of rowsOf(db, `
     SELECT id, video_id, parent_id, text, published_at, author_display_name, author_username, author_avatar_url, likes
     FROM comments WHERE state = 'published'`)) {
-    if (!visible.has(row[1] as string)) continue;
-    (row[2] === null ? topLevel : replies).push(row);
+    if (!visible.has(c[1] as string)) continue;
+    const comment: PublicComment = {
+      id: c[0] as string,
+      videoId: c[1] as string,
+      parentId: c[2] as string | null,
+      text: c[3] as string,
+      publishedAt: c[4] as string,
+      author: { displayName: c[5] as string, username: present(c[6] as string | null), avatarUrl: present(c[7] as string | null) },
+      likes: (c[8] as number | null) ?? 0,
+    };
+    (comment.parentId === null ? topLevel : replies).push(comment);
   }
   // the video of every served top-level comment: a reply is served under one of the same video
-  const served = new Map(topLevel.map((c) => [c[0] as string, c[1] as string]));
-  const kept = replies.filter((r) => served.get(r[2] as string) === r[1]);
-  const toComment = (c: Row): PublicComment => ({
-    id: c[0] as string,
-    videoId: c[1] as string,
-    parentId: c[2] as string | null,
-    text: c[3] as string,
-    publishedAt: c[4] as string,
-    author: { displayName: c[5] as string, username: present(c[6] as string | null), avatarUrl: present(c[7] as string | null) },
-    likes: (c[8] as number | null) ?? 0,
-  });
-  const byId = (c: Row) => c[0] as string;
-  return [...sortBinary(topLevel, byId).map(toComment), ...sortBinary(kept, byId).map(toComment)];
+  const served = new Map(topLevel.map((c) => [c.id, c.videoId]));
+  const kept = replies.filter((r) => served.get(r.parentId!) === r.videoId);
+  const byId = (c: PublicComment) => c.id;
+  return [...sortBinary(topLevel, byId), ...sortBinary(kept, byId)];
 }
 
 export function readCatalogue(db: Catalogue): PublicCatalogue {
