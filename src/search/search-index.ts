@@ -199,8 +199,15 @@ function topListWords(terms: readonly string[], frequency: Int32Array, least: nu
   return words.sort();
 }
 
+/** The documents of every kind (documents.ts searchDocuments), as buildSearchIndexOf takes them. */
+export type KindDocuments = Readonly<Record<SearchKind, { readonly keys: readonly string[]; readonly documents: readonly SearchDocument[] }>>;
+
 export function buildSearchIndex(model: Model, options: BuildOptions = {}): SearchIndex {
-  const docs = searchDocuments(model);
+  return buildSearchIndexOf(searchDocuments(model), options);
+}
+
+/** The index of documents made by searchDocuments (the build makes them on its main thread and indexes them on a worker). */
+export function buildSearchIndexOf(docs: KindDocuments, options: BuildOptions = {}): SearchIndex {
   return {
     videos: buildKind('videos', docs.videos.keys, docs.videos.documents, options),
     channels: buildKind('channels', docs.channels.keys, docs.channels.documents, options),
@@ -236,6 +243,14 @@ const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u0080-\uf
 
 /** The index as the text of search.json. */
 export function serialiseSearchIndex(index: SearchIndex): string {
+  return [...serialisedPieces(index)].join('');
+}
+
+/**
+ * The text of search.json in pieces (the head and layout, then each array's base64): what the
+ * build writes, a megabyte at a time, without joining them into one string first.
+ */
+export function serialisedPieces(index: SearchIndex): string[] {
   const data: string[] = [];
   let at = 0;
   const store = (array: StoredArray): [number, number] => {
@@ -271,7 +286,7 @@ export function serialiseSearchIndex(index: SearchIndex): string {
     layout[k] = { keys: [...kind.keys], terms: [...kind.terms], tops: words, arrays: Object.fromEntries(ARRAYS.map((name) => [name, store(arrays[name])])) as StoredKind['arrays'] };
   }
   const layoutText = asciiJson(layout);
-  return `${FORMAT_HEAD}${String(layoutText.length).padStart(LAYOUT_DIGITS, '0')}${LAYOUT_HEAD}${layoutText}${DATA_HEAD}${data.join('')}${DATA_TAIL}`;
+  return [`${FORMAT_HEAD}${String(layoutText.length).padStart(LAYOUT_DIGITS, '0')}${LAYOUT_HEAD}`, layoutText, DATA_HEAD, ...data, DATA_TAIL];
 }
 
 /**
