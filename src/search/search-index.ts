@@ -45,13 +45,14 @@ export interface BuildOptions {
  * arrays and the ids. Tokenising twice and a Map of term counts per document cost twice as much
  * (docs/performance.md, "Search index build").
  */
-function buildKind(kind: SearchKind, keys: readonly string[], documents: readonly SearchDocument[], options: BuildOptions): KindIndex {
+function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptions): KindIndex {
+  const { keys } = source;
   const spec = KIND_SPECS[kind];
   const fields = spec.fields;
   const fieldCount = fields.length;
   const loose = fields.map((f) => spec.looseFields.includes(f));
   const boosts = fields.map((f) => spec.boost[f] ?? 1);
-  const n = documents.length;
+  const n = source.count;
   const termIds = new Map<string, number>();
   const firstSeen: string[] = [];
   const counts: number[] = [];
@@ -64,9 +65,8 @@ function buildKind(kind: SearchKind, keys: readonly string[], documents: readonl
   let tokens = new Int32Array(1 << 16);
   let tokenCount = 0;
   for (let d = 0; d < n; d++) {
-    const doc = documents[d]!;
     for (let f = 0; f < fieldCount; f++) {
-      const terms = termsOf(String(doc[fields[f]!] ?? ''));
+      const terms = termsOf(source.text(d, f));
       lengths[f]![d] = terms.length;
       if (tokenCount + terms.length > tokens.length) {
         const grown = new Int32Array(Math.max(tokens.length * 2, tokenCount + terms.length));
@@ -97,6 +97,7 @@ function buildKind(kind: SearchKind, keys: readonly string[], documents: readonl
     }
   }
   termIds.clear();
+  source.release?.(); // the text is not read again: its memory may go before the postings are made
   // term ids in code-unit order from here on
   const order = firstSeen.map((_, id) => id).sort((a, b) => (firstSeen[a]! < firstSeen[b]! ? -1 : 1));
   const terms = order.map((id) => firstSeen[id]!);
@@ -222,19 +223,41 @@ function topListWords(terms: readonly string[], frequency: Int32Array, least: nu
   return words.sort();
 }
 
-/** The documents of every kind (documents.ts searchDocuments), as buildSearchIndexOf takes them. */
+/** The documents of every kind, as searchDocuments (documents.ts) makes them. */
 export type KindDocuments = Readonly<Record<SearchKind, { readonly keys: readonly string[]; readonly documents: readonly SearchDocument[] }>>;
 
-export function buildSearchIndex(model: Model, options: BuildOptions = {}): SearchIndex {
-  return buildSearchIndexOf(searchDocuments(model), options);
+/** What buildKind reads of a kind's documents: each document's key and the text of each of its fields, read once. */
+export interface DocumentSource {
+  readonly keys: readonly string[];
+  readonly count: number;
+  /** the text of field `f` (KIND_SPECS order) of document `d` */
+  text(d: number, f: number): string;
+  /** called once every text was read: the source may let its memory go */
+  release?(): void;
 }
 
-/** The index of documents made by searchDocuments (the build makes them on its main thread and indexes them on a worker). */
-export function buildSearchIndexOf(docs: KindDocuments, options: BuildOptions = {}): SearchIndex {
+export type KindSources = Readonly<Record<SearchKind, DocumentSource>>;
+
+/** The sources of documents held as objects: a field's text is `String(doc[field] ?? '')`. */
+export function documentSources(docs: KindDocuments): KindSources {
+  const source = (k: SearchKind): DocumentSource => {
+    const { keys, documents } = docs[k];
+    const fields = KIND_SPECS[k].fields;
+    return { keys, count: documents.length, text: (d, f) => String(documents[d]![fields[f]!] ?? '') };
+  };
+  return { videos: source('videos'), channels: source('channels'), playlists: source('playlists') };
+}
+
+export function buildSearchIndex(model: Model, options: BuildOptions = {}): SearchIndex {
+  return buildSearchIndexOf(documentSources(searchDocuments(model)), options);
+}
+
+/** The index of every kind's documents (the build packs them on its main thread and indexes them on a worker: packed-documents.ts). */
+export function buildSearchIndexOf(sources: KindSources, options: BuildOptions = {}): SearchIndex {
   return {
-    videos: buildKind('videos', docs.videos.keys, docs.videos.documents, options),
-    channels: buildKind('channels', docs.channels.keys, docs.channels.documents, options),
-    playlists: buildKind('playlists', docs.playlists.keys, docs.playlists.documents, options),
+    videos: buildKind('videos', sources.videos, options),
+    channels: buildKind('channels', sources.channels, options),
+    playlists: buildKind('playlists', sources.playlists, options),
   };
 }
 
