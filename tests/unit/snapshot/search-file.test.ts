@@ -73,10 +73,10 @@ describe('the search index of a build', () => {
     const good = await buildSnapshot(options);
     const served = readTree(snapshotDir(options, good.id));
     const before = rootEntries(options);
-    // a catalogue whose index needs more heap than the worker is given: 600 descriptions of distinct words
+    // a catalogue whose index needs more heap than the worker is given: 2,000 descriptions of distinct words
     const words = (i: number) => Array.from({ length: 120 }, (_, j) => `w${((i * 7919 + j * 104729) % 1_000_003).toString(36)}q${j}`).join(' ');
-    writeCatalogueFile(options.catalogue, Array.from({ length: 600 }, (_, i) => rawVideo(`big${i}`, { category: 'tech', channel: 'alice', publishedAt: '2026-04-01T10:00:00Z', description: words(i).slice(0, 1000) })));
-    await expect(buildSnapshot({ ...options, searchLimits: { maxOldGenerationSizeMb: 16 } })).rejects.toThrow(/search index could not be built.*memory/);
+    writeCatalogueFile(options.catalogue, Array.from({ length: 2000 }, (_, i) => rawVideo(`big${i}`, { category: 'tech', channel: 'alice', publishedAt: '2026-04-01T10:00:00Z', description: words(i).slice(0, 1000) })));
+    await expect(buildSnapshot({ ...options, searchLimits: { maxOldGenerationSizeMb: 12 } })).rejects.toThrow(/search index could not be built.*memory/);
     expect(currentId(options)).toBe(good.id);
     expect(rootEntries(options)).toEqual(before); // no .building- folder, no lock, no new snapshot
     expect(readTree(snapshotDir(options, good.id))).toEqual(served);
