@@ -3,13 +3,15 @@
 // (main thread and compression workers together), against the targets for 100,000 videos.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { join } from 'node:path';
 import { importCatalogue } from '../src/catalogue/import-catalogue.ts';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { wholeNumber } from '../src/cli/args.ts';
 import type { Reuse } from '../src/snapshot/build-snapshot.ts';
+import { chooseHeapLimit, countVideos } from '../src/snapshot/build-heap.ts';
 import { runCommand } from './cli.ts';
 
 const TARGET = { seconds: 60, rssMb: 1024 };
@@ -37,8 +39,12 @@ await runCommand('bench:build', BENCH_BUILD_COMMAND, async ({ values }) => {
       seedCatalogue(catalogue, { videos, seed: 42 });
     }
     const runs = [];
+    // the heap limit `npm run build` would give itself for this catalogue (src/snapshot/build-heap.ts)
+    const heap = chooseHeapLimit({ videos: countVideos(catalogue) ?? 0, totalMemory: totalmem(), defaultLimit: getHeapStatistics().heap_size_limit, nodeOptions: `${process.env['NODE_OPTIONS'] ?? ''} ${process.execArgv.join(' ')}` });
+    if (heap.limitMb !== undefined) console.log(`builds run with a heap limit of ${heap.reason}`);
+    const heapFlag = heap.limitMb === undefined ? [] : [`--max-old-space-size=${heap.limitMb}`];
     for (const label of ['first build', 'rebuild, unchanged catalogue']) {
-      const out = execFileSync(process.execPath, ['scripts/bench/run-build.ts'], {
+      const out = execFileSync(process.execPath, [...heapFlag, 'scripts/bench/run-build.ts'], {
         env: { ...process.env, CATALOGUE_DB: catalogue, DIST_DIR: join(dir, 'dist') },
         encoding: 'utf8',
       });

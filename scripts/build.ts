@@ -3,8 +3,14 @@
 // STATIC_FILES=true) the pages are also written as plain files for nginx or a static host
 // (docs/cdn.md). A build for another base URL than the deployment's (dist/deployment.json) is
 // refused unless --for-new-origin is given (docs/reliability.md, "Builds and the file system").
+// A catalogue too large for V8's default heap makes the build re-run itself with a larger limit,
+// sized from its videos and the machine's memory (src/snapshot/build-heap.ts), unless one was set.
+import { spawn } from 'node:child_process';
+import { totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
+import { chooseHeapLimit, countVideos } from '../src/snapshot/build-heap.ts';
 import { baseUrlSource } from '../src/snapshot/deployment.ts';
 import { megabytes, runCommand, UsageError } from './cli.ts';
 
@@ -23,6 +29,8 @@ const BUILD_COMMAND = {
     'of this deployment never serve links to the wrong origin, unless --for-new-origin says the deployment moves.',
     'A build starts from the snapshot being served: pages whose bytes did not change keep their compressed variants, and the',
     'search index is copied when the model data did not change (docs/architecture.md, "Incremental builds"); --full reuses nothing.',
+    'A catalogue too large for V8\'s default heap limit makes the build re-run itself with --max-old-space-size of 1 GB and 6 KB a',
+    'video (at most 75% of the memory); a limit set in NODE_OPTIONS is kept (docs/performance.md, "The build\'s heap limit").',
   ],
 } as const;
 
@@ -37,8 +45,36 @@ function configWithBaseUrl(baseUrl: string | undefined) {
   }
 }
 
+/**
+ * Runs this build again in a node with the heap limit `limitMb`, passing the signals that stop it
+ * on to it; resolves with its exit code (a build ended by a signal ends this process the same way).
+ */
+function rerunWithHeap(limitMb: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, `--max-old-space-size=${limitMb}`, ...process.argv.slice(1)], { stdio: 'inherit' });
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    for (const signal of signals) process.on(signal, forward);
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      for (const s of signals) process.off(s, forward);
+      if (signal) process.kill(process.pid, signal);
+      resolve(code ?? 1);
+    });
+  });
+}
+
 await runCommand('build', BUILD_COMMAND, async ({ values }) => {
   const config = configWithBaseUrl(values['base-url']);
+  const videos = countVideos(config.catalogueDb);
+  if (videos !== undefined) {
+    const heap = chooseHeapLimit({ videos, totalMemory: totalmem(), defaultLimit: getHeapStatistics().heap_size_limit, nodeOptions: `${process.env['NODE_OPTIONS'] ?? ''} ${process.execArgv.join(' ')}` });
+    if (heap.limitMb !== undefined) {
+      console.log(`build: running with a heap limit of ${heap.reason}`);
+      process.exitCode = await rerunWithHeap(heap.limitMb);
+      return;
+    }
+  }
   const s = await buildSnapshot({
     catalogue: config.catalogueDb,
     distDir: config.distDir,

@@ -39,29 +39,40 @@ export interface BuildOptions {
 
 
 /**
- * Two passes over the documents, so that memory stays at the final typed arrays: the first finds
- * the terms, their document frequencies and the field lengths; the second tokenises again and
- * writes each posting's scores in place.
+ * Two passes: the first tokenises every document once, finds the terms, their document frequencies
+ * and the field lengths, and keeps each document's terms as ids (4 bytes a term); the second walks
+ * those ids and writes each posting's scores in place, so that memory stays at the final typed
+ * arrays and the ids. Tokenising twice and a Map of term counts per document cost twice as much
+ * (docs/performance.md, "Search index build").
  */
-function buildKind(kind: SearchKind, keys: readonly string[], documents: readonly SearchDocument[], options: BuildOptions): KindIndex {
+function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptions): KindIndex {
+  const { keys } = source;
   const spec = KIND_SPECS[kind];
   const fields = spec.fields;
+  const fieldCount = fields.length;
   const loose = fields.map((f) => spec.looseFields.includes(f));
   const boosts = fields.map((f) => spec.boost[f] ?? 1);
-  const n = documents.length;
+  const n = source.count;
   const termIds = new Map<string, number>();
   const firstSeen: string[] = [];
   const counts: number[] = [];
-  const lengths = fields.map(() => new Int32Array(n));
   const looseCounts: number[] = [];
-  const seen = new Set<number>();
-  const seenLoose = new Set<number>();
-  documents.forEach((doc, d) => {
-    seen.clear();
-    seenLoose.clear();
-    fields.forEach((field, f) => {
-      const terms = termsOf(String(doc[field] ?? ''));
+  // the last document (+ 1) each term was counted in, over every field and over the short ones
+  const countedIn: number[] = [];
+  const looseCountedIn: number[] = [];
+  const lengths = fields.map(() => new Int32Array(n));
+  // every document's terms as ids in order of first sight, field after field
+  let tokens = new Int32Array(1 << 16);
+  let tokenCount = 0;
+  for (let d = 0; d < n; d++) {
+    for (let f = 0; f < fieldCount; f++) {
+      const terms = termsOf(source.text(d, f));
       lengths[f]![d] = terms.length;
+      if (tokenCount + terms.length > tokens.length) {
+        const grown = new Int32Array(Math.max(tokens.length * 2, tokenCount + terms.length));
+        grown.set(tokens.subarray(0, tokenCount));
+        tokens = grown;
+      }
       for (const term of terms) {
         let id = termIds.get(term);
         if (id === undefined) {
@@ -70,52 +81,66 @@ function buildKind(kind: SearchKind, keys: readonly string[], documents: readonl
           firstSeen.push(term);
           counts.push(0);
           looseCounts.push(0);
+          countedIn.push(0);
+          looseCountedIn.push(0);
         }
-        if (!seen.has(id)) {
-          seen.add(id);
+        tokens[tokenCount++] = id;
+        if (countedIn[id] !== d + 1) {
+          countedIn[id] = d + 1;
           counts[id]! += 1;
         }
-        if (loose[f] && !seenLoose.has(id)) {
-          seenLoose.add(id);
+        if (loose[f] && looseCountedIn[id] !== d + 1) {
+          looseCountedIn[id] = d + 1;
           looseCounts[id]! += 1;
         }
       }
-    });
-  });
+    }
+  }
+  termIds.clear();
+  source.release?.(); // the text is not read again: its memory may go before the postings are made
   // term ids in code-unit order from here on
   const order = firstSeen.map((_, id) => id).sort((a, b) => (firstSeen[a]! < firstSeen[b]! ? -1 : 1));
   const terms = order.map((id) => firstSeen[id]!);
-  order.forEach((old, id) => termIds.set(firstSeen[old]!, id));
+  const termCount = terms.length;
+  const idOf = new Int32Array(termCount);
+  order.forEach((old, id) => (idOf[old] = id));
   const frequency = Int32Array.from(order, (old) => counts[old]!);
   const looseCount = Int32Array.from(order, (old) => looseCounts[old]!);
   const { starts, looseEnds, looseScoreStarts } = layoutOf(frequency, looseCount);
-  const total = starts[terms.length]!;
+  const total = starts[termCount]!;
   const docs = new Int32Array(total);
   const scoreAll = new Float32Array(total);
-  const scoreLoose = new Float32Array(looseScoreStarts[terms.length]!);
+  const scoreLoose = new Float32Array(looseScoreStarts[termCount]!);
   const average = lengths.map((l) => Math.max(1, l.reduce((sum, x) => sum + x, 0) / Math.max(1, n)));
+  const idf = Float64Array.from(frequency, (df) => Math.log(1 + (n - df + 0.5) / (df + 0.5)));
   // where the next posting of each term goes: in the short-field part, or after it
-  const fillLoose = starts.slice(0, terms.length);
+  const fillLoose = starts.slice(0, termCount);
   const fillRest = looseEnds.slice();
-  const tf = new Map<number, Int32Array>();
-  documents.forEach((doc, d) => {
-    tf.clear();
-    fields.forEach((field, f) => {
-      for (const term of termsOf(String(doc[field] ?? ''))) {
-        const id = termIds.get(term)!;
-        let perField = tf.get(id);
-        if (!perField) tf.set(id, (perField = new Int32Array(fields.length)));
-        perField[f]! += 1;
+  // a document's count of each of its terms per field (term id × field), zeroed again after it
+  const tf = new Int32Array(termCount * fieldCount);
+  const seenIn = new Int32Array(termCount);
+  const seen: number[] = [];
+  let at = 0;
+  for (let d = 0; d < n; d++) {
+    seen.length = 0;
+    for (let f = 0; f < fieldCount; f++) {
+      for (let end = at + lengths[f]![d]!; at < end; at++) {
+        const id = idOf[tokens[at]!]!;
+        if (seenIn[id] !== d + 1) {
+          seenIn[id] = d + 1;
+          seen.push(id);
+        }
+        tf[id * fieldCount + f]! += 1;
       }
-    });
-    for (const [id, perField] of tf) {
-      const idf = Math.log(1 + (n - frequency[id]! + 0.5) / (frequency[id]! + 0.5));
+    }
+    for (const id of seen) {
       let all = 0;
       let looseScore = 0;
-      for (let f = 0; f < fields.length; f++) {
-        const count = perField[f]!;
+      for (let f = 0; f < fieldCount; f++) {
+        const count = tf[id * fieldCount + f]!;
         if (count === 0) continue;
-        const score = boosts[f]! * idf * (DELTA + (count * (K1 + 1)) / (count + K1 * (1 - B + (B * lengths[f]![d]!) / average[f]!)));
+        tf[id * fieldCount + f] = 0;
+        const score = boosts[f]! * idf[id]! * (DELTA + (count * (K1 + 1)) / (count + K1 * (1 - B + (B * lengths[f]![d]!) / average[f]!)));
         all += score;
         if (loose[f]) looseScore += score;
       }
@@ -130,8 +155,7 @@ function buildKind(kind: SearchKind, keys: readonly string[], documents: readonl
         scoreAll[at] = all;
       }
     }
-  });
-  termIds.clear();
+  }
   const tops = new Map<string, Ranking>();
   const index: KindIndex = { keys, terms, frequency, starts, looseEnds, docs, scoreAll, looseScoreStarts, scoreLoose, typos: typoIndexOf(terms, starts, looseEnds), tops };
   const least = options.topListPostings ?? TOP_LIST_POSTINGS;
@@ -199,12 +223,41 @@ function topListWords(terms: readonly string[], frequency: Int32Array, least: nu
   return words.sort();
 }
 
+/** The documents of every kind, as searchDocuments (documents.ts) makes them. */
+export type KindDocuments = Readonly<Record<SearchKind, { readonly keys: readonly string[]; readonly documents: readonly SearchDocument[] }>>;
+
+/** What buildKind reads of a kind's documents: each document's key and the text of each of its fields, read once. */
+export interface DocumentSource {
+  readonly keys: readonly string[];
+  readonly count: number;
+  /** the text of field `f` (KIND_SPECS order) of document `d` */
+  text(d: number, f: number): string;
+  /** called once every text was read: the source may let its memory go */
+  release?(): void;
+}
+
+export type KindSources = Readonly<Record<SearchKind, DocumentSource>>;
+
+/** The sources of documents held as objects: a field's text is `String(doc[field] ?? '')`. */
+export function documentSources(docs: KindDocuments): KindSources {
+  const source = (k: SearchKind): DocumentSource => {
+    const { keys, documents } = docs[k];
+    const fields = KIND_SPECS[k].fields;
+    return { keys, count: documents.length, text: (d, f) => String(documents[d]![fields[f]!] ?? '') };
+  };
+  return { videos: source('videos'), channels: source('channels'), playlists: source('playlists') };
+}
+
 export function buildSearchIndex(model: Model, options: BuildOptions = {}): SearchIndex {
-  const docs = searchDocuments(model);
+  return buildSearchIndexOf(documentSources(searchDocuments(model)), options);
+}
+
+/** The index of every kind's documents (the build packs them on its main thread and indexes them on a worker: packed-documents.ts). */
+export function buildSearchIndexOf(sources: KindSources, options: BuildOptions = {}): SearchIndex {
   return {
-    videos: buildKind('videos', docs.videos.keys, docs.videos.documents, options),
-    channels: buildKind('channels', docs.channels.keys, docs.channels.documents, options),
-    playlists: buildKind('playlists', docs.playlists.keys, docs.playlists.documents, options),
+    videos: buildKind('videos', sources.videos, options),
+    channels: buildKind('channels', sources.channels, options),
+    playlists: buildKind('playlists', sources.playlists, options),
   };
 }
 
@@ -236,6 +289,14 @@ const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u0080-\uf
 
 /** The index as the text of search.json. */
 export function serialiseSearchIndex(index: SearchIndex): string {
+  return [...serialisedPieces(index)].join('');
+}
+
+/**
+ * The text of search.json in pieces (the head and layout, then each array's base64): what the
+ * build writes, a megabyte at a time, without joining them into one string first.
+ */
+export function serialisedPieces(index: SearchIndex): string[] {
   const data: string[] = [];
   let at = 0;
   const store = (array: StoredArray): [number, number] => {
@@ -271,7 +332,7 @@ export function serialiseSearchIndex(index: SearchIndex): string {
     layout[k] = { keys: [...kind.keys], terms: [...kind.terms], tops: words, arrays: Object.fromEntries(ARRAYS.map((name) => [name, store(arrays[name])])) as StoredKind['arrays'] };
   }
   const layoutText = asciiJson(layout);
-  return `${FORMAT_HEAD}${String(layoutText.length).padStart(LAYOUT_DIGITS, '0')}${LAYOUT_HEAD}${layoutText}${DATA_HEAD}${data.join('')}${DATA_TAIL}`;
+  return [`${FORMAT_HEAD}${String(layoutText.length).padStart(LAYOUT_DIGITS, '0')}${LAYOUT_HEAD}`, layoutText, DATA_HEAD, ...data, DATA_TAIL];
 }
 
 /**

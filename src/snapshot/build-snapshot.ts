@@ -7,10 +7,12 @@
 // schema again, and when the model data did not change the search index is copied from it; the
 // result is byte-identical to a full build (`full`). Each step is its own module: reading
 // (read-build-input.ts), the reuse decision (choose-previous.ts), the search index
-// (search-file.ts), the pages (render-pages.ts), the manifest (write-manifest.ts) and the swap
-// (install-snapshot.ts); this file runs them in order and cleans up after a failure.
+// (search-file.ts: built on a worker thread while the pages are rendered), the pages
+// (render-pages.ts), the manifest (write-manifest.ts) and the swap (install-snapshot.ts); this
+// file runs them in order and cleans up after a failure.
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { ResourceLimits } from 'node:worker_threads';
 import { buildModel, deriveCatalogue, type Derived, type Model } from '../model/build-model.ts';
 import { checkDeploymentOrigin } from './deployment.ts';
 import { diffPages } from './diff-manifests.ts';
@@ -25,7 +27,7 @@ import { currentSnapshotId, removeLeftovers, withBuildLock } from './swap.ts';
 import { createLap } from './build-progress.ts';
 import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { choosePrevious, snapshotWhole, type PreviousChoice } from './choose-previous.ts';
-import { copySearchIndex, writeSearchIndex } from './search-file.ts';
+import { copySearchIndex, startSearchIndex, type SearchIndexTask } from './search-file.ts';
 import { writeText } from './text-files.ts';
 import { computeVideoInputs, PAGE_INPUTS_FILE, readPageInputs, writePageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
@@ -51,6 +53,8 @@ export interface BuildOptions {
   readonly staticFiles?: boolean;
   /** reuse nothing of the snapshot being served: render, check and compress every page */
   readonly full?: boolean;
+  /** the search index worker's heap limits (default: V8's, as the main thread's) */
+  readonly searchLimits?: ResourceLimits;
 }
 
 export interface BuildSummary {
@@ -139,7 +143,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   };
   const written: Leftovers = {};
   try {
-    const data = writeDataFiles(build);
+    const data = writeDataFiles(build, written);
     return takeServedWhole(build, data) ?? await writeAndServe(build, data, written);
   } catch (error) {
     throw await cleanUp(build, written, error);
@@ -148,23 +152,40 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
 
 interface DataFiles {
   readonly model: FileRecord;
-  readonly search: FileRecord;
+  /** search.json's record: copied, or being written by its worker thread while the pages are (awaited before the manifest) */
+  readonly search: Promise<FileRecord>;
   /** whether search.json was copied from the served snapshot (the model data is its own) */
   readonly searchReused: boolean;
+  /** throws the search worker's failure once it has failed (a no-op when search.json was copied) */
+  readonly checkSearch: () => void;
 }
 
 /**
- * The model data and the search index, before the pages, while memory holds only the model: the
- * index is written and let go. The model data is everything the pages and the index are made from
- * (the server rebuilds the same model from it), so when it did not change, neither did the index.
+ * The model data, then the search index: copied when the model data is the served snapshot's (the
+ * model data is everything the pages and the index are made from, and the server rebuilds the same
+ * model from it, so when it did not change, neither did the index), else started on a worker
+ * thread (search-file.ts), which writes search.json while this thread stamps the site files and
+ * renders the pages: its time hides behind theirs on a machine with a second core.
  */
-function writeDataFiles({ tmp, input, derived, model, options, choice: { reuse }, progress, lap }: Build): DataFiles {
+function writeDataFiles({ tmp, input, derived, model, options, choice: { reuse }, progress, lap }: Build, written: Leftovers): DataFiles {
   const modelFile = writeText(join(tmp, MODEL_FILE), modelLines(input.catalogue, derived, options.baseUrl));
-  progress(`model data written (${lap()}); building the search index`);
-  const searchFile = (reuse && copySearchIndex(reuse, modelFile, join(tmp, SEARCH_FILE))) || writeSearchIndex(join(tmp, SEARCH_FILE), model);
-  const searchReused = reuse !== undefined && reuse.head.files[SEARCH_FILE]?.sha256 === searchFile.sha256 && reuse.head.files[MODEL_FILE]?.sha256 === modelFile.sha256;
-  progress(`search index ${searchReused ? 'copied from the served snapshot' : 'written'}: ${(searchFile.size / 1e6).toFixed(1)} MB (${lap()})`);
-  return { model: modelFile, search: searchFile, searchReused };
+  progress(`model data written (${lap()})`);
+  const copied = reuse && copySearchIndex(reuse, modelFile, join(tmp, SEARCH_FILE));
+  if (copied) {
+    progress(`search index copied from the served snapshot: ${(copied.size / 1e6).toFixed(1)} MB (${lap()})`);
+    return { model: modelFile, search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
+  }
+  const task = startSearchIndex(join(tmp, SEARCH_FILE), model, options.searchLimits);
+  written.search = task;
+  let failure: { error: unknown } | undefined;
+  task.record.catch((error: unknown) => (failure = { error }));
+  progress(`search index started on a worker thread (${lap()})`);
+  return {
+    model: modelFile, search: task.record, searchReused: false,
+    checkSearch: () => {
+      if (failure) throw failure.error;
+    },
+  };
 }
 
 /**
@@ -192,9 +213,10 @@ function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefine
   };
 }
 
-/** What a build wrote that a failure must remove: the page writer's files too. */
+/** What a build wrote that a failure must remove: the page writer's files too, and the search index worker's. */
 interface Leftovers extends Written {
   writer?: PageWriter;
+  search?: SearchIndexTask;
 }
 
 /** Stamps the site files, writes the pages, the page inputs and the manifest, puts the snapshot in place and serves it. */
@@ -218,14 +240,21 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     checkedBefore: reusable ? writer.isPrevious : undefined,
     // the pages the served snapshot has is the best estimate of the total before the plan is walked
     expected: previous?.pages.size ?? estimatePages(model),
-    progress,
+    // a failed search worker ends the build at the next progress report (every few seconds),
+    // not after every page is rendered
+    progress: (message) => {
+      data.checkSearch();
+      progress(message);
+    },
   });
   await writer.close();
   if (writer.reuseStopped) progress(`stopped reading the served snapshot's page files: ${writer.reuseStopped}; the pages after it were rendered and compressed anew`);
   const inputsRecord = writePageInputs(tmp, inputs);
-  progress(`${pages} pages written (${lap()}); writing manifest`);
+  progress(`${pages} pages written (${lap()})`);
+  const search = await data.search;
+  if (!data.searchReused) progress(`search index written on its worker thread: ${(search.size / 1e6).toFixed(1)} MB (waited ${lap()} for it); writing manifest`);
 
-  const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: data.search, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: inputsRecord };
+  const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: inputsRecord };
   const manifest = writeManifest(join(tmp, MANIFEST_FILE), { baseUrl: options.baseUrl, videos: build.input.catalogue.videos.length, files, entries: writer.entries });
   const { id } = manifest;
   // Everything is written aside (static files included) before anything is renamed into place.
@@ -265,6 +294,8 @@ async function cleanUp(build: Build, written: Leftovers, error: unknown): Promis
   try {
     await written.writer?.abort();
   } catch { /* the files are removed below */ }
+  // the worker ends before its folder is removed: it writes nothing after
+  await written.search?.stop();
   rmSync(build.tmp, { recursive: true, force: true });
   if (written.created !== undefined) rmSync(written.created, { recursive: true, force: true });
   if (written.changesFile !== undefined && currentSnapshotId(layout.root) !== basename(written.changesFile, '.txt')) rmSync(written.changesFile, { force: true });

@@ -1,0 +1,55 @@
+// Search documents packed for the build's worker thread (src/search/packed-documents.ts): what the
+// worker reads is what was packed, value for value (any string, lone surrogates included), the
+// index made from it is the index made from the documents, and damaged packing is refused.
+import { describe, expect, it } from 'vitest';
+import { KIND_SPECS, SEARCH_KINDS, searchDocuments } from '../../../src/search/documents.ts';
+import { packDocuments, packedBuffers, sourcesOf } from '../../../src/search/packed-documents.ts';
+import { buildSearchIndex, buildSearchIndexOf, serialiseSearchIndex } from '../../../src/search/search-index.ts';
+import { catalogueOf, channel, modelOf, video } from '../support/fixtures.ts';
+
+const model = modelOf(catalogueOf({
+  channels: [channel('alice', { displayName: 'Alice Ŀ 東京', description: 'emoji 🎉 and café' }), channel('bob')],
+  videos: [
+    video('v1', { title: 'Jazz 🎷 piano', tags: ['jazz', 'naïve'], description: '' }),
+    video('v2', { title: 'lone \ud800 surrogate', channel: 'bob', tags: [] }),
+    video('v3', { title: 'Москва: données', description: 'd'.repeat(1500) }),
+  ],
+}));
+
+describe('packDocuments and sourcesOf', () => {
+  it('give back every key and every indexed field as buildKind reads it, after a trip through a worker\'s structured clone', () => {
+    const docs = searchDocuments(model);
+    const packed = packDocuments(docs);
+    const sources = sourcesOf(structuredClone(packed, { transfer: packedBuffers(packed) }));
+    for (const k of SEARCH_KINDS) {
+      const source = sources[k];
+      expect(source.keys).toEqual(docs[k].keys);
+      expect(source.count).toBe(docs[k].documents.length);
+      const fields = KIND_SPECS[k].fields;
+      for (const [d, doc] of docs[k].documents.entries()) fields.forEach((field, f) => expect(source.text(d, f)).toBe(String(doc[field] ?? '')));
+    }
+    expect(sources.videos.text(1, 0)).toBe('lone \ud800 surrogate');
+    const again = packDocuments(docs);
+    expect(serialiseSearchIndex(buildSearchIndexOf(sourcesOf(again)))).toBe(serialiseSearchIndex(buildSearchIndex(model)));
+  });
+
+  it('names each buffer once, for transfer: the text moves to the worker, no copy stays', () => {
+    const packed = packDocuments(searchDocuments(model));
+    const buffers = packedBuffers(packed);
+    expect(new Set(buffers).size).toBe(buffers.length);
+    expect(buffers.length).toBe(SEARCH_KINDS.reduce((n, k) => n + 1 + 2 * KIND_SPECS[k].fields.length, 0));
+    structuredClone(packed, { transfer: buffers });
+    expect(packed.videos.fields[3]!.utf16.byteLength).toBe(0); // detached here
+  });
+
+  it('refuses packing whose offsets run past the text or whose fields do not fit the kind', () => {
+    const packed = packDocuments(searchDocuments(model));
+    const title = packed.videos.fields[0]!;
+    const past = { ...packed, videos: { ...packed.videos, fields: [{ utf16: title.utf16, ends: title.ends.map((e) => e + 1000) }, ...packed.videos.fields.slice(1)] } };
+    expect(() => sourcesOf(past)).toThrow(/damaged/);
+    const backwards = { ...packed, videos: { ...packed.videos, fields: [{ utf16: title.utf16, ends: Int32Array.from([5, 2, 9]) }, ...packed.videos.fields.slice(1)] } };
+    expect(() => sourcesOf(backwards)).toThrow(/damaged/);
+    const missing = { ...packed, videos: { ...packed.videos, fields: packed.videos.fields.slice(1) } };
+    expect(() => sourcesOf(missing)).toThrow(/packed videos do not have 4 fields of 3 values/);
+  });
+});
