@@ -141,7 +141,7 @@ export interface PageWriter {
   copy(key: string): boolean;
   /** whether `body` is exactly the bytes of the previous snapshot's page `key` (read and compared) */
   isPrevious(key: string, body: Buffer): boolean;
-  /** Waits while too many pages are queued for compression (keeps memory bounded). */
+  /** When too many pages are queued for compression, compresses some on this thread, then waits (keeps memory bounded). */
   keepUp(): Promise<void>;
   close(): Promise<void>;
   /** Stops the workers without finishing (after a failure). */
@@ -278,6 +278,8 @@ export function createPageWriter(dir: string, options: { reuse?: ReusablePages |
       }
     },
     async keepUp() {
+      // too many queued (rendering is ahead of the workers): compress the waiting batches here, then wait
+      while (pool.pending > MAX_PENDING_BATCHES && pool.compressHere());
       if (pool.pending > MAX_PENDING_BATCHES) await pool.drain();
     },
     async close() {

@@ -123,6 +123,34 @@ describe('createCompressPool', () => {
     }
   });
 
+  it('compresses on the calling thread the batches no worker has taken, with the same bytes, still delivered in order', async () => {
+    const bodies = Array.from({ length: 8 }, (_, b) => [json(b, 3000 + b), json(b + 50, 700)]);
+    const run = async (here: boolean) => {
+      const pool = createCompressPool(1);
+      try {
+        const order: number[] = [];
+        const results: Variants[][] = [];
+        bodies.forEach((batch, b) => pool.submit(batch, (variants) => { order.push(b); results[b] = variants; }));
+        let compressedHere = 0;
+        while (here && pool.compressHere()) compressedHere++;
+        await pool.drain();
+        expect(order).toEqual(bodies.map((_, b) => b));
+        return { results, compressedHere };
+      } finally {
+        await pool.close();
+      }
+    };
+    const byWorkers = await run(false);
+    const mixed = await run(true);
+    // one worker holds two batches at a time: the other six were compressed here
+    expect(mixed.compressedHere).toBe(6);
+    expect(byWorkers.compressedHere).toBe(0);
+    mixed.results.forEach((batch, b) => batch.forEach(([br, gzip], i) => {
+      expect(br!.equals(byWorkers.results[b]![i]![0]!)).toBe(true);
+      expect(gzip!.equals(byWorkers.results[b]![i]![1]!)).toBe(true);
+    }));
+  });
+
   it('gives no variant for a body that compression would not make smaller', async () => {
     const pool = createCompressPool(1);
     try {
