@@ -6,7 +6,7 @@
 // into a Map on the event loop: ~12 s and ~120 MB of heap for pyvideo-100k's 310,651 pages.
 // Entries parsed are kept (up to ENTRIES_KEPT), so a page asked for again is the same object
 // (the static path caches its headers per entry).
-import { parseManifestPage, type PageEntry } from './manifest.ts';
+import type { PageEntry } from './manifest.ts';
 
 /** What the server asks of a snapshot's pages: a Map's reading side. */
 export interface PageLookup extends Iterable<[string, PageEntry]> {
@@ -29,9 +29,11 @@ const QUOTE = 34;
 const BACKSLASH = 92;
 const COMMA = 44;
 const CLOSE = 125;
+const OPEN = 123;
+const COLON = 58;
 
-/** The key of the page line at `start` (its JSON string, unescaped). */
-function keyAt(bytes: Buffer, start: number): string {
+/** Where the key of the page line at `start` is: its opening and closing quotes, and whether it holds escapes. */
+function scanKey(bytes: Buffer, start: number): { open: number; close: number; escaped: boolean } {
   let at = start + (bytes[start] === COMMA ? 1 : 0);
   if (bytes[at] !== QUOTE) throw new Error('a manifest line holds no page');
   const open = at;
@@ -45,7 +47,26 @@ function keyAt(bytes: Buffer, start: number): string {
       break;
     }
   }
-  return escaped ? (JSON.parse(bytes.toString('utf8', open, at + 1)) as string) : bytes.toString('utf8', open + 1, at);
+  return { open, close: at, escaped };
+}
+
+const keyOf = (bytes: Buffer, { open, close, escaped }: { open: number; close: number; escaped: boolean }): string =>
+  (escaped ? (JSON.parse(bytes.toString('utf8', open, close + 1)) as string) : bytes.toString('utf8', open + 1, close));
+
+/** The key of the page line at `start` (its JSON string, unescaped). */
+const keyAt = (bytes: Buffer, start: number): string => keyOf(bytes, scanKey(bytes, start));
+
+/**
+ * The page of the manifest line in `bytes` from `start` to `end` (`"key":{...}`, after the first
+ * with a leading comma), parsed from the bytes: the key, then the entry with one JSON.parse of its
+ * own text (half the time of parsing the line as an object). Throws when the line holds no page.
+ */
+export function parsePageLine(bytes: Buffer, start: number, end: number): [string, PageEntry] {
+  const key = scanKey(bytes, start);
+  if (key.close + 2 >= end || bytes[key.close + 1] !== COLON || bytes[key.close + 2] !== OPEN) throw new Error('a manifest line holds no page');
+  const entry: unknown = JSON.parse(bytes.toString('utf8', key.close + 2, end));
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new Error('a manifest line holds no page');
+  return [keyOf(bytes, key), entry as PageEntry];
 }
 
 /** Finds the page lines of a manifest (its head on the first line, then a page a line, then `}}`). */
@@ -78,8 +99,7 @@ export function linePageLookup(manifest: Buffer, lines: ManifestLines): PageLook
   const { starts } = lines;
   const count = starts.length;
   const kept = new Map<string, PageEntry>();
-  const lineOf = (i: number) => manifest.toString('utf8', starts[i]!, i + 1 < count ? starts[i + 1]! - 1 : lines.end);
-  const parse = (i: number): [string, PageEntry] => parseManifestPage(lineOf(i));
+  const parse = (i: number): [string, PageEntry] => parsePageLine(manifest, starts[i]!, i + 1 < count ? starts[i + 1]! - 1 : lines.end);
   return {
     size: count,
     get(key) {

@@ -8,12 +8,11 @@
 // takes that page's variants from the previous page files, read by range and checked, instead of
 // being compressed again; they go through the same ordered queue, so the files stay in page order.
 import { createHash } from 'node:crypto';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIN_COMPRESSIBLE } from '../http/encoding.ts';
 import type { Rendered } from '../api/respond.ts';
 import { createCompressPool, type Variants } from './compress-pool.ts';
-import { writeAll } from './disk-faults.ts';
 import { PAGE_FILES } from './layout.ts';
 import type { FileRecord, PageEntry, Range } from './manifest.ts';
 import { checksumOf, PageReadError } from './page-files.ts';
@@ -24,7 +23,43 @@ const BATCH = 64;
 const MAX_PENDING_BATCHES = 8;
 
 type MutableEntry = { -readonly [K in keyof PageEntry]: PageEntry[K] };
+/** the CRC-32 of a page's br and gzip variants, when known (read from the previous page files and checked) */
+type Checksums = readonly [number | undefined, number | undefined];
+const NO_VARIANTS: Variants = [undefined, undefined];
 
+/** At most this many buffers go to one writev(2) (Linux's IOV_MAX is 1024). */
+const WRITEV_BUFFERS = 1024;
+
+/**
+ * Writes all of `buffers` at the file's position, in order, without joining them first. writev(2)
+ * may write only part (a full disk, part way): the rest is written again, and that write fails
+ * with the cause, so a short write never leaves a file that looks complete.
+ */
+function writeAllOf(fd: number, buffers: Buffer[]): void {
+  let at = 0;
+  let skip = 0; // bytes of buffers[at] already written
+  while (at < buffers.length) {
+    const batch = buffers.slice(at, at + WRITEV_BUFFERS);
+    if (skip > 0) batch[0] = batch[0]!.subarray(skip);
+    let written = writevSync(fd, batch);
+    for (const buffer of batch) {
+      if (written < buffer.length) {
+        skip += written;
+        break;
+      }
+      written -= buffer.length;
+      at++;
+      skip = 0;
+    }
+  }
+}
+
+/**
+ * A page file written in order: appended bytes are held (views, not copies) until FLUSH_BYTES are
+ * pending, then hashed and written with writev. A view that continues the last one in the same
+ * memory (pages copied from one read of the previous page files) joins it, so a run of copied pages
+ * is one large write, never copied in memory.
+ */
 function appendOnly(path: string) {
   const fd = openSync(path, 'w');
   const hash = createHash('sha256');
@@ -32,19 +67,33 @@ function appendOnly(path: string) {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let offset = 0;
+  // the last bytes appended, as a place in memory: a view is made once the next bytes do not continue them
+  let tail: ArrayBufferLike | undefined;
+  let tailStart = 0;
+  let tailEnd = 0;
+  const endTail = () => {
+    if (tail !== undefined) pending.push(Buffer.from(tail, tailStart, tailEnd - tailStart));
+    tail = undefined;
+  };
   const flush = () => {
-    if (pendingBytes > 0) {
-      const data = Buffer.concat(pending, pendingBytes);
-      writeAll(fd, data);
-      hash.update(data);
-    }
+    endTail();
+    for (const data of pending) hash.update(data);
+    if (pending.length > 0) writeAllOf(fd, pending);
     pending = [];
     pendingBytes = 0;
   };
   return {
-    append(data: Buffer): Range {
-      const range: Range = [offset, data.length, checksumOf(data)];
-      pending.push(data);
+    /** Appends `data` (which must not change until written); its range, with `checksum` when it is known (a copied page's, verified when read). */
+    append(data: Buffer, checksum: number = checksumOf(data)): Range {
+      const range: Range = [offset, data.length, checksum];
+      if (tail === data.buffer && tailEnd === data.byteOffset) {
+        tailEnd += data.length;
+      } else {
+        endTail();
+        tail = data.buffer;
+        tailStart = data.byteOffset;
+        tailEnd = tailStart + data.length;
+      }
       pendingBytes += data.length;
       offset += data.length;
       if (pendingBytes >= FLUSH_BYTES) flush();
@@ -92,7 +141,7 @@ export interface PageWriter {
   copy(key: string): boolean;
   /** whether `body` is exactly the bytes of the previous snapshot's page `key` (read and compared) */
   isPrevious(key: string, body: Buffer): boolean;
-  /** Waits while too many pages are queued for compression (keeps memory bounded). */
+  /** When too many pages are queued for compression, compresses some on this thread, then waits (keeps memory bounded). */
   keepUp(): Promise<void>;
   close(): Promise<void>;
   /** Stops the workers without finishing (after a failure). */
@@ -113,7 +162,8 @@ export function createPageWriter(dir: string, options: { reuse?: ReusablePages |
   const bytes = { identity: 0, br: 0, gzip: 0 };
   const counts: PageCounts = { reused: 0, compressed: 0, copied: 0 };
   const records: Record<string, FileRecord> = {};
-  let batch: { entry: MutableEntry; body: Buffer; ready: Variants | undefined }[] = [];
+  /** pages waiting for their variants: compressed by the pool, or `ready` (the previous page's, with their checksums) */
+  let batch: { entry: MutableEntry; body: Buffer; ready: Variants | undefined; sums: Checksums | undefined }[] = [];
   let reuse = options.reuse;
   let reuseStopped: string | undefined;
   /** the last page found identical to its previous one, so write() need not read it again */
@@ -140,11 +190,33 @@ export function createPageWriter(dir: string, options: { reuse?: ReusablePages |
     if (same) confirmed = { key, body };
     return same;
   };
+  /** The variants of the previous page `before` (read and checked); undefined when a read failed its check. */
+  const variantsOf = (before: PageEntry): Variants | undefined =>
+    fromPrevious((previous): Variants => [before.br && previous.files.read('br', before.br), before.gzip && previous.files.read('gzip', before.gzip)]);
   /** The previous page's variants, when `body` is exactly its bytes. */
   const previousVariants = (key: string, body: Buffer): Variants | undefined => {
     if (!isPrevious(key, body)) return undefined;
-    const before = reuse!.pages.get(key)!;
-    return fromPrevious((previous): Variants => [before.br && previous.files.read('br', before.br), before.gzip && previous.files.read('gzip', before.gzip)]);
+    return variantsOf(reuse!.pages.get(key)!);
+  };
+  /** Appends a page's variants to their files (in page order: the caller keeps it). */
+  const place = (entry: MutableEntry, [br, gzip]: Variants, sums?: Checksums) => {
+    if (br) {
+      entry.br = files.br.append(br, sums?.[0]);
+      bytes.br += br.length;
+    }
+    if (gzip) {
+      entry.gzip = files.gzip.append(gzip, sums?.[1]);
+      bytes.gzip += gzip.length;
+    }
+  };
+  /** Queues a page for its variants; one whose variants are ready is placed at once when nothing is queued before it. */
+  const queue = (entry: MutableEntry, body: Buffer, ready: Variants | undefined, sums?: Checksums) => {
+    if (ready !== undefined && batch.length === 0 && pool.pending === 0) {
+      place(entry, ready, sums);
+      return;
+    }
+    batch.push({ entry, body, ready, sums });
+    if (batch.length === BATCH) submit();
   };
 
   const submit = () => {
@@ -153,17 +225,7 @@ export function createPageWriter(dir: string, options: { reuse?: ReusablePages |
     batch = [];
     pool.submit(sent.filter((p) => p.ready === undefined).map((p) => p.body), (compressed) => {
       let next = 0;
-      sent.forEach(({ entry, ready }) => {
-        const [br, gzip] = ready ?? compressed[next++]!;
-        if (br) {
-          entry.br = files.br.append(br);
-          bytes.br += br.length;
-        }
-        if (gzip) {
-          entry.gzip = files.gzip.append(gzip);
-          bytes.gzip += gzip.length;
-        }
-      });
+      for (const { entry, ready, sums } of sent) place(entry, ready ?? compressed[next++]!, sums);
     });
   };
 
@@ -180,23 +242,22 @@ export function createPageWriter(dir: string, options: { reuse?: ReusablePages |
       if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
       const before = reuse?.pages.get(key);
       if (before === undefined) return false;
-      const read = fromPrevious((previous) => ({
-        body: previous.files.read('body', before.body),
-        variants: [before.br && previous.files.read('br', before.br), before.gzip && previous.files.read('gzip', before.gzip)] as Variants,
-      }));
+      // every range is read and its CRC-32 checked before anything of the page is appended
+      const read = fromPrevious(({ files: previous }) => {
+        const body = previous.read('body', before.body);
+        return body.length < MIN_COMPRESSIBLE ? { body, variants: NO_VARIANTS } : { body, variants: [before.br && previous.read('br', before.br), before.gzip && previous.read('gzip', before.gzip)] as Variants };
+      });
       if (read === undefined) return false;
       const { body, variants } = read;
-      const entry: MutableEntry = { etag: before.etag, body: files.body.append(body) };
+      // the checksums recorded are those of the bytes just checked: carried, not computed again
+      const entry: MutableEntry = { etag: before.etag, body: files.body.append(body, before.body[2]) };
       bytes.identity += body.length;
       if (before.link !== undefined) entry.link = before.link;
       if (before.noindex) entry.noindex = true;
       entries.set(key, entry);
       counts.reused++;
       counts.copied++;
-      if (body.length >= MIN_COMPRESSIBLE) {
-        batch.push({ entry, body, ready: variants });
-        if (batch.length === BATCH) submit();
-      }
+      if (body.length >= MIN_COMPRESSIBLE) queue(entry, body, variants, [before.br?.[2], before.gzip?.[2]]);
       return true;
     },
     write(key, rendered) {
@@ -212,11 +273,13 @@ export function createPageWriter(dir: string, options: { reuse?: ReusablePages |
       if (ready) counts.reused++;
       if (body.length >= MIN_COMPRESSIBLE) {
         if (!ready) counts.compressed++;
-        batch.push({ entry, body, ready });
-        if (batch.length === BATCH) submit();
+        const before = ready && reuse?.pages.get(key);
+        queue(entry, body, ready, before ? [before.br?.[2], before.gzip?.[2]] : undefined);
       }
     },
     async keepUp() {
+      // too many queued (rendering is ahead of the workers): compress the waiting batches here, then wait
+      while (pool.pending > MAX_PENDING_BATCHES && pool.compressHere());
       if (pool.pending > MAX_PENDING_BATCHES) await pool.drain();
     },
     async close() {

@@ -253,6 +253,35 @@ describe('incremental builds', () => {
     expect(rebuilt).toEqual((await fullBuildOf(options)).files);
   });
 
+  it('stops copying at a damaged page in the middle of a run of copied pages: the pages before it are copied, it and the rest are rendered', async () => {
+    const { options, summary: before } = await built();
+    const dir = snapshotDir(options, before.id);
+    // the video pages of the unchanged videos are copied in long runs, read a range of many pages at a time
+    const videoPages = Object.entries(readManifest(dir).pages)
+      .filter(([key]) => /^\/v1\/videos\/long\d+$/.test(key) && key !== '/v1/videos/long0')
+      .sort(([, a], [, b]) => a.body[0] - b.body[0]);
+    const [victimKey, victim] = videoPages[Math.floor(videoPages.length / 2)]!;
+    const fd = openSync(join(dir, PAGE_FILES.body), 'r+');
+    try {
+      // same length, other bytes: only the page's checksum can tell
+      writeSync(fd, Buffer.from('XXXXXXX'), 0, 7, victim.body[0] + Math.floor(victim.body[1] / 2));
+    } finally {
+      closeSync(fd);
+    }
+    runSql(options.catalogue, "UPDATE videos SET title = 'A new title' WHERE id = 'long0'");
+    const after = await buildSnapshot(options);
+    expect(after.reuse.none).toBeUndefined();
+    // the failure names the damaged page's own range, neither an earlier nor a later one
+    expect(after.reuse.stopped).toBe(`${PAGE_FILES.body}: the ${victim.body[1]} bytes at ${victim.body[0]} do not match their checksum (the file changed or is damaged)`);
+    // the pages before it in file order were copied unrendered (a run reaching up to it), none after it
+    const copiedBefore = Object.values(readManifest(dir).pages).filter((entry) => entry.body[0] < victim.body[0]).length;
+    expect(after.reuse.copied).toBeGreaterThan(copiedBefore / 2);
+    expect(after.reuse.copied).toBeLessThan(copiedBefore);
+    const rebuilt = readTree(snapshotDir(options, after.id));
+    expect(readBodies(snapshotDir(options, after.id)).get(victimKey)!.includes('XXXXXXX')).toBe(false);
+    expect(rebuilt).toEqual((await fullBuildOf(options)).files);
+  });
+
   it('reuses nothing of a snapshot built by other code', async () => {
     const { options, summary: before } = await built();
     const root = layoutOf(options.distDir).root;

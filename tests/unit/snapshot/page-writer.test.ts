@@ -52,6 +52,18 @@ describe('createPageWriter', () => {
     expect(writer.bytes.identity).toBe([...pages.values()].reduce((n, t) => n + Buffer.byteLength(t), 0));
   });
 
+  it('writes thousands of small pages held at once (more than one writev takes) in order', async () => {
+    const dir = dirs.make();
+    const writer = createPageWriter(dir);
+    const texts = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ i }));
+    // each body in memory of its own (not Node's shared pool), so none is written joined with the next
+    for (const [i, text] of texts.entries()) writer.write(`/p/${i}`, { status: 200, body: Buffer.from(new Uint8Array(Buffer.from(text))), headers: { etag: etagOf(Buffer.from(text)) } });
+    await writer.close();
+    const body = reader(dir, 'body');
+    expect(readFileSync(join(dir, PAGE_FILES.body)).toString()).toBe(texts.join(''));
+    for (const [i, text] of texts.entries()) expect(body(writer.entries.get(`/p/${i}`)!.body).toString()).toBe(text);
+  });
+
   it('records the Link and noindex headers of a page', async () => {
     const writer = createPageWriter(dirs.make());
     writer.write('/a', rendered('{}', { link: '<https://x.test/a?cursor=c>; rel="next"', 'x-robots-tag': 'noindex' }));
@@ -109,6 +121,34 @@ describe('createCompressPool', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('compresses on the calling thread the batches no worker has taken, with the same bytes, still delivered in order', async () => {
+    const bodies = Array.from({ length: 8 }, (_, b) => [json(b, 3000 + b), json(b + 50, 700)]);
+    const run = async (here: boolean) => {
+      const pool = createCompressPool(1);
+      try {
+        const order: number[] = [];
+        const results: Variants[][] = [];
+        bodies.forEach((batch, b) => pool.submit(batch, (variants) => { order.push(b); results[b] = variants; }));
+        let compressedHere = 0;
+        while (here && pool.compressHere()) compressedHere++;
+        await pool.drain();
+        expect(order).toEqual(bodies.map((_, b) => b));
+        return { results, compressedHere };
+      } finally {
+        await pool.close();
+      }
+    };
+    const byWorkers = await run(false);
+    const mixed = await run(true);
+    // one worker holds two batches at a time: the other six were compressed here
+    expect(mixed.compressedHere).toBe(6);
+    expect(byWorkers.compressedHere).toBe(0);
+    mixed.results.forEach((batch, b) => batch.forEach(([br, gzip], i) => {
+      expect(br!.equals(byWorkers.results[b]![i]![0]!)).toBe(true);
+      expect(gzip!.equals(byWorkers.results[b]![i]![1]!)).toBe(true);
+    }));
   });
 
   it('gives no variant for a body that compression would not make smaller', async () => {
