@@ -134,10 +134,11 @@ describe('buildModel comment authors', () => {
   });
 
   it('holds one author object per distinct author, threads and replies alike (memory)', () => {
-    expect(byId.get('c2')!.author).toBe(byId.get('c1')!.author);
-    expect(byId.get('c3')!.author).toBe(byId.get('c1')!.author);
-    expect(byId.get('c4')!.author).not.toBe(byId.get('c1')!.author);
-    expect(byId.get('c5')!.author).not.toBe(byId.get('c1')!.author);
+    const stored = new Map(['v1', 'v2'].flatMap((v) => built.videos.get(v)!.storedThreads.flatMap((t) => [t, ...t.replies])).map((c) => [c.id, c]));
+    expect(stored.get('c2')!.author).toBe(stored.get('c1')!.author);
+    expect(stored.get('c3')!.author).toBe(stored.get('c1')!.author);
+    expect(stored.get('c4')!.author).not.toBe(stored.get('c1')!.author);
+    expect(stored.get('c5')!.author).not.toBe(stored.get('c1')!.author);
   });
 });
 
