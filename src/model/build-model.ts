@@ -7,12 +7,13 @@ import { buildChannelsInSteps } from './build-channels.ts';
 import { buildPlaylistsInSteps } from './build-playlists.ts';
 import { NO_REPLIES, VIDEO_SORTS, VideoEntry, type ChannelEntry, type ChannelSort, type PlaylistEntry, type RelatedPool, type StoredComment, type StoredThread, type VideoSort } from './entries.ts';
 import { buildChannelListIndex, buildVideoListIndexInSteps, type ChannelListIndex, type VideoListIndex } from './list-index.ts';
-import type { PublicCatalogue, PublicComment, PublicVideo } from '../catalogue/public-catalogue.ts';
+import type { PublicCatalogue, PublicComment } from '../catalogue/public-catalogue.ts';
 
 export { VIDEO_SORTS, type VideoEntry, type VideoSort };
 import { computeRelated } from './related.ts';
 import { sharedFeatures, toCategory, toCreator, toStoredComment } from './resources.ts';
 import { createSharer } from './shared-values.ts';
+import { StoredVideo, TextPool } from './stored-video.ts';
 import { referenceTime, trendingScore } from './trending.ts';
 import { runSteps, sortInSteps, STEP_ITEMS, type Steps } from './steps.ts';
 import { createUrls, type Urls } from './urls.ts';
@@ -158,6 +159,13 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
     (a.publishedAt < b.publishedAt ? -1 : a.publishedAt > b.publishedAt ? 1 : byId(a, b));
 
   const related = relatedPoolOf(derived.related);
+  let descriptionBytes = 0;
+  for (let i = 0; i < catalogue.videos.length; i++) {
+    const description = catalogue.videos[i]!.description;
+    if (description !== undefined) descriptionBytes += Buffer.byteLength(description, 'utf8');
+    if ((i + 1) % (8 * STEP_ITEMS) === 0) yield;
+  }
+  const texts = new TextPool(descriptionBytes);
   const entries: VideoEntry[] = new Array<VideoEntry>(catalogue.videos.length);
   for (let i = 0; i < catalogue.videos.length; i++) {
     const record = catalogue.videos[i]!;
@@ -168,9 +176,9 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
       const replies = repliesOf.get(c.id);
       return { ...storedOf(c), replies: replies === undefined ? NO_REPLIES : replies.sort(oldestFirst) };
     });
-    // One representation per video: the record, its repeated values shared; the resource is made
-    // from it when asked (entries.ts).
-    const video: PublicVideo = {
+    // One representation per video: the record, its repeated values shared and its description in
+    // the text pool (stored-video.ts); the resource is made from it when asked (entries.ts).
+    const video = new StoredVideo({
       ...record,
       channel: share.text(record.channel),
       category: share.text(record.category),
@@ -180,8 +188,8 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
       sources: share.list(record.sources),
       captions: share.list(record.captions),
       language: share.text(record.language),
-      ...(record.chapters !== undefined && { chapters: share.list(record.chapters) }),
-    };
+      chapters: record.chapters === undefined ? undefined : share.list(record.chapters),
+    }, texts);
     entries[i] = new VideoEntry(i, video, creator, threads.length === 0 ? NO_THREADS : threads, derived.trending[i] ?? 0, related(i), urls);
     if ((i + 1) % STEP_ITEMS === 0) yield;
   }
