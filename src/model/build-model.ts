@@ -117,7 +117,7 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
   const urls = createUrls(baseUrl);
   const creators = new Map<string, Creator>();
   for (const c of catalogue.channels) {
-    creators.set(c.username, memoiseJson(toCreator(c, urls)));
+    creators.set(c.username, toCreator(c, urls));
     if (creators.size % STEP_ITEMS === 0) yield;
   }
 
