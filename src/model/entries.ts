@@ -7,7 +7,10 @@
 // its comment threads as resources are made from it when asked, never stored: at a million videos,
 // keeping both the record and the resource cost 3.65 GB of heap (docs/architecture.md, "One
 // representation per video").
-import type { PublicChannel, PublicComment, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
+import type { PublicChannel, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
+import type { StoredThread } from './stored-comments.ts';
+
+export { NO_REPLIES, type StoredComment, type StoredThread } from './stored-comments.ts';
 import { durationClass, type DurationClass } from './durations.ts';
 import { toThread, toVideo, type ChannelProfile } from './resources.ts';
 import type { CommentThread, Creator, Playlist, Video } from './schemas.ts';
@@ -15,24 +18,6 @@ import type { Urls } from './urls.ts';
 
 export const VIDEO_SORTS = ['latest', 'trending', 'views', 'likes'] as const;
 export type VideoSort = (typeof VIDEO_SORTS)[number];
-
-/** A published comment as the model keeps it: what is its own (its video and thread are known from where it is kept). */
-export interface StoredComment {
-  readonly id: string;
-  /** as the catalogue gives it (its avatar URL is derived when shown); one object per distinct author, shared by their comments */
-  readonly author: PublicComment['author'];
-  readonly text: string;
-  readonly likes: number;
-  readonly publishedAt: string;
-}
-
-/** A top-level comment with its replies, oldest first (NO_REPLIES when it has none). */
-export interface StoredThread extends StoredComment {
-  readonly replies: readonly StoredComment[];
-}
-
-/** The replies of every thread without any: one array, not one each. */
-export const NO_REPLIES: readonly StoredComment[] = Object.freeze([]);
 
 /** The related videos of each entry, as one pool of entry indexes and each entry's range in it. */
 export type RelatedPool = Int32Array | readonly number[];

@@ -5,7 +5,7 @@ import { durationText } from './durations.ts';
 import type { PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
 import { avatarNameFor, type Urls } from './urls.ts';
 import { thumbnailsOf } from './thumbnail-sizes.ts';
-import type { StoredComment, StoredThread } from './entries.ts';
+import type { StoredComment, StoredThread } from './stored-comments.ts';
 
 export function toCreator(channel: PublicChannel, urls: Urls): Creator {
   return {
