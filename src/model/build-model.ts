@@ -1,18 +1,19 @@
 // The in-memory model every handler answers from: public resources built once, public videos in
 // each sort order, comment threads per video. Built by the snapshot build from the catalogue, and
 // by the server from the snapshot's stored copy of the same data, so both answer alike.
-import type { Category, CommentThread, Creator, Reply } from './schemas.ts';
+import type { Category, Creator } from './schemas.ts';
 import { memoiseJson } from '../lib/serialise.ts';
 import { buildChannelsInSteps } from './build-channels.ts';
 import { buildPlaylistsInSteps } from './build-playlists.ts';
-import { VIDEO_SORTS, type ChannelEntry, type ChannelSort, type PlaylistEntry, type VideoEntry, type VideoSort } from './entries.ts';
-import { durationClass } from './durations.ts';
+import { NO_REPLIES, VIDEO_SORTS, VideoEntry, type ChannelEntry, type ChannelSort, type PlaylistEntry, type RelatedPool, type StoredComment, type StoredThread, type VideoSort } from './entries.ts';
 import { buildChannelListIndex, buildVideoListIndexInSteps, type ChannelListIndex, type VideoListIndex } from './list-index.ts';
-import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
+import type { PublicCatalogue, PublicComment } from '../catalogue/public-catalogue.ts';
 
 export { VIDEO_SORTS, type VideoEntry, type VideoSort };
 import { computeRelated } from './related.ts';
-import { toAuthor, toCategory, toCreator, toReply, toThread, toVideo } from './resources.ts';
+import { sharedFeatures, toCategory, toCreator, toStoredComment } from './resources.ts';
+import { createSharer } from './shared-values.ts';
+import { StoredVideo, TextPool } from './stored-video.ts';
 import { trendingScores } from './trending.ts';
 import { runSteps, sortInSteps, STEP_ITEMS, type Steps } from './steps.ts';
 import { createUrls, type Urls } from './urls.ts';
@@ -56,9 +57,49 @@ export function deriveCatalogue(catalogue: PublicCatalogue): Derived {
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+const NO_THREADS: readonly StoredThread[] = Object.freeze([]);
+
+/**
+ * Each video's related list as a range of one pool: the snapshot's loader reads them all into one
+ * buffer (src/snapshot/model-data.ts), so the entries keep offsets into it rather than a typed-array
+ * view each (an object per video for the garbage collector to mark); lists made apart (the build)
+ * are kept as they are.
+ */
+function relatedPoolOf(lists: Derived['related']): (i: number) => { pool: RelatedPool; from: number; to: number } {
+  const first = lists[0];
+  const buffer = first instanceof Int32Array ? first.buffer : undefined;
+  const pooled = buffer !== undefined && lists.every((l) => l instanceof Int32Array && l.buffer === buffer);
+  if (pooled) {
+    const pool = new Int32Array(buffer);
+    return (i) => {
+      const list = lists[i] as Int32Array | undefined;
+      const from = list === undefined ? 0 : list.byteOffset / 4;
+      return { pool, from, to: from + (list?.length ?? 0) };
+    };
+  }
+  const none: readonly number[] = [];
+  return (i) => {
+    const list = lists[i];
+    const pool = list === undefined ? none : list instanceof Int32Array ? list : Array.from(list);
+    return { pool, from: 0, to: pool.length };
+  };
+}
+
 /** Fails with a message naming the record when the catalogue breaks a reference. */
 function check(condition: boolean, message: string): asserts condition {
   if (!condition) throw new Error(`catalogue: ${message}`);
+}
+
+/**
+ * The entry a video resource in an answer was made from, if `value` is one: the resources are made
+ * when asked (entries.ts), so they are recognised by what only a video resource holds, its id and
+ * its watch URL, not by identity.
+ */
+export function entryOfResource(model: Model, value: object): VideoEntry | undefined {
+  const { id, watchUrl } = value as { id?: unknown; watchUrl?: unknown };
+  if (typeof id !== 'string' || typeof watchUrl !== 'string') return undefined;
+  const entry = model.videos.get(id);
+  return entry !== undefined && watchUrl === model.urls.watch(id) ? entry : undefined;
 }
 
 /** Builds the model at once (the build, tools, tests). */
@@ -75,21 +116,28 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
   const urls = createUrls(baseUrl);
   const creators = new Map<string, Creator>();
   for (const c of catalogue.channels) {
-    creators.set(c.username, memoiseJson(toCreator(c, urls)));
+    creators.set(c.username, toCreator(c, urls));
     if (creators.size % STEP_ITEMS === 0) yield;
   }
 
   // One author object per distinct author, shared by their comments: 136,796 comments of pyvideo-100k
-  // have 7,998 authors, and an object and an avatar URL each cost ~15 MB of heap.
-  const authors = new Map<string, CommentThread['author']>();
-  const authorOf = (c: typeof catalogue.comments[number]) => {
-    const key = JSON.stringify([c.author.displayName, c.author.username ?? null, c.author.avatarUrl ?? null]);
+  // have 7,998 authors. Their avatar URLs are derived when a comment is shown (resources.ts, toAuthor).
+  const share = createSharer();
+  const authors = new Map<string, PublicComment['author']>();
+  const authorOf = (c: PublicComment): PublicComment['author'] => {
+    const { displayName, username, avatarUrl } = c.author;
+    const key = JSON.stringify([displayName, username ?? null, avatarUrl ?? null]);
     let author = authors.get(key);
-    if (!author) authors.set(key, (author = toAuthor(c, urls)));
+    if (!author) {
+      author = { displayName, ...(username !== undefined && { username }), ...(avatarUrl !== undefined && { avatarUrl }) };
+      authors.set(key, author);
+    }
     return author;
   };
-  const repliesOf = new Map<string, Reply[]>();
-  const topLevel = new Map<string, typeof catalogue.comments[number][]>();
+  const storedOf = (c: PublicComment) =>
+    toStoredComment({ ...c, text: share.text(c.text), publishedAt: share.text(c.publishedAt) }, authorOf(c));
+  const repliesOf = new Map<string, StoredComment[]>();
+  const topLevel = new Map<string, PublicComment[]>();
   let n = 0;
   for (const c of catalogue.comments) {
     if (c.parentId === null) {
@@ -98,7 +146,7 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
       else topLevel.set(c.videoId, [c]);
     } else {
       const list = repliesOf.get(c.parentId);
-      const reply = toReply(c, urls, authorOf(c));
+      const reply = storedOf(c);
       if (list) list.push(reply);
       else repliesOf.set(c.parentId, [reply]);
     }
@@ -109,25 +157,39 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
   const oldestFirst = (a: { publishedAt: string; id: string }, b: { publishedAt: string; id: string }) =>
     (a.publishedAt < b.publishedAt ? -1 : a.publishedAt > b.publishedAt ? 1 : byId(a, b));
 
+  const related = relatedPoolOf(derived.related);
+  let descriptionBytes = 0;
+  for (let i = 0; i < catalogue.videos.length; i++) {
+    const description = catalogue.videos[i]!.description;
+    if (description !== undefined) descriptionBytes += Buffer.byteLength(description, 'utf8');
+    if ((i + 1) % (8 * STEP_ITEMS) === 0) yield;
+  }
+  const texts = new TextPool(descriptionBytes);
   const entries: VideoEntry[] = new Array<VideoEntry>(catalogue.videos.length);
   for (let i = 0; i < catalogue.videos.length; i++) {
-    const video = catalogue.videos[i]!;
-    const creator = creators.get(video.channel);
-    check(creator !== undefined, `video "${video.id}" names channel "${video.channel}", which does not exist`);
-    const threads = (topLevel.get(video.id) ?? []).sort(newestFirst).map((c) =>
-      toThread(c, (repliesOf.get(c.id) ?? []).sort(oldestFirst), urls, authorOf(c)));
-    const commentCount = threads.reduce((sum, t) => sum + 1 + t.replyCount, 0);
-    entries[i] = {
-      index: i,
-      video,
-      // Not memoised as JSON: the build serialises most videos about twice, and holding a JSON copy
-      // of every video and thread cost ~150 MB at 100,000 videos.
-      resource: toVideo(video, creator, commentCount, urls),
-      trending: derived.trending[i] ?? 0,
-      related: derived.related[i] ?? [],
-      durationClass: video.duration === undefined ? undefined : durationClass(video.duration),
-      threads,
-    };
+    const record = catalogue.videos[i]!;
+    const creator = creators.get(record.channel);
+    check(creator !== undefined, `video "${record.id}" names channel "${record.channel}", which does not exist`);
+    const top = topLevel.get(record.id);
+    const threads: StoredThread[] = top === undefined ? [] : top.sort(newestFirst).map((c) => {
+      const replies = repliesOf.get(c.id);
+      return { ...storedOf(c), replies: replies === undefined ? NO_REPLIES : replies.sort(oldestFirst) };
+    });
+    // One representation per video: the record, its repeated values shared and its description in
+    // the text pool (stored-video.ts); the resource is made from it when asked (entries.ts).
+    const video = new StoredVideo({
+      ...record,
+      channel: share.text(record.channel),
+      category: share.text(record.category),
+      tags: share.list(record.tags),
+      privacy: record.privacy === 'public' ? 'public' : 'unlisted',
+      features: sharedFeatures(record.features),
+      sources: share.list(record.sources),
+      captions: share.list(record.captions),
+      language: share.text(record.language),
+      chapters: record.chapters === undefined ? undefined : share.list(record.chapters),
+    }, texts);
+    entries[i] = new VideoEntry(i, video, creator, threads.length === 0 ? NO_THREADS : threads, derived.trending[i] ?? 0, related(i), urls);
     if ((i + 1) % STEP_ITEMS === 0) yield;
   }
   const videos = new Map<string, VideoEntry>();

@@ -1,24 +1,86 @@
 // The model's entries: a public video, channel or playlist with the resource the API shows and
 // what the model links it to. Declared apart from the modules that build them so those modules
 // and the list indexes can name each other's entries without importing each other.
+//
+// A video entry holds one representation of its video: the public record (read-catalogue.ts made
+// it, the model shares its repeated strings and objects). The API resource, its absolute URLs and
+// its comment threads as resources are made from it when asked, never stored: at a million videos,
+// keeping both the record and the resource cost 3.65 GB of heap (docs/architecture.md, "One
+// representation per video").
 import type { PublicChannel, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
-import type { DurationClass } from './durations.ts';
-import type { ChannelProfile } from './resources.ts';
-import type { CommentThread, Playlist, Video } from './schemas.ts';
+import type { StoredThread } from './stored-comments.ts';
+
+export { NO_REPLIES, type StoredComment, type StoredThread } from './stored-comments.ts';
+import { durationClass, type DurationClass } from './durations.ts';
+import { toThread, toVideo, type ChannelProfile } from './resources.ts';
+import type { CommentThread, Creator, Playlist, Video } from './schemas.ts';
+import type { Urls } from './urls.ts';
 
 export const VIDEO_SORTS = ['latest', 'trending', 'views', 'likes'] as const;
 export type VideoSort = (typeof VIDEO_SORTS)[number];
 
-export interface VideoEntry {
+/** The related videos of each entry, as one pool of entry indexes and each entry's range in it. */
+export type RelatedPool = Int32Array | readonly number[];
+
+export class VideoEntry {
   /** position in Model.entries (catalogue order) */
   readonly index: number;
   readonly video: PublicVideo;
-  readonly resource: Video;
   readonly trending: number;
+  readonly #creator: Creator;
+  readonly #comments: number;
+  readonly #threads: readonly StoredThread[];
+  readonly #urls: Urls;
+  readonly #pool: RelatedPool;
+  readonly #from: number;
+  readonly #to: number;
+
+  constructor(index: number, video: PublicVideo, creator: Creator, threads: readonly StoredThread[], trending: number,
+    related: { pool: RelatedPool; from: number; to: number }, urls: Urls) {
+    this.index = index;
+    this.video = video;
+    this.trending = trending;
+    this.#creator = creator;
+    let comments = threads.length;
+    for (const t of threads) comments += t.replies.length;
+    this.#comments = comments;
+    this.#threads = threads;
+    this.#urls = urls;
+    this.#pool = related.pool;
+    this.#from = related.from;
+    this.#to = related.to;
+  }
+
+  /** The video as the API shows it, made anew at each call (docs/api-contract.md §2). */
+  get resource(): Video {
+    return toVideo(this.video, this.#creator, this.#comments, this.#urls);
+  }
+
+  /** published comments and their replies */
+  get commentCount(): number {
+    return this.#comments;
+  }
+
   /** related public videos, best first, as indexes into Model.entries */
-  readonly related: ArrayLike<number>;
-  readonly durationClass: DurationClass | undefined;
-  readonly threads: readonly CommentThread[];
+  get related(): ArrayLike<number> {
+    const pool = this.#pool;
+    if (this.#from === 0 && this.#to === pool.length) return pool;
+    return pool instanceof Int32Array ? pool.subarray(this.#from, this.#to) : pool.slice(this.#from, this.#to);
+  }
+
+  get durationClass(): DurationClass | undefined {
+    return this.video.duration === undefined ? undefined : durationClass(this.video.duration);
+  }
+
+  /** the published top-level comments, newest first, as stored */
+  get storedThreads(): readonly StoredThread[] {
+    return this.#threads;
+  }
+
+  /** the published top-level comments, newest first, each with its replies oldest first, as the API shows them */
+  get threads(): CommentThread[] {
+    return this.#threads.map((t) => toThread(this.video.id, t, this.#urls));
+  }
 }
 
 export const CHANNEL_SORTS = ['subscribers', 'views', 'videos'] as const;

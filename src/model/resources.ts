@@ -5,6 +5,7 @@ import { durationText } from './durations.ts';
 import type { PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
 import { avatarNameFor, type Urls } from './urls.ts';
 import { thumbnailsOf } from './thumbnail-sizes.ts';
+import type { StoredComment, StoredThread } from './stored-comments.ts';
 
 export function toCreator(channel: PublicChannel, urls: Urls): Creator {
   return {
@@ -110,34 +111,41 @@ export function toVideo(v: PublicVideo, creator: Creator, comments: number, urls
     creator,
     ...(v.chapters !== undefined && v.chapters.length > 0 && { chapters: v.chapters as VideoChapter[] }), // shared, never mutated
   };
-  // Generated pictures at named sizes (src/model/thumbnail-sizes.ts), last in the object; computed
-  // when read, so 100,000 videos hold no 500,000 extra objects between serialisations.
-  if (v.thumbnailUrl === undefined) Object.defineProperty(video, 'thumbnails', { enumerable: true, get: () => thumbnailsOf(urls, v.id) });
+  // Generated pictures at named sizes (src/model/thumbnail-sizes.ts), last in the object. The
+  // resource is made when asked (src/model/entries.ts), so they are not held between answers.
+  if (v.thumbnailUrl === undefined) video.thumbnails = thumbnailsOf(urls, v.id);
   return video;
 }
 
-export function toAuthor(c: PublicComment, urls: Urls): CommentThread['author'] {
-  const author: CommentThread['author'] = {
-    displayName: c.author.displayName,
-    avatarUrl: c.author.avatarUrl ?? urls.avatar(c.author.username ?? avatarNameFor(c.author.displayName)),
+/** The features object of these flags: one of 16 frozen objects, shared by every video with the same flags. */
+export const sharedFeatures = featuresOf as (f: PublicVideo['features']) => PublicVideo['features'];
+
+/** A commenter as the API shows them, from the catalogue's author of a comment. */
+export function toAuthor(author: PublicComment['author'], urls: Urls): CommentThread['author'] {
+  const shown: CommentThread['author'] = {
+    displayName: author.displayName,
+    avatarUrl: author.avatarUrl ?? urls.avatar(author.username ?? avatarNameFor(author.displayName)),
   };
-  if (c.author.username !== undefined) author.username = c.author.username;
-  return author;
+  if (author.username !== undefined) shown.username = author.username;
+  return shown;
 }
 
-/** `author`: the comment's author as toAuthor makes it (the model shares one per author; never mutated). */
-export function toReply(c: PublicComment, urls: Urls, author = toAuthor(c, urls)): Reply {
-  return {
-    id: c.id, videoId: c.videoId, parentId: c.parentId ?? '', author,
-    text: c.text, likes: c.likes, publishedAt: c.publishedAt,
-  };
+/** A published comment as the model keeps it. `author`: the catalogue's (the model shares one object per distinct author; never mutated). */
+export function toStoredComment(c: PublicComment, author: PublicComment['author']): StoredComment {
+  return { id: c.id, author, text: c.text, likes: c.likes, publishedAt: c.publishedAt };
 }
 
-export function toThread(c: PublicComment, replies: readonly Reply[], urls: Urls, author = toAuthor(c, urls)): CommentThread {
+/** A reply as the API shows it, from the stored comment, its video's id and its thread's. */
+export function toReply(videoId: string, parentId: string, c: StoredComment, urls: Urls): Reply {
+  return { id: c.id, videoId, parentId, author: toAuthor(c.author, urls), text: c.text, likes: c.likes, publishedAt: c.publishedAt };
+}
+
+/** A top-level comment as the API shows it, with its replies oldest first. */
+export function toThread(videoId: string, t: StoredThread, urls: Urls): CommentThread {
   return {
-    id: c.id, videoId: c.videoId, parentId: null, author,
-    text: c.text, likes: c.likes, publishedAt: c.publishedAt,
-    replyCount: replies.length, replies: [...replies],
+    id: t.id, videoId, parentId: null, author: toAuthor(t.author, urls),
+    text: t.text, likes: t.likes, publishedAt: t.publishedAt,
+    replyCount: t.replies.length, replies: t.replies.map((r) => toReply(videoId, t.id, r, urls)),
   };
 }
 

@@ -41,7 +41,7 @@ export function demoModel(): Model {
  * page runs it on the catalogue it serves, so its examples answer there whatever the catalogue.
  */
 export function sampleRequest(endpoint: Endpoint<any>, model: Model): string {
-  const video = model.orders.latest.find((e) => e.video.sources.length > 1 && e.video.captions.length > 0 && e.threads.length > 0) ?? model.orders.latest[0]!;
+  const video = model.orders.latest.find((e) => e.video.sources.length > 1 && e.video.captions.length > 0 && e.storedThreads.length > 0) ?? model.orders.latest[0]!;
   const channel = [...model.channels.values()].sort((a, b) => b.videos.length - a.videos.length)[0]!;
   const playlist = [...model.playlists.values()].find((p) => p.videos.length > 2) ?? [...model.playlists.values()][0]!;
   const path = endpoint.path

@@ -24,7 +24,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Answer } from '../api/endpoint.ts';
 import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
-import type { Model } from '../model/build-model.ts';
+import { entryOfResource, type Model } from '../model/build-model.ts';
 import type { FileRecord } from './manifest.ts';
 
 export const PAGE_INPUTS_FILE = 'page-inputs.ndjson';
@@ -63,15 +63,12 @@ export function computeVideoInputs(catalogue: PublicCatalogue, baseUrl: string):
  * pass for a video's key.
  */
 export function createAnswerKeys(model: Model, inputs: PageInputs, baseUrl: string): (answer: Answer) => string {
-  const byResource = new Map<object, string>();
-  for (const entry of model.entries) {
-    const key = inputs.get(videoGroup(entry.video.id));
-    if (key !== undefined) byResource.set(entry.resource, key);
-  }
   const replace = (_: string, value: unknown): unknown => {
     if (typeof value === 'string') return value.startsWith('\u0000') ? `\u0000${value}` : value;
     if (typeof value !== 'object' || value === null) return value;
-    const key = byResource.get(value);
+    // video resources are made when asked, so they are recognised, not looked up by identity
+    const entry = entryOfResource(model, value);
+    const key = entry === undefined ? undefined : inputs.get(videoGroup(entry.video.id));
     return key === undefined ? value : `\u0000${key}`;
   };
   return (answer) => createHash('sha256')

@@ -19,7 +19,8 @@ interface NestedList<S, T> {
   readonly docs: EndpointDocs;
   /** the items to page over, or a 404 problem when `key` names nothing visible */
   items(model: Model, key: string): readonly S[];
-  toItem(item: S, model: Model): T;
+  /** `key`: the path's key (`id` or `username`) */
+  toItem(item: S, model: Model, key: string): T;
 }
 
 export function defineNestedList<S, T>(list: NestedList<S, T>): Endpoint<{ key: string; page: PageSpec }> {
@@ -37,6 +38,6 @@ export function defineNestedList<S, T>(list: NestedList<S, T>): Endpoint<{ key: 
       return { key, page: readPageSpec(list.path.replace(param, encodeURIComponent(key)), {}, query) };
     },
     canonical: ({ page }) => canonicalPage(page),
-    handle: ({ key, page }, { model }) => paginate(list.items(model, key), page, (item) => list.toItem(item, model)),
+    handle: ({ key, page }, { model }) => paginate(list.items(model, key), page, (item) => list.toItem(item, model, key)),
   });
 }

@@ -1,4 +1,5 @@
 // GET /v1/videos/{id}/comments: published top-level threads, newest first, with their replies.
+import { toThread } from '../../model/resources.ts';
 import { CommentPage } from '../../model/schemas.ts';
 import { findVideo } from './lookup.ts';
 import { defineNestedList } from './nested-list.ts';
@@ -13,6 +14,7 @@ export const videoComments = defineNestedList({
     description: 'Published top-level comments on a public or unlisted video, newest first, each with its published replies.',
     tag: 'Videos',
   },
-  items: (model, id) => findVideo(model, id).threads,
-  toItem: (thread) => thread,
+  items: (model, id) => findVideo(model, id).storedThreads,
+  // only the page's threads are made into resources
+  toItem: (thread, model, id) => toThread(id, thread, model.urls),
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildModel, deriveCatalogue, VIDEO_SORTS, type VideoEntry } from '../../../src/model/build-model.ts';
+import { buildModel, deriveCatalogue, entryOfResource, VIDEO_SORTS, type VideoEntry } from '../../../src/model/build-model.ts';
+import { toVideo } from '../../../src/model/resources.ts';
+import { createUrls } from '../../../src/model/urls.ts';
+import { modelLines, parseModelLines } from '../../../src/snapshot/model-data.ts';
 import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
 import { BASE_URL, byCodeUnits, catalogueOf, category, channel, comment, modelOf, video } from '../support/fixtures.ts';
 
@@ -134,10 +137,11 @@ describe('buildModel comment authors', () => {
   });
 
   it('holds one author object per distinct author, threads and replies alike (memory)', () => {
-    expect(byId.get('c2')!.author).toBe(byId.get('c1')!.author);
-    expect(byId.get('c3')!.author).toBe(byId.get('c1')!.author);
-    expect(byId.get('c4')!.author).not.toBe(byId.get('c1')!.author);
-    expect(byId.get('c5')!.author).not.toBe(byId.get('c1')!.author);
+    const stored = new Map(['v1', 'v2'].flatMap((v) => built.videos.get(v)!.storedThreads.flatMap((t) => [t, ...t.replies])).map((c) => [c.id, c]));
+    expect(stored.get('c2')!.author).toBe(stored.get('c1')!.author);
+    expect(stored.get('c3')!.author).toBe(stored.get('c1')!.author);
+    expect(stored.get('c4')!.author).not.toBe(stored.get('c1')!.author);
+    expect(stored.get('c5')!.author).not.toBe(stored.get('c1')!.author);
   });
 });
 
@@ -164,5 +168,61 @@ describe('buildModel references', () => {
     const empty = modelOf(catalogueOf({ channels: [] }));
     expect(empty.videos.size).toBe(0);
     for (const sort of VIDEO_SORTS) expect(empty.orders[sort]).toEqual([]);
+  });
+});
+
+describe('one representation per video (docs/architecture.md)', () => {
+  const rich = catalogueOf({
+    channels: [channel('alice', { displayName: 'Alice' })],
+    videos: [
+      video('v1', { channel: 'alice', description: 'About “quotes” 🐍', tags: ['a', 'b'], duration: 90, chapters: [{ start: 0, title: 'Intro' }] }),
+      video('v2', { channel: 'alice', tags: ['a', 'b'], thumbnailUrl: 'https://img.example.test/v2.jpg', privacy: 'unlisted' }),
+      video('v3', { channel: 'alice', description: '' }),
+    ],
+    comments: [comment('c1', 'v1', { author: { displayName: 'Viewer 7' } }), comment('c2', 'v1', { parentId: 'c1' })],
+  });
+  const built = modelOf(rich);
+
+  it('makes the resource from the record when asked: equal each time, never the same object', () => {
+    for (const record of rich.videos) {
+      const entry = built.videos.get(record.id)!;
+      expect(JSON.stringify(entry.resource)).toBe(JSON.stringify(toVideo(record, entry.resource.creator, entry.commentCount, createUrls(BASE_URL))));
+      expect(entry.resource).not.toBe(entry.resource);
+      expect(entry.resource).toEqual(entry.resource);
+    }
+    expect(built.videos.get('v1')!.resource.description).toBe('About “quotes” 🐍');
+    expect(built.videos.get('v1')!.resource.comments).toBe(2);
+  });
+
+  it('keeps each record whole, its repeated values shared', () => {
+    for (const record of rich.videos) expect(JSON.parse(JSON.stringify(built.videos.get(record.id)!.video))).toEqual(record);
+    expect(built.videos.get('v2')!.video.tags).toBe(built.videos.get('v1')!.video.tags);
+    expect(built.videos.get('v3')!.video.features).toBe(built.videos.get('v1')!.video.features);
+  });
+
+  it('answers alike from the catalogue and from the snapshot\'s model data (related lists in one pool)', () => {
+    const many = catalogueOf({
+      channels: [channel('alice')],
+      categories: [category('music')],
+      videos: Array.from({ length: 40 }, (_, i) => video(`v${i}`, { channel: 'alice', category: 'music', tags: [`t${i % 3}`], views: i * 7 % 11 })),
+    });
+    const derivedMany = deriveCatalogue(many);
+    const direct = buildModel(many, derivedMany, BASE_URL);
+    const stored = parseModelLines(modelLines(many, derivedMany, BASE_URL));
+    const loaded = buildModel(stored.catalogue, stored.derived, stored.baseUrl);
+    expect(new Set(stored.derived.related.map((r) => (r as Int32Array).buffer)).size).toBe(1);
+    for (const e of direct.entries) {
+      const other = loaded.entries[e.index]!;
+      expect(Array.from(other.related)).toEqual(Array.from(e.related));
+      expect(JSON.stringify(other.resource)).toBe(JSON.stringify(e.resource));
+    }
+  });
+
+  it('recognises the video resources in an answer, and nothing else', () => {
+    const resource = built.videos.get('v1')!.resource;
+    expect(entryOfResource(built, resource)).toBe(built.videos.get('v1'));
+    expect(entryOfResource(built, { ...resource, watchUrl: `${BASE_URL}/watch/v2` })).toBeUndefined();
+    expect(entryOfResource(built, { id: 'v1' })).toBeUndefined();
+    expect(entryOfResource(built, built.channels.get('alice')!.resource)).toBeUndefined();
   });
 });

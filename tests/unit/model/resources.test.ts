@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { CommentThread, Playback, Reply, Video } from '../../../src/model/schemas.ts';
 import { durationText } from '../../../src/model/durations.ts';
-import { toCategory, toCreator, toPlayback, toReply, toThread, toVideo } from '../../../src/model/resources.ts';
+import { toCategory, toCreator, toPlayback, toReply, toStoredComment, toThread, toVideo } from '../../../src/model/resources.ts';
 import { avatarNameFor, createUrls } from '../../../src/model/urls.ts';
 import { BASE_URL, channel, comment, video } from '../support/fixtures.ts';
 
@@ -81,10 +81,12 @@ describe('toCreator', () => {
   });
 });
 
-describe('toThread and toReply', () => {
+describe('toThread and toReply (from the stored comments, src/model/entries.ts)', () => {
   it('writes a top-level comment with parentId null and its replies', () => {
-    const reply = toReply(comment('r1', 'v1', { parentId: 'c1' }), urls);
-    const thread = toThread(comment('c1', 'v1'), [reply], urls);
+    const c = comment('c1', 'v1');
+    const r = comment('r1', 'v1', { parentId: 'c1' });
+    const thread = toThread('v1', { ...toStoredComment(c, c.author), replies: [toStoredComment(r, r.author)] }, urls);
+    const reply = toReply('v1', 'c1', toStoredComment(r, r.author), urls);
     expect(thread.parentId).toBeNull();
     expect(thread.replyCount).toBe(1);
     expect(thread.replies).toEqual([reply]);
@@ -94,14 +96,16 @@ describe('toThread and toReply', () => {
   });
 
   it('leaves out author.username when the commenter has none, and generates an avatar', () => {
-    const thread = toThread(comment('c1', 'v1', { author: { displayName: 'Viewer 2280' } }), [], urls);
+    const c = comment('c1', 'v1', { author: { displayName: 'Viewer 2280' } });
+    const thread = toThread('v1', { ...toStoredComment(c, c.author), replies: [] }, urls);
     expect('username' in thread.author).toBe(false);
     expect(thread.author.avatarUrl.startsWith(`${BASE_URL}/avatars/`)).toBe(true);
   });
 
   it('keeps the author username and avatar the catalogue gives', () => {
     const author = { displayName: 'Dee', username: 'dee', avatarUrl: 'https://cdn.example.org/dee.png' };
-    expect(toThread(comment('c1', 'v1', { author }), [], urls).author).toEqual(author);
+    const c = comment('c1', 'v1', { author });
+    expect(toThread('v1', { ...toStoredComment(c, c.author), replies: [] }, urls).author).toEqual(author);
   });
 });
 
