@@ -66,22 +66,19 @@ const NO_THREADS: readonly StoredThread[] = Object.freeze([]);
  * are kept as they are.
  */
 function relatedPoolOf(lists: Derived['related']): (i: number) => { pool: RelatedPool; from: number; to: number } {
-  const first = lists[0];
-  const buffer = first instanceof Int32Array ? first.buffer : undefined;
-  const pooled = buffer !== undefined && lists.every((l) => l instanceof Int32Array && l.buffer === buffer);
-  if (pooled) {
-    const pool = new Int32Array(buffer);
-    return (i) => {
-      const list = lists[i] as Int32Array | undefined;
-      const from = list === undefined ? 0 : list.byteOffset / 4;
-      return { pool, from, to: from + (list?.length ?? 0) };
-    };
-  }
+  // Lists that are views of shared blocks (model data: collectModelLines) are kept as ranges of
+  // their block, one Int32Array a block; other lists (the build's) are their own pool.
+  const blocks = new Map<ArrayBufferLike, Int32Array>();
   const none: readonly number[] = [];
   return (i) => {
     const list = lists[i];
-    const pool = list === undefined ? none : list instanceof Int32Array ? list : Array.from(list);
-    return { pool, from: 0, to: pool.length };
+    if (list === undefined) return { pool: none, from: 0, to: 0 };
+    if (!(list instanceof Int32Array)) return { pool: Array.from(list), from: 0, to: list.length };
+    if (list.byteOffset === 0 && list.length * 4 === list.buffer.byteLength) return { pool: list, from: 0, to: list.length };
+    let pool = blocks.get(list.buffer);
+    if (pool === undefined) blocks.set(list.buffer, (pool = new Int32Array(list.buffer)));
+    const from = list.byteOffset / 4;
+    return { pool, from, to: from + list.length };
   };
 }
 

@@ -126,7 +126,7 @@ function* collectVerifiedLines(name: string): Assembly<ModelData> {
   }
   const last = lines.end();
   if (last !== undefined) collector.add(last);
-  return collector.finish();
+  return yield* pausing(collector.finishInSteps());
 }
 
 /**

@@ -4,6 +4,7 @@
 import type { Derived } from '../model/build-model.ts';
 import type { PublicCatalogue, PublicCategory, PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
 import { fileLines } from '../lib/file-lines.ts';
+import { runSteps, type Steps } from '../model/steps.ts';
 
 type Line =
   | ['header', { baseUrl: string }]
@@ -38,8 +39,22 @@ export function parseModelLines(lines: Iterable<string>): ModelData {
   return collector.finish();
 }
 
-/** Model data taken a line at a time (so a caller may pause between lines), then finished. */
-export function collectModelLines(): { add(text: string): void; finish(): ModelData } {
+/** Related numbers in one block of the related lists' memory (4 MB): see collectModelLines. */
+export const RELATED_BLOCK = 1 << 20;
+
+/** Related lists made views of between two pauses of finishInSteps. */
+const VIEWS_A_STEP = 4096;
+
+/**
+ * Model data taken a line at a time (so a caller may pause between lines), then finished, at once
+ * (`finish`) or in steps (`finishInSteps`, steps.ts) for the server, which must not hold its event
+ * loop. The related lists live in blocks of `blockInts` numbers made once each: one backing store a
+ * block instead of one a video, which the garbage collector would otherwise track one by one, and
+ * no buffer is ever grown by copying (a doubling of a 32 MB buffer held the server's event loop
+ * for 200–300 ms at 100,000 videos: docs/reliability.md, "Loading without a stall"). A list never
+ * straddles two blocks.
+ */
+export function collectModelLines(blockInts = RELATED_BLOCK): { add(text: string): void; finish(): ModelData; finishInSteps(): Steps<ModelData> } {
   let baseUrl = '';
   const categories: PublicCategory[] = [];
   const channels: PublicChannel[] = [];
@@ -48,12 +63,20 @@ export function collectModelLines(): { add(text: string): void; finish(): ModelD
   const comments: PublicComment[] = [];
   const live: PublicLiveStream[] = [];
   const trending: number[] = [];
-  // Every related list is a view of one buffer: one backing store instead of one per video, which
-  // the garbage collector would otherwise track one by one. The buffer grows as lines come (no
-  // array of numbers first: ~10 million of them at 100,000 videos, 80 MB and more of garbage).
-  let pool = new Int32Array(1 << 16);
+  let block = new Int32Array(blockInts);
   let used = 0;
-  const bounds: number[] = [];
+  /** where each video's list is: its block, and its start and end in it */
+  const blocks: Int32Array[] = [];
+  const starts: number[] = [];
+  const ends: number[] = [];
+  function* finishInSteps(): Steps<ModelData> {
+    const related: Int32Array[] = new Array<Int32Array>(starts.length);
+    for (let i = 0; i < starts.length; i++) {
+      related[i] = blocks[i]!.subarray(starts[i]!, ends[i]!);
+      if ((i + 1) % VIEWS_A_STEP === 0) yield;
+    }
+    return { baseUrl, catalogue: { categories, channels, videos, playlists, comments, live }, derived: { trending, related } };
+  }
   return {
     add(text) {
       if (text === '') return;
@@ -62,28 +85,28 @@ export function collectModelLines(): { add(text: string): void; finish(): ModelD
         case 'header': baseUrl = line[1].baseUrl; break;
         case 'category': categories.push(line[1]); break;
         case 'channel': channels.push(line[1]); break;
-        case 'video':
+        case 'video': {
+          const list = line[3];
           videos.push(line[1]);
           trending.push(line[2]);
-          bounds.push(used);
-          if (used + line[3].length > pool.length) {
-            const grown = new Int32Array(Math.max(2 * pool.length, used + line[3].length));
-            grown.set(pool.subarray(0, used));
-            pool = grown;
+          if (used + list.length > block.length) {
+            block = new Int32Array(Math.max(blockInts, list.length));
+            used = 0;
           }
-          pool.set(line[3], used);
-          used += line[3].length;
+          block.set(list, used);
+          blocks.push(block);
+          starts.push(used);
+          used += list.length;
+          ends.push(used);
           break;
+        }
         case 'playlist': playlists.push(line[1]); break;
         case 'comment': comments.push(line[1]); break;
         case 'live': live.push(line[1]); break;
       }
     },
-    finish() {
-      const all = pool.length === used ? pool : pool.slice(0, used);
-      const related = bounds.map((start, i) => all.subarray(start, bounds[i + 1] ?? used));
-      return { baseUrl, catalogue: { categories, channels, videos, playlists, comments, live }, derived: { trending, related } };
-    },
+    finish: () => runSteps(finishInSteps()),
+    finishInSteps,
   };
 }
 

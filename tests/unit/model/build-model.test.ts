@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildModel, deriveCatalogue, entryOfResource, VIDEO_SORTS, type VideoEntry } from '../../../src/model/build-model.ts';
 import { toVideo } from '../../../src/model/resources.ts';
 import { createUrls } from '../../../src/model/urls.ts';
-import { modelLines, parseModelLines } from '../../../src/snapshot/model-data.ts';
+import { collectModelLines, modelLines, parseModelLines } from '../../../src/snapshot/model-data.ts';
 import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
 import { BASE_URL, byCodeUnits, catalogueOf, category, channel, comment, modelOf, video } from '../support/fixtures.ts';
 
@@ -216,6 +216,13 @@ describe('one representation per video (docs/architecture.md)', () => {
       expect(Array.from(other.related)).toEqual(Array.from(e.related));
       expect(JSON.stringify(other.resource)).toBe(JSON.stringify(e.resource));
     }
+    // the same with the related lists spread over many small blocks (a list never split)
+    const collector = collectModelLines(64);
+    for (const line of modelLines(many, derivedMany, BASE_URL)) collector.add(line);
+    const blocked = collector.finish();
+    expect(new Set(blocked.derived.related.map((r) => (r as Int32Array).buffer)).size).toBeGreaterThan(2);
+    const fromBlocks = buildModel(blocked.catalogue, blocked.derived, blocked.baseUrl);
+    for (const e of direct.entries) expect(Array.from(fromBlocks.entries[e.index]!.related)).toEqual(Array.from(e.related));
   });
 
   it('recognises the video resources in an answer, and nothing else', () => {

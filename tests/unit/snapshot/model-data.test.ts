@@ -2,7 +2,8 @@
 // read back the same however the text of a record looks, and a damaged line refused.
 import { describe, expect, it } from 'vitest';
 import { deriveCatalogue } from '../../../src/model/build-model.ts';
-import { modelLines, parseModelData, parseModelLines } from '../../../src/snapshot/model-data.ts';
+import { runSteps } from '../../../src/model/steps.ts';
+import { collectModelLines, modelLines, parseModelData, parseModelLines } from '../../../src/snapshot/model-data.ts';
 import { BASE_URL, catalogueOf, category, channel, comment, liveStream, playlist, video } from '../support/fixtures.ts';
 
 // descriptions that end like a video line's tail, to mislead a reader that looks for it
@@ -59,3 +60,25 @@ describe('parseModelLines', () => {
     }
   });
 });
+
+describe('collectModelLines', () => {
+  it('reads related lists the same whatever the size of their blocks, a list never split across two, and in steps as at once', () => {
+    const derived = deriveCatalogue(catalogue);
+    const expected = derived.related.map((r) => Array.from(r));
+    const longest = Math.max(...expected.map((r) => r.length));
+    expect(longest).toBeGreaterThan(1);
+    for (const blockInts of [1, longest, longest + 1, 1 << 20]) {
+      const collector = collectModelLines(blockInts);
+      for (const line of lines(derived)) collector.add(line);
+      let steps = 0;
+      const stepping = collector.finishInSteps();
+      let next = stepping.next();
+      for (; !next.done; next = stepping.next()) steps++;
+      const data = next.value;
+      expect(data.derived.related.map((r) => Array.from(r))).toEqual(expected);
+      expect(steps).toBeLessThanOrEqual(1);
+      expect(runSteps(collector.finishInSteps()).derived.related.map((r) => Array.from(r))).toEqual(expected);
+    }
+  });
+});
+
