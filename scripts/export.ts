@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { exportCatalogue } from '../src/catalogue/write-ndjson.ts';
 import { loadConfig } from '../src/config.ts';
+import { describeProgress } from '../src/lib/progress.ts';
 import { elapsed, megabytes, runCommand, UsageError } from './cli.ts';
 
 const EXPORT_COMMAND = {
@@ -27,9 +28,8 @@ await runCommand('export', EXPORT_COMMAND, async (parsed) => {
       const now = performance.now();
       if (now - last < 1000 && done < total) return;
       last = now;
-      const share = total > 0 ? done / total : 1;
       const spent = (now - started) / 1000;
-      console.log(`export: ${Math.floor(share * 100)}% ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} records, ${Math.round(done / Math.max(spent, 0.001)).toLocaleString('en-US')} records/s, ETA ${(share > 0 ? spent * (1 / share - 1) : 0).toFixed(1)} s`);
+      console.log(`export: ${describeProgress(done, total, 'records', spent)}, ${Math.round(done / Math.max(spent, 0.001)).toLocaleString('en-US')} records/s`);
     });
     const counts = Object.entries(summary.counts).map(([kind, n]) => `${n.toLocaleString('en-US')} ${kind}`).join(', ');
     console.log(`export: wrote ${summary.records.toLocaleString('en-US')} records (${counts}) to ${file} in ${elapsed(started)}, ${megabytes(process.memoryUsage().rss)} RSS`);

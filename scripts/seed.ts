@@ -3,6 +3,7 @@
 import { wholeNumber } from '../src/cli/args.ts';
 import { DEFAULT_SEED_OPTIONS, seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { loadConfig } from '../src/config.ts';
+import { describeProgress } from '../src/lib/progress.ts';
 import { elapsed, runCommand } from './cli.ts';
 
 const SEED_COMMAND = {
@@ -23,7 +24,7 @@ await runCommand('seed', SEED_COMMAND, ({ values }) => {
   const started = performance.now();
   console.log(`seed: ${n(videos)} videos (seed ${seed}) into ${path}`);
   const summary = seedCatalogue(path, { videos, seed }, (p) =>
-    console.log(`seed: ${Math.round((100 * p.videos) / p.totalVideos)}%  ${n(p.videos)} videos, ${n(p.records)} records, ${elapsed(started)}`));
+    console.log(`seed: ${describeProgress(p.videos, p.totalVideos, 'videos', (performance.now() - started) / 1000)}, ${n(p.records)} records`));
   const kinds = Object.entries(summary.counts).map(([kind, count]) => `${kind} ${n(count)}`).join(', ');
   console.log(`seed: wrote ${n(summary.records)} records (${kinds}) to ${path} in ${elapsed(started)}; ${n(summary.validated)} validated`);
 });

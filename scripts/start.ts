@@ -8,6 +8,7 @@ import { DEFAULT_SEED_OPTIONS, seedCatalogue } from '../src/catalogue/seed-catal
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { readRevision } from '../src/catalogue/revision.ts';
 import { loadConfig } from '../src/config.ts';
+import { describeProgress } from '../src/lib/progress.ts';
 import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import { readManifestBaseUrl } from '../src/snapshot/manifest.ts';
@@ -38,7 +39,8 @@ await runCommand('start', START_COMMAND, async ({ values }) => {
   const config = loadConfig();
   if (!existsSync(config.catalogueDb)) {
     console.log(`start: no catalogue at ${config.catalogueDb}; seeding a demo catalogue of ${DEFAULT_SEED_OPTIONS.videos} videos`);
-    const seeded = seedCatalogue(config.catalogueDb, DEFAULT_SEED_OPTIONS, (p) => console.log(`seed: ${p.videos}/${p.totalVideos} videos`));
+    const seedStarted = performance.now();
+    const seeded = seedCatalogue(config.catalogueDb, DEFAULT_SEED_OPTIONS, (p) => console.log(`seed: ${describeProgress(p.videos, p.totalVideos, 'videos', (performance.now() - seedStarted) / 1000)}`));
     console.log(`seed: wrote ${seeded.records} records in ${(seeded.elapsedMs / 1000).toFixed(1)} s`);
   }
   const layout = layoutOf(config.distDir);

@@ -5,7 +5,7 @@
 // for a first build), the percentage, the time left and how many were copied, reused or compressed.
 import type { Context } from '../api/endpoint.ts';
 import type { Model } from '../model/build-model.ts';
-import { formatDuration } from './build-progress.ts';
+import { formatDuration } from '../lib/progress.ts';
 import { createAnswerKeys, type PageInputs } from './page-inputs.ts';
 import type { PageWriter } from './page-writer.ts';
 import { planPages } from './plan-pages.ts';
