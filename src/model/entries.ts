@@ -56,6 +56,11 @@ export class VideoEntry {
     return toVideo(this.video, this.#creator, this.#comments, this.#urls);
   }
 
+  /** the video's creator, as its resource shows it (one object a channel, shared) */
+  get creator(): Creator {
+    return this.#creator;
+  }
+
   /** published comments and their replies */
   get commentCount(): number {
     return this.#comments;

@@ -39,7 +39,7 @@ export function searchDocuments(model: Model): Record<SearchKind, { keys: string
       id,
       title: e.video.title,
       tags: e.video.tags.join(' '),
-      creator: `${e.resource.creator.displayName ?? ''} ${e.video.channel}`,
+      creator: `${e.creator.displayName ?? ''} ${e.video.channel}`,
       description: short(e.video.description),
     },
   }));
