@@ -3,6 +3,7 @@
 // the process tree's RSS from /proc. Loopback only.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { request } from 'node:http';
 import type { Readable } from 'node:stream';
 
@@ -83,12 +84,24 @@ export function summarise(samples: readonly Sample[], from: number): { count: nu
 }
 
 /**
- * The real server (`npm start`'s script) in its own process, its output collected. The probe sends
+ * The arguments after `node` in package.json's `start` script (its node flags and the script), read
+ * from package.json itself: a benchmark runs the server exactly as `npm start` does, the flags
+ * declared once there.
+ */
+export function startScriptArgs(): string[] {
+  const packageJson = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { scripts?: Record<string, string> };
+  const [command, ...args] = (packageJson.scripts?.['start'] ?? '').trim().split(/\s+/);
+  if (command !== 'node' || args.length === 0) throw new Error(`package.json's start script is not "node [flags] script": ${packageJson.scripts?.['start'] ?? '(none)'}`);
+  return args;
+}
+
+/**
+ * The real server (`npm start`'s script, with its flags: startScriptArgs) in its own process, its output collected. The probe sends
  * 20 requests a second from one address, above the default public budget, so the budget is raised:
  * a 429 would count as a failure and say nothing about the swap.
  */
 export function spawnServer(env: NodeJS.ProcessEnv): { server: ChildProcessByStdio<null, Readable, Readable>; log: () => string; clearLog: () => void } {
-  const server = spawn(process.execPath, ['--max-semi-space-size=32', 'scripts/start.ts'], { env: { ...env, RATE_LIMIT_PUBLIC: '10000000' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, startScriptArgs(), { env: { ...env, RATE_LIMIT_PUBLIC: '10000000' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   server.stdout.on('data', (c: Buffer) => { log += c.toString(); });
   server.stderr.on('data', (c: Buffer) => { log += c.toString(); });

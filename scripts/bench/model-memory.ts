@@ -1,16 +1,16 @@
 // ./node_modules/.bin/node scripts/bench/model-memory.ts [--snapshot DIR]: what the served model holds
 // per video (docs/architecture.md, "One representation per video"). Reads the model data of the
 // snapshot in DIR (default: DIST_DIR's current one) as the server does, builds the model, and prints
-// the JS heap and the buffers it keeps, each measured after a full garbage collection, in all and
+// the JS heap and the buffers it keeps (built as its lines are read, as the server does), each measured after a full garbage collection, in all and
 // per public video, with the time the build took. The model data's own parse is not counted: only
 // what is still held once it is dropped.
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { loadConfig } from '../../src/config.ts';
-import { buildModel, type Model } from '../../src/model/build-model.ts';
+import type { Model } from '../../src/model/build-model.ts';
 import { layoutOf, MODEL_FILE } from '../../src/snapshot/layout.ts';
-import { readModelData } from '../../src/snapshot/model-data.ts';
+import { readModel } from '../../src/snapshot/model-data.ts';
 import { runCommand } from '../cli.ts';
 
 setFlagsFromString('--expose-gc');
@@ -36,8 +36,7 @@ function measure(): { heap: number; buffers: number } {
 /** Built in a function of its own, so nothing of the parse outlives it but the model. */
 function load(dir: string): { model: Model; ms: number } {
   const started = performance.now();
-  const data = readModelData(join(dir, MODEL_FILE));
-  const model = buildModel(data.catalogue, data.derived, data.baseUrl);
+  const model = readModel(join(dir, MODEL_FILE));
   return { model, ms: performance.now() - started };
 }
 

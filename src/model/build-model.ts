@@ -7,7 +7,7 @@ import { buildChannelsInSteps } from './build-channels.ts';
 import { buildPlaylistsInSteps } from './build-playlists.ts';
 import { NO_REPLIES, VIDEO_SORTS, VideoEntry, type ChannelEntry, type ChannelSort, type PlaylistEntry, type RelatedPool, type StoredComment, type StoredThread, type VideoSort } from './entries.ts';
 import { buildChannelListIndex, buildVideoListIndexInSteps, type ChannelListIndex, type VideoListIndex } from './list-index.ts';
-import type { PublicCatalogue, PublicComment } from '../catalogue/public-catalogue.ts';
+import type { PublicCatalogue, PublicCategory, PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
 
 export { VIDEO_SORTS, type VideoEntry, type VideoSort };
 import { computeRelated } from './related.ts';
@@ -59,27 +59,35 @@ const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id 
 
 const NO_THREADS: readonly StoredThread[] = Object.freeze([]);
 
+/** Related numbers in one block of the related lists' memory (4 MB): see RelatedBlocks. */
+export const RELATED_BLOCK = 1 << 20;
+
 /**
- * Each video's related list as a range of one pool: the snapshot's loader reads them all into one
- * buffer (src/snapshot/model-data.ts), so the entries keep offsets into it rather than a typed-array
- * view each (an object per video for the garbage collector to mark); lists made apart (the build)
- * are kept as they are.
+ * Each video's related list copied into blocks of `blockInts` numbers made once each (off the JS
+ * heap): the entries keep their block and range rather than a typed array or an array each (an
+ * object per video for the garbage collector to mark), and no buffer is ever grown by copying (a
+ * doubling of a 32 MB buffer held the server's event loop for 200–300 ms at 100,000 videos:
+ * docs/reliability.md, "Loading without a stall"). A list never straddles two blocks.
  */
-function relatedPoolOf(lists: Derived['related']): (i: number) => { pool: RelatedPool; from: number; to: number } {
-  // Lists that are views of shared blocks (model data: collectModelLines) are kept as ranges of
-  // their block, one Int32Array a block; other lists (the build's) are their own pool.
-  const blocks = new Map<ArrayBufferLike, Int32Array>();
-  const none: readonly number[] = [];
-  return (i) => {
-    const list = lists[i];
-    if (list === undefined) return { pool: none, from: 0, to: 0 };
-    if (!(list instanceof Int32Array)) return { pool: Array.from(list), from: 0, to: list.length };
-    if (list.byteOffset === 0 && list.length * 4 === list.buffer.byteLength) return { pool: list, from: 0, to: list.length };
-    let pool = blocks.get(list.buffer);
-    if (pool === undefined) blocks.set(list.buffer, (pool = new Int32Array(list.buffer)));
-    const from = list.byteOffset / 4;
-    return { pool, from, to: from + list.length };
-  };
+class RelatedBlocks {
+  readonly #blockInts: number;
+  #block: Int32Array | undefined;
+  #used = 0;
+
+  constructor(blockInts: number) {
+    this.#blockInts = blockInts;
+  }
+
+  add(list: ArrayLike<number>): { pool: RelatedPool; from: number; to: number } {
+    if (this.#block === undefined || this.#used + list.length > this.#block.length) {
+      this.#block = new Int32Array(Math.max(this.#blockInts, list.length));
+      this.#used = 0;
+    }
+    const from = this.#used;
+    this.#block.set(list, from);
+    this.#used += list.length;
+    return { pool: this.#block, from, to: this.#used };
+  }
 }
 
 /** Fails with a message naming the record when the catalogue breaks a reference. */
@@ -110,12 +118,66 @@ export function buildModel(catalogue: PublicCatalogue, derived: Derived, baseUrl
  * model between requests instead of holding them for seconds (docs/reliability.md, "Snapshots").
  */
 export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived, baseUrl: string): Steps<Model> {
-  const urls = createUrls(baseUrl);
-  const creators = new Map<string, Creator>();
+  const builder = createModelBuilder();
+  let n = 0;
+  const step = () => ++n % STEP_ITEMS === 0;
+  for (const c of catalogue.categories) builder.category(c);
   for (const c of catalogue.channels) {
-    creators.set(c.username, toCreator(c, urls));
-    if (creators.size % STEP_ITEMS === 0) yield;
+    builder.channel(c);
+    if (step()) yield;
   }
+  for (let i = 0; i < catalogue.videos.length; i++) {
+    builder.video(catalogue.videos[i]!, derived.trending[i] ?? 0, derived.related[i] ?? []);
+    if (step()) yield;
+  }
+  for (const p of catalogue.playlists) builder.playlist(p);
+  for (const c of catalogue.comments) {
+    builder.comment(c);
+    if (step()) yield;
+  }
+  for (const l of catalogue.live) builder.live(l);
+  return yield* builder.finishInSteps(baseUrl);
+}
+
+/** The records of a model, taken one at a time (ModelBuilder). */
+export interface ModelRecords {
+  category(record: PublicCategory): void;
+  channel(record: PublicChannel): void;
+  /** a video, its trending score and its related videos (indexes into the videos, in the order they are given) */
+  video(record: PublicVideo, trending: number, related: ArrayLike<number>): void;
+  playlist(record: PublicPlaylist): void;
+  comment(record: PublicComment): void;
+  live(record: PublicLiveStream): void;
+}
+
+export interface ModelBuilder extends ModelRecords {
+  /** The model of every record given, in steps; the builder is spent once it is called. */
+  finishInSteps(baseUrl: string): Steps<Model>;
+}
+
+/** A thread while the model is built: its replies are set once every comment is in. */
+type OpenThread = { -readonly [K in keyof StoredThread]: StoredThread[K] };
+
+/**
+ * Builds a model from its records as they come, each turned at once into what the model keeps
+ * (stored-video.ts: a video's repeated values shared and its description in the text pool; a
+ * comment as a StoredComment; a related list copied into a block), so the records need never be
+ * held all at once beside the model: the server builds a snapshot's model while its model data
+ * streams in, and each parsed record is garbage as soon as its line is read
+ * (docs/reliability.md, "Server memory"). What needs every record (the entries with their comment
+ * threads, the sort orders, playlists, channels, list indexes) is made by `finishInSteps`.
+ * Records may come in any order; a video's related list names videos by the order they are given.
+ */
+export function createModelBuilder(options: { relatedBlockInts?: number; textBlockBytes?: number } = {}): ModelBuilder {
+  const categories: PublicCategory[] = [];
+  const channels: PublicChannel[] = [];
+  const playlists: PublicPlaylist[] = [];
+  const live: PublicLiveStream[] = [];
+  const stored: StoredVideo[] = [];
+  const trending: number[] = [];
+  const related: { pool: RelatedPool; from: number; to: number }[] = [];
+  const texts = new TextPool(options.textBlockBytes);
+  const blocks = new RelatedBlocks(options.relatedBlockInts ?? RELATED_BLOCK);
 
   // One author object per distinct author, shared by their comments: 136,796 comments of pyvideo-100k
   // have 7,998 authors. Their avatar URLs are derived when a comment is shown (resources.ts, toAuthor).
@@ -133,60 +195,88 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
   };
   const storedOf = (c: PublicComment) =>
     toStoredComment({ ...c, text: share.text(c.text), publishedAt: share.text(c.publishedAt) }, authorOf(c));
+  /** top-level comments by video id, and replies by their thread's id */
+  const topLevel = new Map<string, OpenThread[]>();
   const repliesOf = new Map<string, StoredComment[]>();
-  const topLevel = new Map<string, PublicComment[]>();
-  let n = 0;
-  for (const c of catalogue.comments) {
-    if (c.parentId === null) {
-      const list = topLevel.get(c.videoId);
-      if (list) list.push(c);
-      else topLevel.set(c.videoId, [c]);
-    } else {
-      const list = repliesOf.get(c.parentId);
-      const reply = storedOf(c);
-      if (list) list.push(reply);
-      else repliesOf.set(c.parentId, [reply]);
-    }
-    if (++n % STEP_ITEMS === 0) yield;
+
+  return {
+    category: (record) => void categories.push(record),
+    channel: (record) => void channels.push(record),
+    video(record, score, list) {
+      // One representation per video: the record, its repeated values shared and its description in
+      // the text pool (stored-video.ts); the resource is made from it when asked (entries.ts).
+      stored.push(new StoredVideo({
+        ...record,
+        channel: share.text(record.channel),
+        category: share.text(record.category),
+        tags: share.list(record.tags),
+        privacy: record.privacy === 'public' ? 'public' : 'unlisted',
+        features: sharedFeatures(record.features),
+        sources: share.list(record.sources),
+        captions: share.list(record.captions),
+        language: share.text(record.language),
+        chapters: record.chapters === undefined ? undefined : share.list(record.chapters),
+      }, texts));
+      trending.push(score);
+      related.push(blocks.add(list));
+    },
+    playlist: (record) => void playlists.push(record),
+    comment(c) {
+      if (c.parentId === null) {
+        const thread: OpenThread = { ...storedOf(c), replies: NO_REPLIES };
+        const list = topLevel.get(c.videoId);
+        if (list) list.push(thread);
+        else topLevel.set(c.videoId, [thread]);
+      } else {
+        const list = repliesOf.get(c.parentId);
+        const reply = storedOf(c);
+        if (list) list.push(reply);
+        else repliesOf.set(c.parentId, [reply]);
+      }
+    },
+    live: (record) => void live.push(record),
+    finishInSteps: (baseUrl) => finishModel(baseUrl, { categories, channels, playlists, live, stored, trending, related, topLevel, repliesOf }),
+  };
+}
+
+/** Everything createModelBuilder took, made into the model in steps. */
+function* finishModel(baseUrl: string, taken: {
+  categories: readonly PublicCategory[];
+  channels: readonly PublicChannel[];
+  playlists: readonly PublicPlaylist[];
+  live: readonly PublicLiveStream[];
+  stored: readonly StoredVideo[];
+  trending: readonly number[];
+  related: readonly { pool: RelatedPool; from: number; to: number }[];
+  topLevel: ReadonlyMap<string, OpenThread[]>;
+  repliesOf: ReadonlyMap<string, StoredComment[]>;
+}): Steps<Model> {
+  const { stored, topLevel, repliesOf } = taken;
+  const urls = createUrls(baseUrl);
+  const creators = new Map<string, Creator>();
+  for (const c of taken.channels) {
+    creators.set(c.username, toCreator(c, urls));
+    if (creators.size % STEP_ITEMS === 0) yield;
   }
   const newestFirst = (a: { publishedAt: string; id: string }, b: { publishedAt: string; id: string }) =>
     (a.publishedAt < b.publishedAt ? 1 : a.publishedAt > b.publishedAt ? -1 : byId(a, b));
   const oldestFirst = (a: { publishedAt: string; id: string }, b: { publishedAt: string; id: string }) =>
     (a.publishedAt < b.publishedAt ? -1 : a.publishedAt > b.publishedAt ? 1 : byId(a, b));
 
-  const related = relatedPoolOf(derived.related);
-  let descriptionBytes = 0;
-  for (let i = 0; i < catalogue.videos.length; i++) {
-    const description = catalogue.videos[i]!.description;
-    if (description !== undefined) descriptionBytes += Buffer.byteLength(description, 'utf8');
-    if ((i + 1) % (8 * STEP_ITEMS) === 0) yield;
-  }
-  const texts = new TextPool(descriptionBytes);
-  const entries: VideoEntry[] = new Array<VideoEntry>(catalogue.videos.length);
-  for (let i = 0; i < catalogue.videos.length; i++) {
-    const record = catalogue.videos[i]!;
-    const creator = creators.get(record.channel);
-    check(creator !== undefined, `video "${record.id}" names channel "${record.channel}", which does not exist`);
-    const top = topLevel.get(record.id);
-    const threads: StoredThread[] = top === undefined ? [] : top.sort(newestFirst).map((c) => {
-      const replies = repliesOf.get(c.id);
-      return { ...storedOf(c), replies: replies === undefined ? NO_REPLIES : replies.sort(oldestFirst) };
-    });
-    // One representation per video: the record, its repeated values shared and its description in
-    // the text pool (stored-video.ts); the resource is made from it when asked (entries.ts).
-    const video = new StoredVideo({
-      ...record,
-      channel: share.text(record.channel),
-      category: share.text(record.category),
-      tags: share.list(record.tags),
-      privacy: record.privacy === 'public' ? 'public' : 'unlisted',
-      features: sharedFeatures(record.features),
-      sources: share.list(record.sources),
-      captions: share.list(record.captions),
-      language: share.text(record.language),
-      chapters: record.chapters === undefined ? undefined : share.list(record.chapters),
-    }, texts);
-    entries[i] = new VideoEntry(i, video, creator, threads.length === 0 ? NO_THREADS : threads, derived.trending[i] ?? 0, related(i), urls);
+  const entries: VideoEntry[] = new Array<VideoEntry>(stored.length);
+  for (let i = 0; i < stored.length; i++) {
+    const video = stored[i]!;
+    const creator = creators.get(video.channel);
+    check(creator !== undefined, `video "${video.id}" names channel "${video.channel}", which does not exist`);
+    const threads = topLevel.get(video.id);
+    if (threads !== undefined) {
+      threads.sort(newestFirst);
+      for (const t of threads) {
+        const replies = repliesOf.get(t.id);
+        if (replies !== undefined) t.replies = replies.sort(oldestFirst);
+      }
+    }
+    entries[i] = new VideoEntry(i, video, creator, threads === undefined || threads.length === 0 ? NO_THREADS : threads, taken.trending[i]!, taken.related[i]!, urls);
     if ((i + 1) % STEP_ITEMS === 0) yield;
   }
   const videos = new Map<string, VideoEntry>();
@@ -208,14 +298,14 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
   const counts = new Map<string, number>();
   for (const e of visible) if (e.video.category !== undefined) counts.set(e.video.category, (counts.get(e.video.category) ?? 0) + 1);
   yield;
-  const categories = [...catalogue.categories]
+  const categories = [...taken.categories]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : byId(a, b)))
     .map((c) => memoiseJson(toCategory(c.id, c.name, counts.get(c.id) ?? 0)));
   yield;
 
-  const playlists = yield* buildPlaylistsInSteps(catalogue.playlists, videos, creators, urls);
-  const channels = yield* buildChannelsInSteps(catalogue.channels, orders.latest, playlists, urls);
+  const playlists = yield* buildPlaylistsInSteps(taken.playlists, videos, creators, urls);
+  const channels = yield* buildChannelsInSteps(taken.channels, orders.latest, playlists, urls);
 
   const lists = { videos: yield* buildVideoListIndexInSteps(orders), channels: buildChannelListIndex(channels.orders) };
-  return { urls, live: catalogue.live, entries, videos, orders, categories, channels: channels.channels, channelOrders: channels.orders, playlists, lists };
+  return { urls, live: taken.live, entries, videos, orders, categories, channels: channels.channels, channelOrders: channels.orders, playlists, lists };
 }

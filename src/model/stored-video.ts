@@ -1,31 +1,41 @@
 // A public video record as the model keeps it for as long as it serves (docs/architecture.md, "One
 // representation per video"): the record's own fields, its repeated values shared (shared-values.ts),
-// and its description, the longest text of a video, as UTF-8 in one buffer for the whole model.
+// and its description, the longest text of a video, as UTF-8 in the model's text pool (off the JS heap).
 // JSON.parse gives a description with a single character past U+00FF (a curly quote, a dash) two
 // bytes per character: 28,014 of pyvideo-100k's 74,381 descriptions, 72 MB where UTF-8 takes 24 MB.
 // The description is decoded when read (about a microsecond per kilobyte).
 import type { PublicVideo } from '../catalogue/public-catalogue.ts';
 
-/** Texts as UTF-8 in one buffer of their exact total size, read back by range. */
+/** Bytes of one block of a text pool (a text longer than this has a block of its own size). */
+export const TEXT_BLOCK = 1 << 20;
+
+/**
+ * Texts as UTF-8 in blocks of TEXT_BLOCK bytes made once each, read back by range: no text straddles
+ * two blocks, and no block is ever grown by copying. The pool takes its texts as they come (the
+ * server builds its model while the model data streams in: docs/reliability.md, "Server memory"),
+ * so their total need not be known first; a block's unused end is the only waste (under a text's
+ * length, at most a block for the last one).
+ */
 export class TextPool {
-  readonly #bytes: Buffer;
+  readonly #blockBytes: number;
+  #block: Buffer | undefined;
   #used = 0;
 
-  constructor(byteLength: number) {
-    this.#bytes = Buffer.alloc(byteLength);
+  constructor(blockBytes = TEXT_BLOCK) {
+    this.#blockBytes = blockBytes;
   }
 
-  /** Appends a text; its range in the pool. */
-  add(text: string): { from: number; to: number } {
+  /** Appends a text; the block that holds it and its range there. */
+  add(text: string): { bytes: Buffer; from: number; to: number } {
+    const length = Buffer.byteLength(text, 'utf8');
+    if (this.#block === undefined || this.#used + length > this.#block.length) {
+      // off the JS heap, and made once: never copied into a larger one
+      this.#block = Buffer.allocUnsafeSlow(Math.max(this.#blockBytes, length));
+      this.#used = 0;
+    }
     const from = this.#used;
-    const written = this.#bytes.write(text, from, 'utf8');
-    if (Buffer.byteLength(text, 'utf8') !== written) throw new RangeError('text pool: the pool is smaller than its texts');
-    this.#used += written;
-    return { from, to: this.#used };
-  }
-
-  read(from: number, to: number): string {
-    return this.#bytes.toString('utf8', from, to);
+    this.#used += this.#block.write(text, from, length, 'utf8');
+    return { bytes: this.#block, from, to: this.#used };
   }
 }
 
@@ -54,7 +64,8 @@ export class StoredVideo implements PublicVideo {
   readonly captions: PublicVideo['captions'];
   readonly language: string | undefined;
   readonly chapters: PublicVideo['chapters'];
-  readonly #pool: TextPool | undefined;
+  /** the text pool's block holding the description, and its range there */
+  readonly #bytes: Buffer | undefined;
   readonly #from: number;
   readonly #to: number;
 
@@ -78,18 +89,18 @@ export class StoredVideo implements PublicVideo {
     this.language = record.language;
     this.chapters = record.chapters;
     if (record.description === undefined) {
-      this.#pool = undefined;
+      this.#bytes = undefined;
       this.#from = this.#to = 0;
     } else {
       const range = pool.add(record.description);
-      this.#pool = pool;
+      this.#bytes = range.bytes;
       this.#from = range.from;
       this.#to = range.to;
     }
   }
 
   get description(): string | undefined {
-    return this.#pool?.read(this.#from, this.#to);
+    return this.#bytes?.toString('utf8', this.#from, this.#to);
   }
 
   /** The record as a plain object: its fields that have a value, the description included. */

@@ -14,13 +14,13 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SnapshotInfo } from '../api/endpoint.ts';
-import { buildModel, buildModelInSteps, type Model } from '../model/build-model.ts';
+import { buildModel, type Model } from '../model/build-model.ts';
 import type { Steps } from '../model/steps.ts';
 import type { ManifestHead } from '../snapshot/manifest.ts';
 import { assembleSearchIndex, decodeSearchIndex, type DecodedSearchIndex, type SearchIndex } from '../search/search-index.ts';
 import { MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../snapshot/layout.ts';
 import { parseManifestPage, type PageEntry } from '../snapshot/manifest.ts';
-import { collectModelLines, type ModelData } from '../snapshot/model-data.ts';
+import { loadModelLines } from '../snapshot/model-data.ts';
 import { diskSource, memorySource, type PageSource } from '../snapshot/page-files.ts';
 import { linePageLookup, type PageLookup } from '../snapshot/page-index.ts';
 import { readVerifiedFile, SnapshotRefused, verifyManifest, type VerifiedManifest, type VerifyOptions } from '../snapshot/verify-snapshot.ts';
@@ -108,25 +108,50 @@ const emptyModel = (baseUrl: string): Model =>
 const timestamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /**
- * The model data's lines, parsed as its verified chunks come (chunk-lines.ts). The data is returned only once the last chunk has been
- * read and the file found to match the manifest.
+ * The model built from the model data as its verified chunks come (chunk-lines.ts): each line's
+ * record is made at once into what the model keeps (model-data.ts, loadModelLines), so the parsed
+ * records are never all held beside the model. The model is finished (its threads, orders and
+ * indexes made, in steps) only once the last chunk has been read and the file found to match the
+ * manifest. A line that cannot be read refuses the snapshot, naming the line, once the rest of the
+ * file is read: a file that does not match the manifest is refused as such first.
  */
-function* collectVerifiedLines(name: string): Assembly<ModelData> {
-  const collector = collectModelLines();
+function* loadVerifiedModel(name: string): Assembly<Model> {
+  const loader = loadModelLines();
   const lines = chunkLines();
+  let damaged: SnapshotRefused | undefined;
+  const add = (line: string) => {
+    try {
+      loader.add(line);
+    } catch (error) {
+      if (!(error instanceof SyntaxError)) throw error;
+      damaged = new SnapshotRefused(`${name}: ${error.message.replace(/^model data /, '')}`);
+    }
+  };
   let n = 0;
   for (;;) {
     const chunk = (yield { chunk: name }) as Uint8Array | undefined;
     if (!chunk) break;
+    if (damaged) continue;
     for (const line of lines.of(chunk)) {
-      collector.add(line);
+      add(line);
+      if (damaged) break;
       if (++n % STEP === 0) yield PAUSE;
     }
     yield PAUSE;
   }
-  const last = lines.end();
-  if (last !== undefined) collector.add(last);
-  return yield* pausing(collector.finishInSteps());
+  if (!damaged) {
+    const last = lines.end();
+    if (last !== undefined) add(last);
+  }
+  if (damaged) throw damaged;
+  yield PAUSE;
+  let finishing: Steps<Model>;
+  try {
+    finishing = loader.finishInSteps();
+  } catch (error) {
+    throw error instanceof SyntaxError ? new SnapshotRefused(`${name}: ${error.message.replace(/^model data: /, '')}`) : error;
+  }
+  return yield* pausing(finishing);
 }
 
 /**
@@ -171,10 +196,8 @@ function* assemble(dir: string, id: string, verified: VerifiedManifest, onPages?
     }
     const search = head.files[SEARCH_FILE] ? yield* pausing(assembleSearchIndex((yield { search: SEARCH_FILE }) as DecodedSearchIndex)) : undefined;
     yield PAUSE;
-    const data = yield* collectVerifiedLines(MODEL_FILE);
-    yield PAUSE;
-    const model = yield* pausing(buildModelInSteps(data.catalogue, data.derived, data.baseUrl));
-    const info = { id, videos: data.catalogue.videos.length, pages: pages.size, loadedAt: timestamp() };
+    const model = yield* loadVerifiedModel(MODEL_FILE);
+    const info = { id, videos: model.entries.length, pages: pages.size, loadedAt: timestamp() };
     return { ...served, model, info, search, complete: true };
   } catch (error) {
     // the page files are closed by whoever served the pages-only snapshot, else here

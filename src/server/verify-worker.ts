@@ -12,6 +12,8 @@ export interface VerifyRequest {
   readonly dir: string;
   readonly id: string;
   readonly options: VerifyOptions;
+  /** bytes a chunk of the model data holds (default verified-chunks.ts CHUNK_BYTES; tests use fewer) */
+  readonly chunkBytes?: number;
 }
 
 /** What the main thread asks for after the manifest: the next chunk of a file of the snapshot (verified at its end). */
@@ -39,7 +41,7 @@ const refusal = (error: unknown): Refusal => ({ refused: error instanceof Snapsh
 
 if (parentPort) {
   const port = parentPort;
-  const { dir, id, options } = workerData as VerifyRequest;
+  const { dir, id, options, chunkBytes } = workerData as VerifyRequest;
   try {
     const verified = verifyManifest(dir, id, options);
     const manifest: VerifiedManifest = {
@@ -52,13 +54,17 @@ if (parentPort) {
     const transfer = [manifest.manifest, manifest.lines.starts, ...(manifest.pages ? [manifest.pages.body, manifest.pages.br, manifest.pages.gzip] : [])]
       .map((b) => b.buffer as ArrayBuffer);
     port.postMessage({ manifest } satisfies VerifyReply, transfer);
-    // chunks are read one ahead: the next is read and hashed while the main thread parses this one
+    // chunks are read one ahead: the next is read and hashed while the main thread parses this one.
+    // A request that comes before the read-ahead has run (this thread held up between answering
+    // and its next turn, the request already queued) cancels it and reads the chunk itself: each
+    // chunk is read once and sent once, in order (two read-aheads in a row lost a chunk).
     const reading = new Map<string, VerifiedChunks>();
     const ahead = new Map<string, VerifyReply>();
+    const readingAhead = new Map<string, NodeJS.Immediate>();
     const nextChunk = (name: string): VerifyReply => {
       try {
         let chunks = reading.get(name);
-        if (!chunks) reading.set(name, (chunks = readVerifiedChunks(dir, name, verified.head)));
+        if (!chunks) reading.set(name, (chunks = readVerifiedChunks(dir, name, verified.head, chunkBytes)));
         const bytes = chunks.next();
         if (!bytes) reading.delete(name);
         return { chunkOf: name, bytes: bytes ?? null };
@@ -69,11 +75,18 @@ if (parentPort) {
     };
     port.on('message', (request: FileRequest) => {
       const name = request.chunk;
+      clearImmediate(readingAhead.get(name));
+      readingAhead.delete(name);
       const reply = ahead.get(name) ?? nextChunk(name);
       ahead.delete(name);
       const bytes = 'bytes' in reply ? reply.bytes : null;
       port.postMessage(reply, bytes ? [bytes.buffer as ArrayBuffer] : []);
-      if (bytes) setImmediate(() => ahead.set(name, nextChunk(name)));
+      if (bytes) {
+        readingAhead.set(name, setImmediate(() => {
+          readingAhead.delete(name);
+          ahead.set(name, nextChunk(name));
+        }));
+      }
     });
   } catch (error) {
     port.postMessage(refusal(error) satisfies VerifyReply);

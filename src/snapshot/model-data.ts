@@ -1,7 +1,7 @@
 // The public-only data the dynamic handlers answer from, stored in the snapshot as NDJSON (one
 // record a line, so no single string grows with the catalogue): the server rebuilds the same
 // model from it that the build rendered the static pages with.
-import type { Derived } from '../model/build-model.ts';
+import { createModelBuilder, RELATED_BLOCK, type Derived, type Model, type ModelRecords } from '../model/build-model.ts';
 import type { PublicCatalogue, PublicCategory, PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
 import { fileLines } from '../lib/file-lines.ts';
 import { runSteps, type Steps } from '../model/steps.ts';
@@ -32,6 +32,62 @@ export interface ModelData {
   readonly derived: Derived;
 }
 
+/** What a line of model data is read into: the records of a model, and the header's base URL. */
+export interface ModelLineSink extends ModelRecords {
+  header(baseUrl: string): void;
+}
+
+/**
+ * Reads one line of model data (`n`: its number, from 1) into `sink`. A line that is not a record
+ * of a known kind is refused with a SyntaxError naming it; an empty line is skipped.
+ */
+export function readModelLine(text: string, n: number, sink: ModelLineSink): void {
+  if (text === '') return;
+  let line: Line;
+  try {
+    line = JSON.parse(text) as Line;
+  } catch (error) {
+    throw new SyntaxError(`model data line ${n} is not valid JSON (damaged)`);
+  }
+  if (!Array.isArray(line) || typeof line[1] !== 'object' || line[1] === null) throw new SyntaxError(`model data line ${n} is not a record`);
+  switch (line[0]) {
+    case 'header':
+      if (typeof line[1].baseUrl !== 'string') throw new SyntaxError(`model data line ${n}: the header names no base URL`);
+      sink.header(line[1].baseUrl);
+      break;
+    case 'category': sink.category(line[1]); break;
+    case 'channel': sink.channel(line[1]); break;
+    case 'video':
+      if (typeof line[2] !== 'number' || !Array.isArray(line[3])) throw new SyntaxError(`model data line ${n}: a video line without its trending score and related list`);
+      sink.video(line[1], line[2], line[3]);
+      break;
+    case 'playlist': sink.playlist(line[1]); break;
+    case 'comment': sink.comment(line[1]); break;
+    case 'live': sink.live(line[1]); break;
+    default: throw new SyntaxError(`model data line ${n} is a record of no known kind`);
+  }
+}
+
+/**
+ * The model built from model data as its lines come (model/build-model.ts, createModelBuilder):
+ * each line's record is turned at once into what the model keeps, so the parsed records are never
+ * all held beside the model (the server's load: docs/reliability.md, "Server memory"). The model
+ * is made by `finishInSteps`, once every line is in.
+ */
+export function loadModelLines(options: Parameters<typeof createModelBuilder>[0] = {}): { add(text: string): void; finishInSteps(): Steps<Model> } {
+  const builder = createModelBuilder(options);
+  let baseUrl: string | undefined;
+  let n = 0;
+  const sink: ModelLineSink = { ...builder, header: (url) => void (baseUrl = url) };
+  return {
+    add: (text) => readModelLine(text, ++n, sink),
+    finishInSteps() {
+      if (baseUrl === undefined) throw new SyntaxError('model data: no header line (no base URL)');
+      return builder.finishInSteps(baseUrl);
+    },
+  };
+}
+
 /** Parses model data from lines (each one JSON value), in the order modelLines wrote them. */
 export function parseModelLines(lines: Iterable<string>): ModelData {
   const collector = collectModelLines();
@@ -39,20 +95,16 @@ export function parseModelLines(lines: Iterable<string>): ModelData {
   return collector.finish();
 }
 
-/** Related numbers in one block of the related lists' memory (4 MB): see collectModelLines. */
-export const RELATED_BLOCK = 1 << 20;
+export { RELATED_BLOCK };
 
 /** Related lists made views of between two pauses of finishInSteps. */
 const VIEWS_A_STEP = 4096;
 
 /**
- * Model data taken a line at a time (so a caller may pause between lines), then finished, at once
- * (`finish`) or in steps (`finishInSteps`, steps.ts) for the server, which must not hold its event
- * loop. The related lists live in blocks of `blockInts` numbers made once each: one backing store a
- * block instead of one a video, which the garbage collector would otherwise track one by one, and
- * no buffer is ever grown by copying (a doubling of a 32 MB buffer held the server's event loop
- * for 200–300 ms at 100,000 videos: docs/reliability.md, "Loading without a stall"). A list never
- * straddles two blocks.
+ * Model data taken a line at a time, its records collected (tools and tests; the server builds
+ * its model as the lines come: loadModelLines), then finished, at once (`finish`) or in steps
+ * (`finishInSteps`, steps.ts). The related lists live in blocks of `blockInts` numbers made once
+ * each, a list never straddling two.
  */
 export function collectModelLines(blockInts = RELATED_BLOCK): { add(text: string): void; finish(): ModelData; finishInSteps(): Steps<ModelData> } {
   let baseUrl = '';
@@ -77,34 +129,30 @@ export function collectModelLines(blockInts = RELATED_BLOCK): { add(text: string
     }
     return { baseUrl, catalogue: { categories, channels, videos, playlists, comments, live }, derived: { trending, related } };
   }
-  return {
-    add(text) {
-      if (text === '') return;
-      const line = JSON.parse(text) as Line;
-      switch (line[0]) {
-        case 'header': baseUrl = line[1].baseUrl; break;
-        case 'category': categories.push(line[1]); break;
-        case 'channel': channels.push(line[1]); break;
-        case 'video': {
-          const list = line[3];
-          videos.push(line[1]);
-          trending.push(line[2]);
-          if (used + list.length > block.length) {
-            block = new Int32Array(Math.max(blockInts, list.length));
-            used = 0;
-          }
-          block.set(list, used);
-          blocks.push(block);
-          starts.push(used);
-          used += list.length;
-          ends.push(used);
-          break;
-        }
-        case 'playlist': playlists.push(line[1]); break;
-        case 'comment': comments.push(line[1]); break;
-        case 'live': live.push(line[1]); break;
+  const sink: ModelLineSink = {
+    header: (url) => void (baseUrl = url),
+    category: (c) => void categories.push(c),
+    channel: (c) => void channels.push(c),
+    video(v, score, list) {
+      videos.push(v);
+      trending.push(score);
+      if (used + list.length > block.length) {
+        block = new Int32Array(Math.max(blockInts, list.length));
+        used = 0;
       }
+      block.set(list, used);
+      blocks.push(block);
+      starts.push(used);
+      used += list.length;
+      ends.push(used);
     },
+    playlist: (p) => void playlists.push(p),
+    comment: (c) => void comments.push(c),
+    live: (l) => void live.push(l),
+  };
+  let n = 0;
+  return {
+    add: (text) => readModelLine(text, ++n, sink),
     finish: () => runSteps(finishInSteps()),
     finishInSteps,
   };
@@ -115,5 +163,12 @@ export const parseModelData = (text: string): ModelData => parseModelLines(text.
 /** Reads a model data file a megabyte at a time, so no string of the whole file is ever held. */
 export function readModelData(file: string): ModelData {
   return parseModelLines(fileLines(file));
+}
+
+/** Builds the model of a model data file as the server does (loadModelLines), at once: tools. */
+export function readModel(file: string): Model {
+  const loader = loadModelLines();
+  for (const line of fileLines(file)) loader.add(line);
+  return runSteps(loader.finishInSteps());
 }
 

@@ -23,7 +23,7 @@ const full: PublicVideo = video('v1', {
 describe('StoredVideo', () => {
   it('keeps every field of the record, the description read back from the pool', () => {
     for (const field of VIDEO_FIELDS) expect(full[field], field).not.toBeUndefined();
-    const stored = new StoredVideo(full, new TextPool(Buffer.byteLength(full.description!)));
+    const stored = new StoredVideo(full, new TextPool());
     for (const field of VIDEO_FIELDS) expect(stored[field], field).toEqual(full[field]);
     expect(JSON.parse(JSON.stringify(stored))).toEqual(full);
   });
@@ -38,14 +38,33 @@ describe('StoredVideo', () => {
 
   it('reads each description of a shared pool back whole', () => {
     const texts = ['first “one”', 'ascii only', 'é', '🐍🐍', ''];
-    const pool = new TextPool(texts.reduce((n, t) => n + Buffer.byteLength(t), 0));
+    const pool = new TextPool();
     const stored = texts.map((description, i) => new StoredVideo(video(`v${i}`, { description }), pool));
     expect(stored.map((s) => s.description)).toEqual(texts);
   });
 
-  it('refuses a text past the end of the pool rather than keeping part of it', () => {
-    const pool = new TextPool(4);
-    expect(() => pool.add('“ab”')).toThrow(RangeError);
-    expect(() => new StoredVideo(video('x', { description: 'longer than four bytes' }), new TextPool(4))).toThrow(/smaller than its texts/);
+  it('reads every text back whole whatever the size of the pool\'s blocks, a text never split across two', () => {
+    const texts = ['first “one”', 'ascii only', 'é', '🐍🐍', '', 'a longer text than a small block holds'];
+    for (const blockBytes of [1, 4, 11, 16, 1 << 20]) {
+      const pool = new TextPool(blockBytes);
+      const ranges = texts.map((t) => pool.add(t));
+      ranges.forEach((r, i) => {
+        expect(r.to - r.from).toBe(Buffer.byteLength(texts[i]!));
+        expect(r.to).toBeLessThanOrEqual(r.bytes.length);
+        expect(r.bytes.toString('utf8', r.from, r.to)).toBe(texts[i]);
+      });
+      const stored = texts.map((description, i) => new StoredVideo(video(`v${i}`, { description }), pool));
+      expect(stored.map((s) => s.description)).toEqual(texts);
+    }
+  });
+
+  it('fills a block before it starts another, and starts one only when the next text does not fit', () => {
+    const pool = new TextPool(8);
+    const a = pool.add('abcd');
+    const b = pool.add('efgh');
+    const c = pool.add('ij');
+    expect(b.bytes).toBe(a.bytes);
+    expect(c.bytes).not.toBe(a.bytes);
+    expect(a.bytes.length).toBe(8);
   });
 });

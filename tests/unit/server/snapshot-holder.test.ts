@@ -1,4 +1,5 @@
 import { copyFileSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { holdSnapshots, type SnapshotHolder } from '../../../src/server/snapshot-holder.ts';
@@ -138,6 +139,40 @@ describe('holdSnapshots', () => {
     expect(holder.problem?.reason).not.toContain(root);
   });
 
+  it('refuses a swap to a snapshot whose model data has a damaged line though its files match the manifest: the previous keeps serving whole', async () => {
+    const { options, root, first } = await setup();
+    const log: string[] = [];
+    const holder = hold(root, log);
+    await holder.loaded;
+    const second = await buildSecond(options);
+    // a video line cut short, the file sealed again: only reading the line can find it
+    const damaged = resealed(root, second, MODEL_FILE, (bytes) => {
+      const lines = bytes.toString('utf8').split('\n');
+      const at = lines.findIndex((l) => l.startsWith('["video"'));
+      lines[at] = lines[at]!.slice(0, 40);
+      return Buffer.from(lines.join('\n'));
+    });
+    swapCurrent(root, damaged);
+    expect(await holder.refresh()).toBe(false);
+    expect(holder.current?.id).toBe(first);
+    expect(holder.current?.complete).toBe(true);
+    expect(holder.current?.model.entries.length).toBeGreaterThan(0);
+    expect(holder.problem).toEqual({ id: damaged, reason: expect.stringMatching(/^model\.ndjson: line \d+ is not valid JSON \(damaged\)$/) });
+    expect(log.some((m) => m.includes(`refused snapshot ${damaged}`) && m.includes(`still serving ${first}`))).toBe(true);
+  });
+
+  it('refuses a snapshot whose model data holds a line of no known kind, naming the line', async () => {
+    const { options, root, first } = await setup();
+    const holder = hold(root);
+    await holder.loaded;
+    const second = await buildSecond(options);
+    const damaged = resealed(root, second, MODEL_FILE, (bytes) => Buffer.concat([bytes, Buffer.from('["mystery",{}]\n')]));
+    swapCurrent(root, damaged);
+    await holder.refresh();
+    expect(holder.current?.id).toBe(first);
+    expect(holder.problem?.reason).toMatch(/^model\.ndjson: line \d+ is a record of no known kind$/);
+  });
+
   it('falls back at start-up to the newest intact snapshot when current is damaged, and says which was refused', async () => {
     const { options, root, first } = await setup();
     const second = await buildSecond(options);
@@ -195,6 +230,25 @@ describe('holdSnapshots', () => {
     expect(holder.problem).toMatchObject({ id: other, reason: expect.stringContaining('it was built for https://other.example, not for this server') });
   });
 });
+
+/**
+ * The snapshot `id` with `file` rewritten by `change` and sealed again: its manifest records the new
+ * size and SHA-256 (so the snapshot passes verification) under the id its manifest's hash gives.
+ */
+function resealed(root: string, id: string, file: string, change: (bytes: Buffer) => Buffer): string {
+  const old = readFileSync(join(root, id, file));
+  const now = change(old);
+  const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+  const manifest = readFileSync(join(root, id, MANIFEST_FILE), 'latin1');
+  const record = `"${file}":{"size":${old.length},"sha256":"${sha(old)}"}`;
+  expect(manifest.includes(record)).toBe(true);
+  const sealed = Buffer.from(manifest.replace(record, `"${file}":{"size":${now.length},"sha256":"${sha(now)}"}`), 'latin1');
+  const next = sha(sealed).slice(0, 16);
+  renameSync(join(root, id), join(root, next));
+  writeFileSync(join(root, next, file), now);
+  writeFileSync(join(root, next, MANIFEST_FILE), sealed);
+  return next;
+}
 
 function flipByte(file: string): void {
   const bytes = readFileSync(file);

@@ -1,9 +1,9 @@
 // The snapshot's model data (model-data.ts): written a line per record as each line's JSON array,
 // read back the same however the text of a record looks, and a damaged line refused.
 import { describe, expect, it } from 'vitest';
-import { deriveCatalogue } from '../../../src/model/build-model.ts';
+import { buildModel, deriveCatalogue, VIDEO_SORTS } from '../../../src/model/build-model.ts';
 import { runSteps } from '../../../src/model/steps.ts';
-import { collectModelLines, modelLines, parseModelData, parseModelLines } from '../../../src/snapshot/model-data.ts';
+import { collectModelLines, loadModelLines, modelLines, parseModelData, parseModelLines } from '../../../src/snapshot/model-data.ts';
 import { BASE_URL, catalogueOf, category, channel, comment, liveStream, playlist, video } from '../support/fixtures.ts';
 
 // descriptions that end like a video line's tail, to mislead a reader that looks for it
@@ -82,3 +82,46 @@ describe('collectModelLines', () => {
   });
 });
 
+
+describe('loadModelLines', () => {
+  it('builds, as the lines come, the model the catalogue builds: every resource, thread, related list and order alike, whatever the size of its blocks', () => {
+    // every video's channel exists (the model refuses a video of no channel: build-model.ts)
+    const whole = { ...catalogue, videos: catalogue.videos.filter((v) => v.channel !== 'carol') };
+    const derived = deriveCatalogue(whole);
+    const direct = buildModel(whole, derived, BASE_URL);
+    for (const sizes of [{}, { relatedBlockInts: 1, textBlockBytes: 1 }, { relatedBlockInts: 3, textBlockBytes: 16 }]) {
+      const loader = loadModelLines(sizes);
+      for (const line of modelLines(whole, derived, BASE_URL)) loader.add(line.slice(0, -1));
+      const loaded = runSteps(loader.finishInSteps());
+      expect(loaded.entries.length).toBe(direct.entries.length);
+      for (const e of direct.entries) {
+        const other = loaded.entries[e.index]!;
+        expect(JSON.stringify(other.resource)).toBe(JSON.stringify(e.resource));
+        expect(JSON.stringify(other.threads)).toBe(JSON.stringify(e.threads));
+        expect(JSON.stringify(other.video)).toBe(JSON.stringify(e.video));
+        expect(Array.from(other.related)).toEqual(Array.from(e.related));
+      }
+      for (const sort of VIDEO_SORTS) expect(loaded.orders[sort].map((e) => e.index)).toEqual(direct.orders[sort].map((e) => e.index));
+      expect(JSON.stringify(loaded.categories)).toBe(JSON.stringify(direct.categories));
+      expect(JSON.stringify([...loaded.playlists.values()].map((p) => p.resource))).toBe(JSON.stringify([...direct.playlists.values()].map((p) => p.resource)));
+      expect(JSON.stringify([...loaded.channels.values()].map((c) => c.resource))).toBe(JSON.stringify([...direct.channels.values()].map((c) => c.resource)));
+      expect(loaded.live).toEqual(direct.live);
+    }
+  });
+
+  it('refuses a damaged line, a line of no known kind and model data without its header, naming what is wrong', () => {
+    const good = lines();
+    const video = good.findIndex((l) => l.startsWith('["video"'));
+    const cut = [...good];
+    cut[video] = cut[video]!.slice(0, 30);
+    const load = (text: string[]) => {
+      const loader = loadModelLines();
+      for (const line of text) loader.add(line.replace(/\n$/, ''));
+      return runSteps(loader.finishInSteps());
+    };
+    expect(() => load(cut)).toThrow(new SyntaxError(`model data line ${video + 1} is not valid JSON (damaged)`));
+    expect(() => load([...good, '["mystery",{}]'])).toThrow(/line \d+ is a record of no known kind/);
+    expect(() => load([...good, '["video",{"id":"x"}]'])).toThrow(/line \d+: a video line without its trending score and related list/);
+    expect(() => load(good.slice(1))).toThrow(/no header line/);
+  });
+});
