@@ -84,24 +84,33 @@ export function summarise(samples: readonly Sample[], from: number): { count: nu
 }
 
 /**
- * The arguments after `node` in package.json's `start` script (its node flags and the script), read
- * from package.json itself: a benchmark runs the server exactly as `npm start` does, the flags
- * declared once there.
+ * package.json's `start` script as a command to spawn: the environment it sets (leading `NAME=value`
+ * words) and the arguments after `node` (its node flags and the script), read from package.json
+ * itself: a benchmark runs the server exactly as `npm start` does, the flags declared once there.
  */
-export function startScriptArgs(): string[] {
+export function startScript(): { env: Record<string, string>; args: string[] } {
   const packageJson = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { scripts?: Record<string, string> };
-  const [command, ...args] = (packageJson.scripts?.['start'] ?? '').trim().split(/\s+/);
-  if (command !== 'node' || args.length === 0) throw new Error(`package.json's start script is not "node [flags] script": ${packageJson.scripts?.['start'] ?? '(none)'}`);
-  return args;
+  const script = packageJson.scripts?.['start'] ?? '';
+  const words = script.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  for (let word = words[0]; word !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=\S*$/.test(word); word = words[0]) {
+    const at = word.indexOf('=');
+    env[word.slice(0, at)] = word.slice(at + 1);
+    words.shift();
+  }
+  const [command, ...args] = words;
+  if (command !== 'node' || args.length === 0) throw new Error(`package.json's start script is not "[NAME=value ...] node [flags] script": ${script || '(none)'}`);
+  return { env, args };
 }
 
 /**
- * The real server (`npm start`'s script, with its flags: startScriptArgs) in its own process, its output collected. The probe sends
+ * The real server (`npm start`'s script, with its environment and flags: startScript) in its own process, its output collected. The probe sends
  * 20 requests a second from one address, above the default public budget, so the budget is raised:
  * a 429 would count as a failure and say nothing about the swap.
  */
 export function spawnServer(env: NodeJS.ProcessEnv): { server: ChildProcessByStdio<null, Readable, Readable>; log: () => string; clearLog: () => void } {
-  const server = spawn(process.execPath, startScriptArgs(), { env: { ...env, RATE_LIMIT_PUBLIC: '10000000' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const start = startScript();
+  const server = spawn(process.execPath, start.args, { env: { ...env, ...start.env, RATE_LIMIT_PUBLIC: '10000000' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   server.stdout.on('data', (c: Buffer) => { log += c.toString(); });
   server.stderr.on('data', (c: Buffer) => { log += c.toString(); });
