@@ -8,7 +8,7 @@
 //   - swap: `current` pointed at a twin of the served snapshot (its files hard-linked, its manifest
 //     head marked `"twin":1`, so a swap costs a full load without a second build), then back; for
 //     each: the worst and p99 latency of the 50 ms requests, failures, time until the new snapshot
-//     served, and the server's peak RSS;
+//     served, and the server's peak RSS and its RSS once the swap has settled;
 // against the targets: worst latency <= 100 ms with 0 failures, first answer <= 3 s, RSS <= 600 MB.
 // The requests alternate a prerendered page and a dynamic list query. Prints the machine's load
 // average: on a shared machine the figures move with it. The twin is removed at the end.
@@ -108,7 +108,8 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
           peak = Math.max(peak, rssOf(server.pid!));
         }
         const during = summarise(samples, swapAt);
-        console.log(`swap ${from} -> ${to}: served after ${servedAt === undefined ? 'never' : `${Math.round(servedAt - swapAt)} ms`}; ${during.count} requests every ${EVERY_MS} ms: worst ${during.worst.toFixed(0)} ms (target <= ${TARGET.worstMs}), p99 ${during.p99.toFixed(0)} ms, p50 ${during.p50.toFixed(0)} ms, ${during.failures} failures${during.failures ? ` (${during.byStatus})` : ''} (target 0); peak RSS ${peak.toFixed(0)} MB (target <= ${TARGET.rssMb} MB)`);
+        const after = rssOf(server.pid!);
+        console.log(`swap ${from} -> ${to}: served after ${servedAt === undefined ? 'never' : `${Math.round(servedAt - swapAt)} ms`}; ${during.count} requests every ${EVERY_MS} ms: worst ${during.worst.toFixed(0)} ms (target <= ${TARGET.worstMs}), p99 ${during.p99.toFixed(0)} ms, p50 ${during.p50.toFixed(0)} ms, ${during.failures} failures${during.failures ? ` (${during.byStatus})` : ''} (target 0); peak RSS ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB ${settle / 1000} s after it served (target <= ${TARGET.rssMb} MB)`);
         console.log(spawned.log().split('\n').filter((line) => /serving|refused/.test(line)).map((line) => `  server: ${line}`).join('\n'));
         spawned.clearLog();
       }
