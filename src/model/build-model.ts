@@ -78,7 +78,22 @@ class RelatedBlocks {
     this.#blockInts = blockInts;
   }
 
+  /** one Int32Array over all of each buffer that lists given as views come from */
+  readonly #views = new Map<ArrayBufferLike, Int32Array>();
+
+  /**
+   * The list's place in a pool: a list given as an Int32Array (the build's, computeRelated) is kept
+   * where it is, as itself or a range of its buffer (no copy beside it); any other (a parsed line's
+   * array) is copied into a block.
+   */
   add(list: ArrayLike<number>): { pool: RelatedPool; from: number; to: number } {
+    if (list instanceof Int32Array) {
+      if (list.byteOffset === 0 && list.byteLength === list.buffer.byteLength) return { pool: list, from: 0, to: list.length };
+      let pool = this.#views.get(list.buffer);
+      if (pool === undefined) this.#views.set(list.buffer, (pool = new Int32Array(list.buffer)));
+      const from = list.byteOffset / 4;
+      return { pool, from, to: from + list.length };
+    }
     if (this.#block === undefined || this.#used + list.length > this.#block.length) {
       this.#block = new Int32Array(Math.max(this.#blockInts, list.length));
       this.#used = 0;
