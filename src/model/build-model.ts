@@ -63,23 +63,22 @@ const NO_THREADS: readonly StoredThread[] = Object.freeze([]);
 export const RELATED_BLOCK = 1 << 20;
 
 /**
- * Each video's related list copied into blocks of `blockInts` numbers made once each (off the JS
- * heap): the entries keep their block and range rather than a typed array or an array each (an
- * object per video for the garbage collector to mark), and no buffer is ever grown by copying (a
- * doubling of a 32 MB buffer held the server's event loop for 200–300 ms at 100,000 videos:
- * docs/reliability.md, "Loading without a stall"). A list never straddles two blocks.
+ * Each video's related list as a range of a pool the entries keep (its pool, from, to) rather than
+ * an array each (an object per video for the garbage collector to mark). Lists parsed from model
+ * data are copied into blocks of `blockInts` numbers made once each (off the JS heap, never grown
+ * by copying: a doubling of a 32 MB buffer held the server's event loop for 200–300 ms at 100,000
+ * videos, docs/reliability.md, "Loading without a stall"); a list never straddles two blocks.
  */
 class RelatedBlocks {
   readonly #blockInts: number;
   #block: Int32Array | undefined;
   #used = 0;
+  /** one Int32Array over all of each buffer that lists given as views come from */
+  readonly #views = new Map<ArrayBufferLike, Int32Array>();
 
   constructor(blockInts: number) {
     this.#blockInts = blockInts;
   }
-
-  /** one Int32Array over all of each buffer that lists given as views come from */
-  readonly #views = new Map<ArrayBufferLike, Int32Array>();
 
   /**
    * The list's place in a pool: a list given as an Int32Array (the build's, computeRelated) is kept
@@ -176,7 +175,7 @@ type OpenThread = { -readonly [K in keyof StoredThread]: StoredThread[K] };
 /**
  * Builds a model from its records as they come, each turned at once into what the model keeps
  * (stored-video.ts: a video's repeated values shared and its description in the text pool; a
- * comment as a StoredComment; a related list copied into a block), so the records need never be
+ * comment as a StoredComment; a parsed related list copied into a block), so the records need never be
  * held all at once beside the model: the server builds a snapshot's model while its model data
  * streams in, and each parsed record is garbage as soon as its line is read
  * (docs/reliability.md, "Server memory"). What needs every record (the entries with their comment
