@@ -4,7 +4,8 @@
 // response prepared once per page (or kept answer) and encoding, which here answers about twice
 // as many requests a second as node:http can (docs/performance.md). Anything else — another method, a
 // body, a head outside the strict subset simple-request.ts reads, HTTP/1.0, Connection: close, a
-// URL that is neither — hands the connection, with the bytes already read, to the
+// URL that is none of those nor an API query whose answer is the same for every caller (see
+// sharedQueryOf) — hands the connection, with the bytes already read, to the
 // node:http pipeline for good. API pages count against the caller's rate-limit lane here too
 // (gate.ts); requests with a developer key go to node:http, which checks the key (and, with
 // RATE_LIMIT_STORE, every limited request: the fast path never waits for Redis). Every
@@ -110,13 +111,22 @@ function answerKept(socket: Socket, answers: AnswerCache, kept: CachedAnswer, re
   return 200;
 }
 
-/** An API query the fast path may answer itself: a GET or HEAD of an endpoint whose answers every caller shares. */
+/**
+ * An API query the fast path may answer itself: a GET or HEAD of an endpoint whose answer does
+ * not depend on who asks (every cache policy but `private`; a request with a key goes to node:http).
+ */
 interface SharedQuery {
   readonly route: Route;
   readonly url: URL;
 }
 
-/** The shared query at `target`, if it is one (cache policy `snapshot`: lists, batches, oEmbed). */
+/**
+ * The shared query at `target`, if it is one: lists, batches and oEmbed (`snapshot`), search,
+ * channels, live and status (`live`), health (`none`). Not only the kept ones: a connection that
+ * asked once for a query the fast path does not answer is node:http's for good, so in a mix of
+ * URLs every connection ended there within a few hundred requests (docs/performance.md, "Long
+ * tail: every query on the fast path").
+ */
 function sharedQueryOf(target: string): SharedQuery | undefined {
   let url: URL;
   try {
@@ -125,7 +135,7 @@ function sharedQueryOf(target: string): SharedQuery | undefined {
     return undefined;
   }
   const route = apiRouteOf(url);
-  return route && route.endpoint.cache === 'snapshot' ? { route, url } : undefined;
+  return route && route.endpoint.cache !== 'private' ? { route, url } : undefined;
 }
 
 /** Writes an answer computed for this request as node:http would send it (send-answer.ts); its status. */
@@ -169,7 +179,7 @@ export interface FrontOptions {
   readonly gate?: Gate | undefined;
   /**
    * node:http's answerer of API queries (handle-request.ts): given, the fast path answers the
-   * queries every caller shares (lists, batches, oEmbed) itself, so the connection stays with it
+   * queries whose answers do not depend on the caller itself, so the connection stays with it
    */
   readonly answerQuery?: QueryAnswerer | undefined;
   /** counts every answer by status, for /v1/status */
@@ -248,7 +258,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         // a dynamic query node:http has answered and kept at this very target (answer-cache.ts)
         const answers = request && snapshot && !page ? answersOf(snapshot) : undefined;
         const kept = answers?.byTarget(request!.target);
-        // a query every caller shares, answered here once the model is loaded; a key goes to node:http
+        // a query whose answer does not depend on the caller, answered here once the model is loaded; a key goes to node:http
         const query = answerQuery && request && snapshot?.complete && !page && !kept && !request.authorization ? sharedQueryOf(request.target) : undefined;
         // Connection: close is rare; node:http answers it with the right headers and closes.
         const limited = request !== undefined && gate !== undefined && gate.limits(request.target);
