@@ -8,6 +8,8 @@
 // (default 1,000) list pages never asked before, one at a time, identity and with br accepted.
 // Each run also prints requests per CPU second of the server's processes: on a shared machine the
 // server's share of core 0 varies from run to run, its cost per request much less.
+// With --cpu-prof DIR the server writes a V8 CPU profile of its whole run into DIR (where the mix's
+// time goes: docs/performance.md, "Long tail: every query on the fast path").
 // Needs nginx and wrk (apt-get install -y nginx-light wrk).
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -117,6 +119,7 @@ const BENCH_MIX_COMMAND = {
     runs: { type: 'string', value: 'R', help: 'runs of each side (default 3)' },
     first: { type: 'string', value: 'N', help: 'list pages never asked before, timed one at a time (default 1000)' },
     'lists-only': { type: 'boolean', help: 'the 2,000 list pages alone' },
+    'cpu-prof': { type: 'string', value: 'DIR', help: 'write a CPU profile of the server (node --cpu-prof) into DIR' },
   },
 } as const;
 
@@ -144,7 +147,8 @@ await runCommand('bench:mix', BENCH_MIX_COMMAND, async ({ values }) => {
     console.log(`${urls.length} URLs (${listsOnly ? '2,000 list pages' : '2,000 list pages, 2,000 videos, 980 comment pages, 20 channel lists'}) of the snapshot in ${config.distDir}`);
     console.log(`wrk -t1 -c50 -d${seconds}s on core 1, each server on core 0; load average before: ${load()}`);
     const started = performance.now();
-    server = spawn('taskset', ['-c', '0', process.execPath, '--max-semi-space-size=32', 'scripts/start.ts'], {
+    const profile = typeof values['cpu-prof'] === 'string' ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'])}`] : [];
+    server = spawn('taskset', ['-c', '0', process.execPath, ...profile, '--max-semi-space-size=32', 'scripts/start.ts'], {
       // one load generator from one address: a lane budget would answer 429 after 600 requests
       env: { ...process.env, PORT: String(ourPort), HOST: '127.0.0.1', PUBLIC_BASE_URL: baseUrl, RATE_LIMIT_PUBLIC: '10000000' },
       stdio: 'ignore',

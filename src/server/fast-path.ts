@@ -14,7 +14,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { ProblemError } from '../api/problems.ts';
-import { renderProblem, type Rendered } from '../api/respond.ts';
+import { readRequest, renderProblem, type Rendered } from '../api/respond.ts';
 import type { Urls } from '../model/urls.ts';
 import type { PageEntry } from '../snapshot/manifest.ts';
 import { guardConnections } from './connection-guard.ts';
@@ -28,7 +28,7 @@ import { CORS_HEADERS } from '../http/cors.ts';
 import { createHeadReader, UNREADABLE } from './head-reader.ts';
 import { parseSimpleRequest, type SimpleRequest } from './simple-request.ts';
 import { answerAndClose, isClosing, responseBytes } from './socket-problems.ts';
-import { chooseVariant, findPage, pageHeaders, unreadablePage } from './static-pages.ts';
+import { chooseVariant, pageHeaders, unreadablePage } from './static-pages.ts';
 import { answersOf, chooseKeptVariant, type AnswerCache, type CachedAnswer } from './answer-cache.ts';
 import { PageReadError } from '../snapshot/page-files.ts';
 import { matchesIfNoneMatch } from '../http/etag.ts';
@@ -151,12 +151,15 @@ function answerOutgoing(socket: Socket, out: Outgoing, request: SimpleRequest, e
 
 /**
  * Answers a shared query as node:http would (handle-request.ts): a prerendered page when its
- * canonical form is one, else the endpoint's answer (kept, and found at this target from then on).
+ * canonical form is one (the target as sent is not: the caller looked), else the endpoint's
+ * answer (kept, and found at this target from then on). The request is parsed once for both.
  */
 function answerShared(socket: Socket, snapshot: Snapshot, query: SharedQuery, answerQuery: QueryAnswerer, admission: Admission | undefined, request: SimpleRequest, extra: string): number {
-  const page = findPage(snapshot, request.target, query.url);
+  const { route, url } = query;
+  const read = route.endpoint.cache === 'snapshot' ? readRequest(route.endpoint, route.params, url) : undefined;
+  const page = read && snapshot.pages.get(read.canonical);
   if (page) return answerPage(socket, snapshot, page, request, extra);
-  const rendered = answerQuery(query.route, query.url, request.target, snapshot, admission);
+  const rendered = answerQuery(route, url, request.target, snapshot, admission, read);
   const answers = answersOf(snapshot);
   if (answers.holds(rendered)) return answerKept(socket, answers, rendered, request, extra);
   return answerOutgoing(socket, negotiateRendered(rendered, request.acceptEncoding, request.ifNoneMatch), request, extra);
