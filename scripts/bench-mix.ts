@@ -59,13 +59,15 @@ function nginxPids(prefix: string): number[] {
 /**
  * A wrk run (`wrk` below) with the CPU the server's processes used meanwhile: requests per CPU
  * second is what a loaded machine changes least (the server's share of core 0 varies, its cost
- * per request does not).
+ * per request much less). Except in a fresh server's first run: there it also depends on how many
+ * requests the run got in, since the ~2,000 first answers of list pages cost the same whatever
+ * the run's count; hence the run's requests and CPU seconds are printed too.
  */
-function measuredRun(port: number, urls: string, seconds: number, pids: () => number[]): { rate: number; errors: string; perCpuSecond: number } {
+function measuredRun(port: number, urls: string, seconds: number, pids: () => number[]): { rate: number; errors: string; perCpuSecond: number; spent: string } {
   const before = cpuSeconds(pids());
   const run = wrk(port, urls, seconds);
   const cpu = cpuSeconds(pids()) - before;
-  return { ...run, perCpuSecond: cpu > 0 ? run.requests / cpu : Number.NaN };
+  return { ...run, perCpuSecond: cpu > 0 ? run.requests / cpu : Number.NaN, spent: `${run.requests} requests in ${cpu.toFixed(1)} CPU s` };
 }
 
 /** Requests/s of wrk (-t1 -c50, on core 1) over the paths in `urls`, its request count and socket errors (timeouts under load are reported, not fatal); throws on any non-2xx answer. */
@@ -159,10 +161,10 @@ await runCommand('bench:mix', BENCH_MIX_COMMAND, async ({ values }) => {
     const oursPerCpu: number[] = [];
     for (let run = 1; run <= runs; run++) {
       const before = load();
-      const { rate, errors, perCpuSecond } = measuredRun(ourPort, join(dir, 'ours.txt'), seconds, () => [server!.pid!]);
+      const { rate, errors, perCpuSecond, spent } = measuredRun(ourPort, join(dir, 'ours.txt'), seconds, () => [server!.pid!]);
       ours.push(rate);
       oursPerCpu.push(perCpuSecond);
-      console.log(`ours run ${run}${run === 1 ? ' (fresh)' : ''}: ${rate.toFixed(0)} req/s, ${perCpuSecond.toFixed(0)} requests per CPU second (load before ${before})${errors}; ${memoryOf(server.pid!)}`);
+      console.log(`ours run ${run}${run === 1 ? ' (fresh)' : ''}: ${rate.toFixed(0)} req/s, ${perCpuSecond.toFixed(0)} requests per CPU second (${spent}; load before ${before})${errors}; ${memoryOf(server.pid!)}`);
     }
 
     // The same bodies as files for nginx, as our server sends them.
@@ -187,10 +189,10 @@ http { access_log off; sendfile on; tcp_nopush on; tcp_nodelay on; keepalive_tim
     const nginxPerCpu: number[] = [];
     for (let run = 1; run <= runs; run++) {
       const before = load();
-      const { rate, errors, perCpuSecond } = measuredRun(nginxPort, join(dir, 'nginx.txt'), seconds, () => nginxPids(prefix));
+      const { rate, errors, perCpuSecond, spent } = measuredRun(nginxPort, join(dir, 'nginx.txt'), seconds, () => nginxPids(prefix));
       nginx.push(rate);
       nginxPerCpu.push(perCpuSecond);
-      console.log(`nginx run ${run}: ${rate.toFixed(0)} req/s, ${perCpuSecond.toFixed(0)} requests per CPU second (load before ${before})${errors}`);
+      console.log(`nginx run ${run}: ${rate.toFixed(0)} req/s, ${perCpuSecond.toFixed(0)} requests per CPU second (${spent}; load before ${before})${errors}`);
     }
     const base = median(nginx);
     const cpuBase = median(nginxPerCpu);
