@@ -8,6 +8,8 @@
 // (default 1,000) list pages never asked before, one at a time, identity and with br accepted.
 // Each run also prints requests per CPU second of the server's processes: on a shared machine the
 // server's share of core 0 varies from run to run, its cost per request much less.
+// With --cpu-prof DIR the server writes a V8 CPU profile of its whole run into DIR (where the mix's
+// time goes: docs/performance.md, "Long tail: every query on the fast path").
 // Needs nginx and wrk (apt-get install -y nginx-light wrk).
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,13 +59,15 @@ function nginxPids(prefix: string): number[] {
 /**
  * A wrk run (`wrk` below) with the CPU the server's processes used meanwhile: requests per CPU
  * second is what a loaded machine changes least (the server's share of core 0 varies, its cost
- * per request does not).
+ * per request much less). Except in a fresh server's first run: there it also depends on how many
+ * requests the run got in, since the ~2,000 first answers of list pages cost the same whatever
+ * the run's count; hence the run's requests and CPU seconds are printed too.
  */
-function measuredRun(port: number, urls: string, seconds: number, pids: () => number[]): { rate: number; errors: string; perCpuSecond: number } {
+function measuredRun(port: number, urls: string, seconds: number, pids: () => number[]): { rate: number; errors: string; perCpuSecond: number; spent: string } {
   const before = cpuSeconds(pids());
   const run = wrk(port, urls, seconds);
   const cpu = cpuSeconds(pids()) - before;
-  return { ...run, perCpuSecond: cpu > 0 ? run.requests / cpu : Number.NaN };
+  return { ...run, perCpuSecond: cpu > 0 ? run.requests / cpu : Number.NaN, spent: `${run.requests} requests in ${cpu.toFixed(1)} CPU s` };
 }
 
 /** Requests/s of wrk (-t1 -c50, on core 1) over the paths in `urls`, its request count and socket errors (timeouts under load are reported, not fatal); throws on any non-2xx answer. */
@@ -117,6 +121,7 @@ const BENCH_MIX_COMMAND = {
     runs: { type: 'string', value: 'R', help: 'runs of each side (default 3)' },
     first: { type: 'string', value: 'N', help: 'list pages never asked before, timed one at a time (default 1000)' },
     'lists-only': { type: 'boolean', help: 'the 2,000 list pages alone' },
+    'cpu-prof': { type: 'string', value: 'DIR', help: 'write a CPU profile of the server (node --cpu-prof) into DIR' },
   },
 } as const;
 
@@ -144,7 +149,8 @@ await runCommand('bench:mix', BENCH_MIX_COMMAND, async ({ values }) => {
     console.log(`${urls.length} URLs (${listsOnly ? '2,000 list pages' : '2,000 list pages, 2,000 videos, 980 comment pages, 20 channel lists'}) of the snapshot in ${config.distDir}`);
     console.log(`wrk -t1 -c50 -d${seconds}s on core 1, each server on core 0; load average before: ${load()}`);
     const started = performance.now();
-    server = spawn('taskset', ['-c', '0', process.execPath, '--max-semi-space-size=32', 'scripts/start.ts'], {
+    const profile = typeof values['cpu-prof'] === 'string' ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'])}`] : [];
+    server = spawn('taskset', ['-c', '0', process.execPath, ...profile, '--max-semi-space-size=32', 'scripts/start.ts'], {
       // one load generator from one address: a lane budget would answer 429 after 600 requests
       env: { ...process.env, PORT: String(ourPort), HOST: '127.0.0.1', PUBLIC_BASE_URL: baseUrl, RATE_LIMIT_PUBLIC: '10000000' },
       stdio: 'ignore',
@@ -155,10 +161,10 @@ await runCommand('bench:mix', BENCH_MIX_COMMAND, async ({ values }) => {
     const oursPerCpu: number[] = [];
     for (let run = 1; run <= runs; run++) {
       const before = load();
-      const { rate, errors, perCpuSecond } = measuredRun(ourPort, join(dir, 'ours.txt'), seconds, () => [server!.pid!]);
+      const { rate, errors, perCpuSecond, spent } = measuredRun(ourPort, join(dir, 'ours.txt'), seconds, () => [server!.pid!]);
       ours.push(rate);
       oursPerCpu.push(perCpuSecond);
-      console.log(`ours run ${run}${run === 1 ? ' (fresh)' : ''}: ${rate.toFixed(0)} req/s, ${perCpuSecond.toFixed(0)} requests per CPU second (load before ${before})${errors}; ${memoryOf(server.pid!)}`);
+      console.log(`ours run ${run}${run === 1 ? ' (fresh)' : ''}: ${rate.toFixed(0)} req/s, ${perCpuSecond.toFixed(0)} requests per CPU second (${spent}; load before ${before})${errors}; ${memoryOf(server.pid!)}`);
     }
 
     // The same bodies as files for nginx, as our server sends them.
@@ -183,10 +189,10 @@ http { access_log off; sendfile on; tcp_nopush on; tcp_nodelay on; keepalive_tim
     const nginxPerCpu: number[] = [];
     for (let run = 1; run <= runs; run++) {
       const before = load();
-      const { rate, errors, perCpuSecond } = measuredRun(nginxPort, join(dir, 'nginx.txt'), seconds, () => nginxPids(prefix));
+      const { rate, errors, perCpuSecond, spent } = measuredRun(nginxPort, join(dir, 'nginx.txt'), seconds, () => nginxPids(prefix));
       nginx.push(rate);
       nginxPerCpu.push(perCpuSecond);
-      console.log(`nginx run ${run}: ${rate.toFixed(0)} req/s, ${perCpuSecond.toFixed(0)} requests per CPU second (load before ${before})${errors}`);
+      console.log(`nginx run ${run}: ${rate.toFixed(0)} req/s, ${perCpuSecond.toFixed(0)} requests per CPU second (${spent}; load before ${before})${errors}`);
     }
     const base = median(nginx);
     const cpuBase = median(nginxPerCpu);

@@ -4,7 +4,8 @@
 // response prepared once per page (or kept answer) and encoding, which here answers about twice
 // as many requests a second as node:http can (docs/performance.md). Anything else — another method, a
 // body, a head outside the strict subset simple-request.ts reads, HTTP/1.0, Connection: close, a
-// URL that is neither — hands the connection, with the bytes already read, to the
+// URL that is none of those nor an API query whose answer is the same for every caller (see
+// sharedQueryOf) — hands the connection, with the bytes already read, to the
 // node:http pipeline for good. API pages count against the caller's rate-limit lane here too
 // (gate.ts); requests with a developer key go to node:http, which checks the key (and, with
 // RATE_LIMIT_STORE, every limited request: the fast path never waits for Redis). Every
@@ -13,7 +14,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { ProblemError } from '../api/problems.ts';
-import { renderProblem, type Rendered } from '../api/respond.ts';
+import { readRequest, renderProblem, type Rendered } from '../api/respond.ts';
 import type { Urls } from '../model/urls.ts';
 import type { PageEntry } from '../snapshot/manifest.ts';
 import { guardConnections } from './connection-guard.ts';
@@ -27,7 +28,7 @@ import { CORS_HEADERS } from '../http/cors.ts';
 import { createHeadReader, UNREADABLE } from './head-reader.ts';
 import { parseSimpleRequest, type SimpleRequest } from './simple-request.ts';
 import { answerAndClose, isClosing, responseBytes } from './socket-problems.ts';
-import { chooseVariant, findPage, pageHeaders, unreadablePage } from './static-pages.ts';
+import { chooseVariant, pageHeaders, unreadablePage } from './static-pages.ts';
 import { answersOf, chooseKeptVariant, type AnswerCache, type CachedAnswer } from './answer-cache.ts';
 import { PageReadError } from '../snapshot/page-files.ts';
 import { matchesIfNoneMatch } from '../http/etag.ts';
@@ -110,13 +111,22 @@ function answerKept(socket: Socket, answers: AnswerCache, kept: CachedAnswer, re
   return 200;
 }
 
-/** An API query the fast path may answer itself: a GET or HEAD of an endpoint whose answers every caller shares. */
+/**
+ * An API query the fast path may answer itself: a GET or HEAD of an endpoint whose answer does
+ * not depend on who asks (every cache policy but `private`; a request with a key goes to node:http).
+ */
 interface SharedQuery {
   readonly route: Route;
   readonly url: URL;
 }
 
-/** The shared query at `target`, if it is one (cache policy `snapshot`: lists, batches, oEmbed). */
+/**
+ * The shared query at `target`, if it is one: lists, batches and oEmbed (`snapshot`), search,
+ * channels, live and status (`live`), health (`none`). Not only the kept ones: a connection that
+ * asked once for a query the fast path does not answer is node:http's for good, so in a mix of
+ * URLs every connection ended there within a few hundred requests (docs/performance.md, "Long
+ * tail: every query on the fast path").
+ */
 function sharedQueryOf(target: string): SharedQuery | undefined {
   let url: URL;
   try {
@@ -125,7 +135,7 @@ function sharedQueryOf(target: string): SharedQuery | undefined {
     return undefined;
   }
   const route = apiRouteOf(url);
-  return route && route.endpoint.cache === 'snapshot' ? { route, url } : undefined;
+  return route && route.endpoint.cache !== 'private' ? { route, url } : undefined;
 }
 
 /** Writes an answer computed for this request as node:http would send it (send-answer.ts); its status. */
@@ -141,12 +151,15 @@ function answerOutgoing(socket: Socket, out: Outgoing, request: SimpleRequest, e
 
 /**
  * Answers a shared query as node:http would (handle-request.ts): a prerendered page when its
- * canonical form is one, else the endpoint's answer (kept, and found at this target from then on).
+ * canonical form is one (the target as sent is not: the caller looked), else the endpoint's
+ * answer (kept, and found at this target from then on). The request is parsed once for both.
  */
 function answerShared(socket: Socket, snapshot: Snapshot, query: SharedQuery, answerQuery: QueryAnswerer, admission: Admission | undefined, request: SimpleRequest, extra: string): number {
-  const page = findPage(snapshot, request.target, query.url);
+  const { route, url } = query;
+  const read = route.endpoint.cache === 'snapshot' ? readRequest(route.endpoint, route.params, url) : undefined;
+  const page = read && snapshot.pages.get(read.canonical);
   if (page) return answerPage(socket, snapshot, page, request, extra);
-  const rendered = answerQuery(query.route, query.url, request.target, snapshot, admission);
+  const rendered = answerQuery(route, url, request.target, snapshot, admission, read);
   const answers = answersOf(snapshot);
   if (answers.holds(rendered)) return answerKept(socket, answers, rendered, request, extra);
   return answerOutgoing(socket, negotiateRendered(rendered, request.acceptEncoding, request.ifNoneMatch), request, extra);
@@ -169,7 +182,7 @@ export interface FrontOptions {
   readonly gate?: Gate | undefined;
   /**
    * node:http's answerer of API queries (handle-request.ts): given, the fast path answers the
-   * queries every caller shares (lists, batches, oEmbed) itself, so the connection stays with it
+   * queries whose answers do not depend on the caller itself, so the connection stays with it
    */
   readonly answerQuery?: QueryAnswerer | undefined;
   /** counts every answer by status, for /v1/status */
@@ -244,11 +257,13 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         if (head === undefined) break;
         const request = head === UNREADABLE ? undefined : parseSimpleRequest(head);
         const snapshot = snapshots.current;
-        const page = request && snapshot?.pages.get(request.target);
-        // a dynamic query node:http has answered and kept at this very target (answer-cache.ts)
-        const answers = request && snapshot && !page ? answersOf(snapshot) : undefined;
+        // a dynamic query answered and kept at this very target (answer-cache.ts), looked up first:
+        // a target is kept only after it was found not to be a page of this snapshot, and a page
+        // lookup that misses is a binary search of the manifest (a tenth of a kept answer's time)
+        const answers = request && snapshot ? answersOf(snapshot) : undefined;
         const kept = answers?.byTarget(request!.target);
-        // a query every caller shares, answered here once the model is loaded; a key goes to node:http
+        const page = request && !kept ? snapshot?.pages.get(request.target) : undefined;
+        // a query whose answer does not depend on the caller, answered here once the model is loaded; a key goes to node:http
         const query = answerQuery && request && snapshot?.complete && !page && !kept && !request.authorization ? sharedQueryOf(request.target) : undefined;
         // Connection: close is rare; node:http answers it with the right headers and closes.
         const limited = request !== undefined && gate !== undefined && gate.limits(request.target);

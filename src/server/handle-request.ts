@@ -7,7 +7,7 @@ import type { Context, StatusReport } from '../api/endpoint.ts';
 import { health } from '../api/handlers/health.ts';
 import { status } from '../api/handlers/status.ts';
 import { ProblemError } from '../api/problems.ts';
-import { renderProblem, runEndpoint, type Rendered } from '../api/respond.ts';
+import { renderProblem, runEndpoint, type ReadRequest, type Rendered } from '../api/respond.ts';
 import { matchRoute } from '../api/routes.ts';
 import { buildModel, type Model } from '../model/build-model.ts';
 import { createUrls, type Urls } from '../model/urls.ts';
@@ -103,12 +103,12 @@ export type Route = NonNullable<ReturnType<typeof matchRoute>>;
  * remembered at the target as sent, where the fast path sends it from then on (fast-path.ts).
  * node:http and the fast path both answer with it.
  */
-export type QueryAnswerer = (route: Route, url: URL, target: string, snapshot: Snapshot, admission: Admission | undefined) => Rendered;
+export type QueryAnswerer = (route: Route, url: URL, target: string, snapshot: Snapshot, admission: Admission | undefined, read?: ReadRequest) => Rendered;
 
 export function createQueryAnswerer(options: ServerOptions): QueryAnswerer {
-  return (route, url, target, snapshot, admission) => {
+  return (route, url, target, snapshot, admission, read) => {
     const answers = answersOf(snapshot);
-    const rendered = runEndpoint(route.endpoint, route.params, url, contextFor(snapshot, admission, options), answers);
+    const rendered = runEndpoint(route.endpoint, route.params, url, contextFor(snapshot, admission, options), answers, read);
     if (answers.holds(rendered) && target.startsWith('/')) answers.alias(target, rendered);
     return rendered;
   };

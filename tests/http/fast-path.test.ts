@@ -168,6 +168,27 @@ describe('queries every caller shares, answered by the fast path (answer-cache.t
     expect(sameAnswer({ ...head, body: got.body })).toEqual(sameAnswer(got));
   });
 
+  it('answers queries of live state (channels, search, status) itself, as node:http does, and keeps the connection', async () => {
+    for (const target of ['/v1/channels?sort=views&limit=2&offset=1', '/v1/search?q=talk&limit=2', '/v1/health']) {
+      const answer = parseAnswer(await exchange([get(target)]));
+      const reference = parseAnswer(await exchange([viaNodeHttp(target)]));
+      expect(reference.headers.get('connection'), target).toBe('keep-alive'); // node:http answered
+      expect(answer.headers.has('connection'), target).toBe(false); // the fast path answered
+      expect(sameAnswer(answer), target).toEqual(sameAnswer(reference));
+    }
+    // Pipelined after one of them on the same connection, a prerendered page is still the fast
+    // path's: before, the first such query handed the connection to node:http for good.
+    const text = await exchange([get('/v1/channels?sort=subscribers&limit=3') + get(canonical) + get('/v1/categories')]);
+    expect(statuses(text)).toEqual([200, 200, 200]);
+    expect(text).not.toMatch(/^connection: keep-alive/im);
+  });
+
+  it('leaves a request of an answer that depends on the caller to node:http', async () => {
+    const answer = parseAnswer(await exchange([get('/v1/partner')]));
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('connection')).toBe('keep-alive');
+  });
+
   it('answers a list page in a reordered spelling of a prerendered one with that page', async () => {
     const page = parseAnswer(await exchange([get(canonical)]));
     const reordered = parseAnswer(await exchange([get('/v1/videos?sort=latest&limit=20')]));

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineEndpoint, type Context } from '../../../src/api/endpoint.ts';
 import { invalidParameters, problemBody, ProblemError, PROBLEMS } from '../../../src/api/problems.ts';
-import { JSON_TYPE, PROBLEM_TYPE, renderAnswer, renderProblem, runEndpoint } from '../../../src/api/respond.ts';
+import { JSON_TYPE, PROBLEM_TYPE, readRequest, renderAnswer, renderProblem, runEndpoint, type Memo, type Rendered } from '../../../src/api/respond.ts';
 import { ENDPOINTS, matchRoute } from '../../../src/api/routes.ts';
 import { serialise } from '../../../src/lib/serialise.ts';
 import { createUrls } from '../../../src/model/urls.ts';
@@ -121,6 +121,41 @@ describe('runEndpoint', () => {
     });
     const rendered = runEndpoint(ok, {}, new URL('http://x.invalid/v1/ok'), context);
     expect(rendered.body.toString()).toBe(serialise({ data: [1, undefined, { a: undefined }] }));
+  });
+});
+
+describe('readRequest, then runEndpoint with what it read (the fast path parses a request once)', () => {
+  const route = matchRoute('/v1/videos')!;
+  const urlOf = (target: string) => new URL(`http://x.invalid${target}`);
+
+  it('reads the parameters and the canonical URL the endpoint itself gives', () => {
+    const url = urlOf('/v1/videos?sort=views&offset=2&limit=3');
+    const read = readRequest(route.endpoint, route.params, url)!;
+    expect(read.canonical).toBe('/v1/videos?limit=3&offset=2&sort=views');
+    expect(read.params).toEqual(route.endpoint.parse(route.params, url.searchParams));
+  });
+
+  it('reads nothing from invalid parameters, and runEndpoint then answers their problem', () => {
+    const url = urlOf('/v1/videos?limit=999');
+    expect(readRequest(route.endpoint, route.params, url)).toBeUndefined();
+    const rendered = runEndpoint(route.endpoint, route.params, url, context, undefined, undefined);
+    expect(rendered.status).toBe(400);
+  });
+
+  it('answers the same bytes without parsing again, and keeps the answer under the canonical URL read', () => {
+    const url = urlOf('/v1/videos?sort=likes&limit=5');
+    const kept = new Map<string, Rendered>();
+    const memo: Memo = { get: (key) => kept.get(key), set: (key, _policy, rendered) => { kept.set(key, rendered); return rendered; } };
+    const read = readRequest(route.endpoint, route.params, url)!;
+    const parse = vi.spyOn(route.endpoint, 'parse');
+    const once = runEndpoint(route.endpoint, route.params, url, context, memo, read);
+    expect(parse).not.toHaveBeenCalled();
+    parse.mockRestore();
+    const again = runEndpoint(route.endpoint, route.params, url, context);
+    expect(once.status).toBe(200);
+    expect(once.body.equals(again.body)).toBe(true);
+    expect(once.headers).toEqual(again.headers);
+    expect([...kept.keys()]).toEqual([read.canonical]);
   });
 });
 
