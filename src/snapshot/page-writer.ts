@@ -189,8 +189,6 @@ export interface PageWriterOptions {
   /** how many shards the pages are spread over (page-shards.ts shardCountFor) */
   readonly shards: number;
   readonly reuse?: ReusablePages | undefined;
-  /** makes a hard link (fs.linkSync; tests give one that fails as a file system without links does) */
-  readonly link?: (existing: string, created: string) => void;
 }
 
 /** One shard's page files and what of them is taken from the previous snapshot as it is. */
@@ -213,7 +211,6 @@ const KIND_INDEX: Readonly<Record<PageKind, number>> = { body: 0, br: 1, gzip: 2
 
 export function createPageWriter(dir: string, options: PageWriterOptions): PageWriter {
   const { shards: shardCount } = options;
-  const link = options.link ?? linkSync;
   const pending: Pending = { bytes: 0, files: new Set() };
   const pool = createCompressPool();
   const entries = new Map<string, PageEntry>();
@@ -401,7 +398,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       try {
         for (const kind of PAGE_KINDS) {
           const name = pageFileName(kind, shard.index);
-          link(join(previous.dir, name), join(dir, name));
+          linkSync(join(previous.dir, name), join(dir, name));
           made.push(name);
           records[name] = previous.records[name]!;
         }
