@@ -1,12 +1,15 @@
-// Appends prerendered pages to a snapshot: identity bodies to pages.bin, their br and gzip
-// variants (compressed on worker threads) to pages.br.bin and pages.gz.bin, each file in page
-// order so the output never depends on timing. A file per page would cost ~60 µs of file-system
-// time each here and dominate the build; three sequential files cost almost nothing. Each range
-// carries the CRC-32 of its bytes and each file its size and SHA-256, for the manifest
-// (manifest.ts), so the server can verify what it serves. A page whose bytes are exactly those of
-// the same URL's page in the previous snapshot (built by the same code, previous-snapshot.ts)
-// takes that page's variants from the previous page files, read by range and checked, instead of
-// being compressed again; they go through the same ordered queue, so the files stay in page order.
+// Appends prerendered pages to a snapshot, each to its shard (page-shards.ts): identity bodies to
+// the shard's pages-NNN.bin, their br and gzip variants (compressed on worker threads) to
+// pages-NNN.br.bin and pages-NNN.gz.bin, each file in page order so the output never depends on
+// timing. A file per page would cost ~60 µs of file-system time each here and dominate the build;
+// a few sequential files a shard cost almost nothing. Each range carries the CRC-32 of its bytes
+// and its shard, and each file its size and SHA-256, for the manifest (manifest.ts), so the server
+// can verify what it serves. A page whose bytes are exactly those of the same URL's page in the
+// previous snapshot (built by the same code, previous-snapshot.ts) takes that page's variants from
+// the previous page files, read by range and checked, instead of being compressed again; they go
+// through the same ordered queue, so the files stay in page order. A shard whose pages are all the
+// previous snapshot's, in their places, is not written at all: its previous files are hard-linked
+// once checked whole (shard-check.ts; docs/architecture.md, "Incremental builds").
 import { createHash } from 'node:crypto';
 import { closeSync, linkSync, openSync, rmSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
