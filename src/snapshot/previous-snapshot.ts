@@ -129,28 +129,40 @@ function* byteLines(file: string): Generator<[Buffer, number, number]> {
 const READ_AHEAD = 1 << 20;
 
 /**
- * A page file read by range, four megabytes ahead at a time (the build copies long runs of pages in
- * file order), every range checked against its CRC-32 as page-files.ts diskSource does.
+ * A page file read by range, READ_AHEAD bytes ahead at a time (the build copies long runs of pages
+ * in file order), every range checked against its CRC-32 as page-files.ts diskSource does.
  */
 function readAheadSource(path: string, size: number): PageSource {
   const file = basename(path);
-  const fd = openSync(path, 'r');
+  // opened at its first read: a rebuild that links a shard never reads it
+  let fd: number | undefined;
   let start = 0;
   let chunk: Buffer = Buffer.alloc(0);
+  const open = (): number => {
+    try {
+      return (fd ??= openSync(path, 'r'));
+    } catch (error) {
+      throw new PageReadError(file, `cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  };
   return {
     read([offset, length, checksum]) {
       let bytes: Buffer;
       if (offset >= start && offset + length <= start + chunk.length) bytes = chunk.subarray(offset - start, offset - start + length);
-      else if (length >= READ_AHEAD) bytes = readExactly(fd, length, offset, file);
+      else if (length >= READ_AHEAD) bytes = readExactly(open(), length, offset, file);
       else {
-        chunk = readExactly(fd, Math.max(length, Math.min(READ_AHEAD, size - offset)), offset, file);
+        chunk = readExactly(open(), Math.max(length, Math.min(READ_AHEAD, size - offset)), offset, file);
         start = offset;
         bytes = chunk.subarray(0, length);
       }
       if (checksumOf(bytes) !== checksum) throw new PageReadError(file, `the ${length} bytes at ${offset} do not match their checksum (the file changed or is damaged)`);
       return bytes;
     },
-    close: () => closeSync(fd),
+    close: () => {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      chunk = Buffer.alloc(0);
+    },
   };
 }
 
