@@ -123,10 +123,12 @@ function* byteLines(file: string): Generator<[Buffer, number, number]> {
 }
 
 /**
- * How much of a page file is read at once: an incremental build reads the previous pages in order
- * (a megabyte, as there are three files a shard, and each keeps its last read).
+ * How much of a page file is read at once: an incremental build reads the previous pages in order.
+ * 256 KB, as there are three files a shard and each keeps its last read: with 1 MB, a rebuild
+ * that copies every shard of pyvideo-100k (1% of the videos changed: 384 files) held 384 MB of
+ * read buffers (docs/performance.md, "Page shards").
  */
-const READ_AHEAD = 1 << 20;
+const READ_AHEAD = 256 << 10;
 
 /**
  * A page file read by range, READ_AHEAD bytes ahead at a time (the build copies long runs of pages
