@@ -8,7 +8,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
-import { layoutOf, MANIFEST_FILE, PAGE_FILES, pageFile } from '../src/snapshot/layout.ts';
+import { layoutOf, MANIFEST_FILE, pageFile, pageShardsOf } from '../src/snapshot/layout.ts';
+import { openDiskSources } from '../src/snapshot/page-files.ts';
 import type { Manifest } from '../src/snapshot/manifest.ts';
 import { runCommand } from './cli.ts';
 import { freePort, median, need, positive, SERVING_OPTIONS, waitFor } from './bench/serving.ts';
@@ -68,14 +69,14 @@ await runCommand('bench:static', BENCH_STATIC_COMMAND, async ({ values }) => {
     const keys = Object.keys(manifest.pages).filter((k) => !k.includes('%'));
     const step = Math.max(1, Math.floor(keys.length / SAMPLE));
     const sample = keys.filter((_, i) => i % step === 0).slice(0, SAMPLE);
-    const bodies = readFileSync(join(current, PAGE_FILES.body));
+    const sources = openDiskSources(current, pageShardsOf(manifest.files));
     const root = join(dir, 'root');
     for (const key of sample) {
-      const [offset, length] = manifest.pages[key]!.body;
       const file = join(root, pageFile(key));
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, bodies.subarray(offset, offset + length));
+      writeFileSync(file, sources.body.read(manifest.pages[key]!.body));
     }
+    for (const source of Object.values(sources)) source.close();
     writeFileSync(join(dir, 'ours.txt'), sample.join('\n') + '\n');
     writeFileSync(join(dir, 'nginx.txt'), sample.map((k) => `/${pageFile(k)}`).join('\n') + '\n');
 

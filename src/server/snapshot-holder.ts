@@ -8,7 +8,7 @@
 // and search index are loaded (dynamic queries answer 503 until then). docs/reliability.md, "Snapshots".
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../snapshot/layout.ts';
+import { MANIFEST_FILE, MODEL_FILE, SEARCH_FILE } from '../snapshot/layout.ts';
 import { currentSnapshotId } from '../snapshot/swap.ts';
 import { closeSnapshot, openSnapshot, SnapshotRefused, type Snapshot } from './snapshot-store.ts';
 
@@ -42,10 +42,18 @@ export interface HoldOptions {
 }
 
 const SNAPSHOT_ID = /^[0-9a-f]{16}$/;
+/** a shard's page file (layout.ts pageFileName) */
+const PAGE_FILE = /^pages-\d+\.(?:bin|br\.bin|gz\.bin)$/;
 
 /** Sizes and times of a snapshot's files: when it changes, a refused snapshot is worth another look. */
 function signatureOf(dir: string): string {
-  return [MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, ...Object.values(PAGE_FILES)].map((name) => {
+  let pageFiles: string[];
+  try {
+    pageFiles = readdirSync(dir).filter((name) => PAGE_FILE.test(name)).sort();
+  } catch {
+    pageFiles = [];
+  }
+  return [MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, ...pageFiles].map((name) => {
     try {
       const s = statSync(join(dir, name));
       return `${s.size}:${s.mtimeMs}`;

@@ -18,10 +18,10 @@ import { buildModel, type Model } from '../model/build-model.ts';
 import type { Steps } from '../model/steps.ts';
 import type { ManifestHead } from '../snapshot/manifest.ts';
 import { assembleSearchIndex, decodeSearchIndex, type DecodedSearchIndex, type SearchIndex } from '../search/search-index.ts';
-import { MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../snapshot/layout.ts';
+import { MODEL_FILE, PAGE_KINDS, pageFileName, SEARCH_FILE, type PageKind } from '../snapshot/layout.ts';
 import { parseManifestPage, type PageEntry } from '../snapshot/manifest.ts';
 import { loadModelLines } from '../snapshot/model-data.ts';
-import { diskSource, memorySource, type PageSource } from '../snapshot/page-files.ts';
+import { diskSource, memorySource, shardedSource, type PageSource } from '../snapshot/page-files.ts';
 import { linePageLookup, type PageLookup } from '../snapshot/page-index.ts';
 import { readVerifiedFile, SnapshotRefused, verifyManifest, type VerifiedManifest, type VerifyOptions } from '../snapshot/verify-snapshot.ts';
 import type { SearchReply, SearchRequest } from './search-worker.ts';
@@ -180,11 +180,22 @@ function* assemble(dir: string, id: string, verified: VerifiedManifest, onPages?
     pages = map;
   }
   const faults: PageFaults = { count: 0, last: undefined };
-  const source = (which: keyof typeof PAGE_FILES): PageSource => {
-    const bytes = verified.pages?.[which];
-    return counted(bytes ? memorySource(PAGE_FILES[which], Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) : diskSource(join(dir, PAGE_FILES[which])), faults);
-  };
-  const sources = { body: source('body'), br: source('br'), gzip: source('gzip') };
+  // every shard's file of a kind, one source (a read goes to the shard its range names)
+  const opened: PageSource[] = [];
+  const source = (kind: PageKind): PageSource => counted(shardedSource(kind, Array.from({ length: verified.shards }, (_, shard) => {
+    const name = pageFileName(kind, shard);
+    const bytes = verified.pages?.[kind][shard];
+    const one = bytes ? memorySource(name, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) : diskSource(join(dir, name));
+    opened.push(one);
+    return one;
+  })), faults);
+  let sources: Snapshot['sources'];
+  try {
+    sources = Object.fromEntries(PAGE_KINDS.map((kind) => [kind, source(kind)])) as Record<PageKind, PageSource>;
+  } catch (error) {
+    for (const one of opened) one.close();
+    throw error;
+  }
   const served = {
     id, dir, baseUrl: head.baseUrl, pages, sources, held: verified.pages ? 'memory' as const : 'disk' as const, builtAt: verified.builtAt, faults,
   };

@@ -48,10 +48,11 @@ if (parentPort) {
       head: verified.head,
       manifest: own(verified.manifest),
       lines: { ...verified.lines, starts: own(verified.lines.starts) },
-      pages: verified.pages && { body: own(verified.pages.body), br: own(verified.pages.br), gzip: own(verified.pages.gzip) },
+      shards: verified.shards,
+      pages: verified.pages && { body: verified.pages.body.map(own), br: verified.pages.br.map(own), gzip: verified.pages.gzip.map(own) },
       builtAt: verified.builtAt,
     };
-    const transfer = [manifest.manifest, manifest.lines.starts, ...(manifest.pages ? [manifest.pages.body, manifest.pages.br, manifest.pages.gzip] : [])]
+    const transfer = [manifest.manifest, manifest.lines.starts, ...(manifest.pages ? [...manifest.pages.body, ...manifest.pages.br, ...manifest.pages.gzip] : [])]
       .map((b) => b.buffer as ArrayBuffer);
     port.postMessage({ manifest } satisfies VerifyReply, transfer);
     // chunks are read one ahead: the next is read and hashed while the main thread parses this one.

@@ -18,10 +18,11 @@ import { checkDeploymentOrigin } from './deployment.ts';
 import { diffPages } from './diff-manifests.ts';
 import { diffSiteFiles, readSiteFileStamps, SITE_FILES_FILE, stampSiteFiles, writeSiteFileStamps } from './site-file-stamps.ts';
 import { describeDiskFault } from './disk-faults.ts';
-import { layoutOf, type Layout, MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from './layout.ts';
+import { layoutOf, type Layout, MANIFEST_FILE, MODEL_FILE, pageFileName, pageShardsOf, SEARCH_FILE, type PageKind } from './layout.ts';
 import type { FileRecord } from './manifest.ts';
 import { modelLines } from './model-data.ts';
 import { createPageWriter, type PageWriter } from './page-writer.ts';
+import { shardCountFor } from './page-shards.ts';
 import { buildCodeId } from './previous-snapshot.ts';
 import { currentSnapshotId, removeLeftovers, withBuildLock } from './swap.ts';
 import { createLap } from './build-progress.ts';
@@ -79,6 +80,8 @@ export interface Reuse {
   readonly compressed: number;
   /** of `pages`, those copied without being rendered: their inputs did not change (page-inputs.ts) */
   readonly copied: number;
+  /** shards of page files hard-linked from the served snapshot, not written (page-writer.ts) */
+  readonly linked: number;
   /** whether search.json was copied (the model data did not change) */
   readonly search: boolean;
   /** why reading the previous page files stopped part way (a range failed its check) */
@@ -199,17 +202,17 @@ function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefine
   rmSync(build.tmp, { recursive: true, force: true });
   build.progress(`the model data is the served snapshot's, which is whole: it is this build's result, nothing rendered (${build.lap()})`);
   serveSnapshot(build.serving, reuse.id);
-  const size = (name: string) => reuse.head.files[name]?.size ?? 0;
+  const size = (kind: PageKind) => Array.from({ length: pageShardsOf(reuse.head.files) }, (_, shard) => reuse.head.files[pageFileName(kind, shard)]?.size ?? 0).reduce((a, b) => a + b, 0);
   return {
     id: reuse.id,
     pages: reuse.pages.size,
-    bytes: { identity: size(PAGE_FILES.body), br: size(PAGE_FILES.br), gzip: size(PAGE_FILES.gzip), model: data.model.size },
+    bytes: { identity: size('body'), br: size('br'), gzip: size('gzip'), model: data.model.size },
     videos: build.input.catalogue.videos.length,
     seconds: (performance.now() - build.started) / 1000,
     unchanged: true,
     changed: 0,
     changesFile: undefined,
-    reuse: { none: undefined, pages: reuse.pages.size, compressed: 0, copied: reuse.pages.size, search: true, stopped: undefined, rendered: false },
+    reuse: { none: undefined, pages: reuse.pages.size, compressed: 0, copied: reuse.pages.size, linked: 0, search: true, stopped: undefined, rendered: false },
   };
 }
 
@@ -228,7 +231,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   const siteFilesRecord = writeSiteFileStamps(tmp, siteStamps);
   progress(`${siteStamps.size} sitemaps and feeds stamped (${lap()}); rendering pages`);
   const reusable = reuse && typeof reuse.files !== 'string' ? { pages: reuse.pages, files: reuse.files } : undefined;
-  const writer = createPageWriter(tmp, { reuse: reusable });
+  const writer = createPageWriter(tmp, { shards: shardCountFor(model.videos.size), reuse: reusable });
   written.writer = writer;
   const inputs = computeVideoInputs(build.input.catalogue, options.baseUrl);
   const pages = await renderPages({
@@ -248,7 +251,8 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     },
   });
   await writer.close();
-  if (writer.reuseStopped) progress(`stopped reading the served snapshot's page files: ${writer.reuseStopped}; the pages after it were rendered and compressed anew`);
+  if (writer.reuseStopped) progress(`not everything of the served snapshot's page files was reused: ${writer.reuseStopped}`);
+  if (reusable) progress(`${writer.counts.linked} shards of page files hard-linked from the served snapshot${writer.counts.unlinked > 0 ? `, ${writer.counts.unlinked} copied instead` : ''}`);
   const inputsRecord = writePageInputs(tmp, inputs);
   progress(`${pages} pages written (${lap()})`);
   const search = await data.search;
@@ -282,7 +286,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     unchanged,
     changed: changes.length,
     changesFile: written.changesFile,
-    reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, search: data.searchReused, stopped: writer.reuseStopped, rendered: true },
+    reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, linked: counts.linked, search: data.searchReused, stopped: writer.reuseStopped, rendered: true },
   };
 }
 

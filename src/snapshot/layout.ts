@@ -1,12 +1,32 @@
 // Where snapshots live on disk. A snapshot is an immutable directory named by its content hash,
-// holding manifest.json, the page bodies (pages.bin, with their br and gzip variants in
-// pages.br.bin and pages.gz.bin), model.ndjson and search.json; `current` is a symlink swapped
-// atomically to the one being served.
+// holding manifest.json, the page bodies in shards (pages-000.bin, ..., with their br and gzip
+// variants in pages-000.br.bin and pages-000.gz.bin: page-shards.ts says which page goes to which
+// shard), model.ndjson and search.json; `current` is a symlink swapped atomically to the one being
+// served.
 import { join } from 'node:path';
 
 export const MANIFEST_FILE = 'manifest.json';
-/** page bodies, and their br and gzip variants, each file in page order */
-export const PAGE_FILES = { body: 'pages.bin', br: 'pages.br.bin', gzip: 'pages.gz.bin' } as const;
+/** what a page file holds: identity bodies, or their br or gzip variants */
+export const PAGE_KINDS = ['body', 'br', 'gzip'] as const;
+export type PageKind = (typeof PAGE_KINDS)[number];
+const PAGE_SUFFIXES: Readonly<Record<PageKind, string>> = { body: '.bin', br: '.br.bin', gzip: '.gz.bin' };
+
+/** The page file of one kind of one shard (each in page order): `pages-007.bin`, `pages-007.br.bin`, `pages-007.gz.bin`. */
+export const pageFileName = (kind: PageKind, shard: number): string => `pages-${String(shard).padStart(3, '0')}${PAGE_SUFFIXES[kind]}`;
+
+/** Every page file of a snapshot of `shards` shards, shard by shard. */
+export const pageFileNames = (shards: number): string[] =>
+  Array.from({ length: shards }, (_, shard) => PAGE_KINDS.map((kind) => pageFileName(kind, shard))).flat();
+
+/**
+ * How many shards a snapshot's files (its manifest's `files`) hold: the shards numbered from 0
+ * whose three page files are all recorded. 0 for a snapshot of the single-file format.
+ */
+export function pageShardsOf(files: Readonly<Record<string, unknown>>): number {
+  let shards = 0;
+  while (PAGE_KINDS.every((kind) => files[pageFileName(kind, shards)] !== undefined)) shards++;
+  return shards;
+}
 export const MODEL_FILE = 'model.ndjson';
 /** the search index (MiniSearch, per kind, with prefix completions) */
 export const SEARCH_FILE = 'search.json';

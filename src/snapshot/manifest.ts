@@ -1,18 +1,26 @@
 // The snapshot manifest: every prerendered page by canonical URL, with where its bytes are
-// (identity in pages.bin, br in pages.br.bin, gzip in pages.gz.bin), a checksum of those bytes and
+// (the shard of page files it is in, page-shards.ts, and its ranges there: identity in
+// pages-NNN.bin, br in pages-NNN.br.bin, gzip in pages-NNN.gz.bin), a checksum of those bytes and
 // the page's extra headers; and the size and SHA-256 of every other file of the snapshot, so a
 // damaged or partly copied snapshot is refused before it is served (docs/reliability.md,
 // "Snapshots"). The snapshot's id is the start of the manifest's own SHA-256.
 import { closeSync, openSync, readSync } from 'node:fs';
 
-/** Version of the format below; a server refuses snapshots of another one (rebuild them). */
-export const MANIFEST_FORMAT = 2;
+/**
+ * Version of the format below; a server refuses snapshots of another one (rebuild them), and a
+ * build reuses nothing of them. 3: page files in shards (ranges name their shard).
+ */
+export const MANIFEST_FORMAT = 3;
 
 /** hex digits of the manifest's SHA-256 that name the snapshot (its directory) */
 export const SNAPSHOT_ID_LENGTH = 16;
 
-/** [offset, length, CRC-32 of those bytes] of a byte range in one of the page files */
-export type Range = readonly [number, number, number];
+/**
+ * [offset, length, CRC-32 of those bytes, shard] of a byte range in one of the page files: the
+ * page file of its kind (identity, br or gzip) of that shard (layout.ts pageFileName). A page's
+ * ranges all name the same shard.
+ */
+export type Range = readonly [number, number, number, number];
 
 export interface PageEntry {
   /** strong ETag of the identity body */

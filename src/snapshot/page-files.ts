@@ -1,12 +1,14 @@
-// The one reader of a snapshot's page files (pages.bin, pages.br.bin, pages.gz.bin), for the
-// server and for the static-file export alike. A read returns exactly the bytes of the range or
+// The one reader of a snapshot's page files (each shard's pages-NNN.bin, pages-NNN.br.bin,
+// pages-NNN.gz.bin: layout.ts), for the server and for the static-file export alike: a read goes to
+// the shard its range names. A read returns exactly the bytes of the range or
 // throws: a file shorter than the manifest says, a failed read or (for files read from disk) bytes
 // whose CRC-32 is not the manifest's are a PageReadError, never a buffer holding anything else
 // (docs/reliability.md, "Snapshots").
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { PAGE_KINDS, pageFileName, type PageKind } from './layout.ts';
 import type { Range } from './manifest.ts';
 
 export class PageReadError extends Error {
@@ -67,6 +69,39 @@ export function diskSource(path: string, file: string = basename(path)): PageSou
     },
     close: () => closeSync(fd),
   };
+}
+
+/** The page files of one kind, a source per shard: a read goes to the shard its range names. */
+export function shardedSource(kind: PageKind, shards: readonly PageSource[]): PageSource {
+  return {
+    read(range) {
+      const shard = range[3];
+      const source = Number.isInteger(shard) ? shards[shard] : undefined;
+      if (source === undefined) throw new PageReadError(pageFileName(kind, shard), `is not one of the ${shards.length} shards of this snapshot`);
+      return source.read(range);
+    },
+    close: () => {
+      for (const source of shards) source.close();
+    },
+  };
+}
+
+export type PageSources = Readonly<Record<PageKind, PageSource>>;
+
+/** Every page file of a snapshot of `shards` shards, read by range from disk (diskSource), by kind. */
+export function openDiskSources(dir: string, shards: number): PageSources {
+  const opened: PageSource[] = [];
+  try {
+    const sourcesOf = (kind: PageKind) => shardedSource(kind, Array.from({ length: shards }, (_, shard) => {
+      const source = diskSource(join(dir, pageFileName(kind, shard)));
+      opened.push(source);
+      return source;
+    }));
+    return Object.fromEntries(PAGE_KINDS.map((kind) => [kind, sourcesOf(kind)])) as Record<PageKind, PageSource>;
+  } catch (error) {
+    for (const source of opened) source.close();
+    throw error;
+  }
 }
 
 /** CRC-32 of a page's bytes, as the manifest records it. */

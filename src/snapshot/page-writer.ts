@@ -1,24 +1,29 @@
-// Appends prerendered pages to a snapshot: identity bodies to pages.bin, their br and gzip
-// variants (compressed on worker threads) to pages.br.bin and pages.gz.bin, each file in page
-// order so the output never depends on timing. A file per page would cost ~60 µs of file-system
-// time each here and dominate the build; three sequential files cost almost nothing. Each range
-// carries the CRC-32 of its bytes and each file its size and SHA-256, for the manifest
-// (manifest.ts), so the server can verify what it serves. A page whose bytes are exactly those of
-// the same URL's page in the previous snapshot (built by the same code, previous-snapshot.ts)
-// takes that page's variants from the previous page files, read by range and checked, instead of
-// being compressed again; they go through the same ordered queue, so the files stay in page order.
+// Appends prerendered pages to a snapshot, each to its shard (page-shards.ts): identity bodies to
+// the shard's pages-NNN.bin, their br and gzip variants (compressed on worker threads) to
+// pages-NNN.br.bin and pages-NNN.gz.bin, each file in page order so the output never depends on
+// timing. A file per page would cost ~60 µs of file-system time each here and dominate the build;
+// a few sequential files a shard cost almost nothing. Each range carries the CRC-32 of its bytes
+// and its shard, and each file its size and SHA-256, for the manifest (manifest.ts), so the server
+// can verify what it serves. A page whose bytes are exactly those of the same URL's page in the
+// previous snapshot (built by the same code, previous-snapshot.ts) takes that page's variants from
+// the previous page files, read by range and checked, instead of being compressed again; they go
+// through the same ordered queue, so the files stay in page order. A shard whose pages are all the
+// previous snapshot's, in their places, is not written at all: its previous files are hard-linked
+// once checked whole (shard-check.ts; docs/architecture.md, "Incremental builds").
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, writevSync } from 'node:fs';
+import { closeSync, linkSync, openSync, rmSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIN_COMPRESSIBLE } from '../http/encoding.ts';
 import type { Rendered } from '../api/respond.ts';
 import { createCompressPool, type Variants } from './compress-pool.ts';
-import { PAGE_FILES } from './layout.ts';
+import { PAGE_KINDS, pageFileName, type PageKind } from './layout.ts';
 import type { FileRecord, PageEntry, Range } from './manifest.ts';
 import { checksumOf, PageReadError } from './page-files.ts';
+import { shardOf } from './page-shards.ts';
 import type { PreviousPageFiles } from './previous-snapshot.ts';
+import { startShardCheck } from './shard-check.ts';
 
-const FLUSH_BYTES = 4 << 20;
+const FLUSH_BYTES = 1 << 20;
 const BATCH = 64;
 const MAX_PENDING_BATCHES = 8;
 
@@ -54,13 +59,25 @@ function writeAllOf(fd: number, buffers: Buffer[]): void {
   }
 }
 
+/** Bytes held for writing across all the page files of a build; beyond, every file writes what it holds. */
+const PENDING_BYTES = 32 << 20;
+
+/** What the page files of a build share: the bytes they hold, and how to make them all write. */
+interface Pending {
+  bytes: number;
+  readonly files: Set<AppendOnly>;
+}
+
+type AppendOnly = ReturnType<typeof appendOnly>;
+
 /**
- * A page file written in order: appended bytes are held (views, not copies) until FLUSH_BYTES are
- * pending, then hashed and written with writev. A view that continues the last one in the same
- * memory (pages copied from one read of the previous page files) joins it, so a run of copied pages
- * is one large write, never copied in memory.
+ * A page file of one shard written in order: appended bytes are held (views, not copies) until
+ * FLUSH_BYTES are pending in it, or PENDING_BYTES in all the build's page files, then hashed and
+ * written with writev. A view that continues the last one in the same memory (pages copied from
+ * one read of the previous page files) joins it, so a run of copied pages is one large write,
+ * never copied in memory.
  */
-function appendOnly(path: string) {
+function appendOnly(path: string, shard: number, shared: Pending) {
   const fd = openSync(path, 'w');
   const hash = createHash('sha256');
   let open = true;
@@ -75,17 +92,10 @@ function appendOnly(path: string) {
     if (tail !== undefined) pending.push(Buffer.from(tail, tailStart, tailEnd - tailStart));
     tail = undefined;
   };
-  const flush = () => {
-    endTail();
-    for (const data of pending) hash.update(data);
-    if (pending.length > 0) writeAllOf(fd, pending);
-    pending = [];
-    pendingBytes = 0;
-  };
-  return {
+  const file = {
     /** Appends `data` (which must not change until written); its range, with `checksum` when it is known (a copied page's, verified when read). */
     append(data: Buffer, checksum: number = checksumOf(data)): Range {
-      const range: Range = [offset, data.length, checksum];
+      const range: Range = [offset, data.length, checksum, shard];
       if (tail === data.buffer && tailEnd === data.byteOffset) {
         tailEnd += data.length;
       } else {
@@ -96,13 +106,25 @@ function appendOnly(path: string) {
       }
       pendingBytes += data.length;
       offset += data.length;
-      if (pendingBytes >= FLUSH_BYTES) flush();
+      shared.bytes += data.length;
+      shared.files.add(file);
+      if (pendingBytes >= FLUSH_BYTES) file.flush();
+      if (shared.bytes >= PENDING_BYTES) for (const other of shared.files) other.flush();
       return range;
+    },
+    flush() {
+      endTail();
+      for (const data of pending) hash.update(data);
+      if (pending.length > 0) writeAllOf(fd, pending);
+      shared.bytes -= pendingBytes;
+      shared.files.delete(file);
+      pending = [];
+      pendingBytes = 0;
     },
     /** Writes what is pending and closes the file; its size and SHA-256. */
     close(): FileRecord {
       try {
-        flush();
+        file.flush();
       } finally {
         open = false;
         closeSync(fd);
@@ -115,6 +137,7 @@ function appendOnly(path: string) {
       open = false;
     },
   };
+  return file;
 }
 
 /** The previous snapshot's pages and page files, when its variants may be reused. */
@@ -130,15 +153,25 @@ export interface PageCounts {
   compressed: number;
   /** of the reused pages, those not even rendered: their inputs were the previous snapshot's (page-inputs.ts) */
   copied: number;
+  /** shards whose files were hard-linked from the previous snapshot's */
+  linked: number;
+  /** of the shards that could have been linked, those copied instead (a link failed, or a file did not match its manifest) */
+  unlinked: number;
 }
+
+/** Renders a page again by its key (a page taken from the previous snapshot whose bytes turned out unreadable). */
+export type RenderAgain = (key: string) => Rendered;
 
 export interface PageWriter {
   write(key: string, rendered: Rendered): void;
   /**
    * Appends the previous snapshot's page `key` as it was (bytes, variants, headers), without
    * rendering it; false when it cannot be read from the previous page files (render it instead).
+   * A page that keeps its place in its shard is not even read: the shard is hard-linked at the
+   * end when all its pages did; else its pages are read then, and `renderAgain` renders those
+   * whose bytes cannot be read intact.
    */
-  copy(key: string): boolean;
+  copy(key: string, renderAgain?: RenderAgain): boolean;
   /** whether `body` is exactly the bytes of the previous snapshot's page `key` (read and compared) */
   isPrevious(key: string, body: Buffer): boolean;
   /** When too many pages are queued for compression, compresses some on this thread, then waits (keeps memory bounded). */
@@ -149,36 +182,70 @@ export interface PageWriter {
   readonly entries: Map<string, PageEntry>;
   readonly bytes: { identity: number; br: number; gzip: number };
   readonly counts: Readonly<PageCounts>;
-  /** why the previous snapshot's page files stopped being read from (a read that failed its check) */
+  /** why the previous snapshot's page files stopped being read from (a read that failed its check, or a shard not linked) */
   readonly reuseStopped: string | undefined;
   /** each page file's size and SHA-256 by name, once closed */
   readonly files: Record<string, FileRecord>;
 }
 
-export function createPageWriter(dir: string, options: { reuse?: ReusablePages | undefined } = {}): PageWriter {
-  const files = { body: appendOnly(join(dir, PAGE_FILES.body)), br: appendOnly(join(dir, PAGE_FILES.br)), gzip: appendOnly(join(dir, PAGE_FILES.gzip)) };
+export interface PageWriterOptions {
+  /** how many shards the pages are spread over (page-shards.ts shardCountFor) */
+  readonly shards: number;
+  readonly reuse?: ReusablePages | undefined;
+}
+
+/** One shard's page files and what of them is taken from the previous snapshot as it is. */
+interface Shard {
+  readonly index: number;
+  /** its files, once a page is written to it */
+  files: Record<PageKind, AppendOnly> | undefined;
+  /**
+   * The pages of this shard, in order, taken from the previous snapshot's same shard at the same
+   * place (not read): the first bytes of its previous files, up to `ends`. Undefined once the
+   * shard cannot be linked (a page not in its place was written to it): those pages were then
+   * written out.
+   */
+  linked: { key: string; before: PageEntry; copied: boolean }[] | undefined;
+  /** the end of the linked pages in the previous body, br and gzip files */
+  readonly ends: [number, number, number];
+}
+
+const KIND_INDEX: Readonly<Record<PageKind, number>> = { body: 0, br: 1, gzip: 2 };
+
+export function createPageWriter(dir: string, options: PageWriterOptions): PageWriter {
+  const { shards: shardCount } = options;
+  const pending: Pending = { bytes: 0, files: new Set() };
   const pool = createCompressPool();
   const entries = new Map<string, PageEntry>();
   const bytes = { identity: 0, br: 0, gzip: 0 };
-  const counts: PageCounts = { reused: 0, compressed: 0, copied: 0 };
+  const counts: PageCounts = { reused: 0, compressed: 0, copied: 0, linked: 0, unlinked: 0 };
   const records: Record<string, FileRecord> = {};
   /** pages waiting for their variants: compressed by the pool, or `ready` (the previous page's, with their checksums) */
-  let batch: { entry: MutableEntry; body: Buffer; ready: Variants | undefined; sums: Checksums | undefined }[] = [];
+  let batch: { shard: Shard; entry: MutableEntry; body: Buffer; ready: Variants | undefined; sums: Checksums | undefined }[] = [];
   let reuse = options.reuse;
   let reuseStopped: string | undefined;
+  /** shards of the previous snapshot a read from failed its check: nothing more is read from them */
+  const untrusted = new Set<number>();
   /** the last page found identical to its previous one, so write() need not read it again */
   let confirmed: { key: string; body: Buffer } | undefined;
+  let renderAgain: RenderAgain | undefined;
+  // Shards are linked only from a previous snapshot of as many shards (so a page's shard is the same).
+  const linking = reuse !== undefined && reuse.files.shards === shardCount;
+  const check = linking ? startShardCheck(reuse!.files.dir, reuse!.files.id, shardCount, reuse!.files.records) : undefined;
+  const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0] }));
 
-  /** Runs a read of the previous page files; a failed check stops every later read from them. */
-  const fromPrevious = <T>(read: (previous: ReusablePages) => T): T | undefined => {
-    if (reuse === undefined) return undefined;
+  const filesOf = (shard: Shard): Record<PageKind, AppendOnly> =>
+    (shard.files ??= Object.fromEntries(PAGE_KINDS.map((kind) => [kind, appendOnly(join(dir, pageFileName(kind, shard.index)), shard.index, pending)])) as Record<PageKind, AppendOnly>);
+
+  /** Runs a read of the previous page files; a failed check stops every later read from that shard. */
+  const fromPrevious = <T>(shard: number, read: (previous: ReusablePages) => T): T | undefined => {
+    if (reuse === undefined || untrusted.has(shard)) return undefined;
     try {
       return read(reuse);
     } catch (error) {
       if (!(error instanceof PageReadError)) throw error;
-      reuseStopped = error.message;
-      reuse.files.close();
-      reuse = undefined;
+      reuseStopped ??= error.message;
+      untrusted.add(shard);
       return undefined;
     }
   };
@@ -186,36 +253,36 @@ export function createPageWriter(dir: string, options: { reuse?: ReusablePages |
     if (confirmed?.key === key && confirmed.body === body) return true;
     const before = reuse?.pages.get(key);
     if (before === undefined || before.body[1] !== body.length) return false;
-    const same = fromPrevious((previous) => previous.files.read('body', before.body).equals(body)) ?? false;
+    const same = fromPrevious(before.body[3], (previous) => previous.files.read('body', before.body).equals(body)) ?? false;
     if (same) confirmed = { key, body };
     return same;
   };
   /** The variants of the previous page `before` (read and checked); undefined when a read failed its check. */
   const variantsOf = (before: PageEntry): Variants | undefined =>
-    fromPrevious((previous): Variants => [before.br && previous.files.read('br', before.br), before.gzip && previous.files.read('gzip', before.gzip)]);
+    fromPrevious(before.body[3], (previous): Variants => [before.br && previous.files.read('br', before.br), before.gzip && previous.files.read('gzip', before.gzip)]);
   /** The previous page's variants, when `body` is exactly its bytes. */
   const previousVariants = (key: string, body: Buffer): Variants | undefined => {
     if (!isPrevious(key, body)) return undefined;
     return variantsOf(reuse!.pages.get(key)!);
   };
-  /** Appends a page's variants to their files (in page order: the caller keeps it). */
-  const place = (entry: MutableEntry, [br, gzip]: Variants, sums?: Checksums) => {
+  /** Appends a page's variants to its shard's files (in page order: the caller keeps it). */
+  const place = (shard: Shard, entry: MutableEntry, [br, gzip]: Variants, sums?: Checksums) => {
     if (br) {
-      entry.br = files.br.append(br, sums?.[0]);
+      entry.br = filesOf(shard).br.append(br, sums?.[0]);
       bytes.br += br.length;
     }
     if (gzip) {
-      entry.gzip = files.gzip.append(gzip, sums?.[1]);
+      entry.gzip = filesOf(shard).gzip.append(gzip, sums?.[1]);
       bytes.gzip += gzip.length;
     }
   };
   /** Queues a page for its variants; one whose variants are ready is placed at once when nothing is queued before it. */
-  const queue = (entry: MutableEntry, body: Buffer, ready: Variants | undefined, sums?: Checksums) => {
+  const queue = (shard: Shard, entry: MutableEntry, body: Buffer, ready: Variants | undefined, sums?: Checksums) => {
     if (ready !== undefined && batch.length === 0 && pool.pending === 0) {
-      place(entry, ready, sums);
+      place(shard, entry, ready, sums);
       return;
     }
-    batch.push({ entry, body, ready, sums });
+    batch.push({ shard, entry, body, ready, sums });
     if (batch.length === BATCH) submit();
   };
 
@@ -225,8 +292,141 @@ export function createPageWriter(dir: string, options: { reuse?: ReusablePages |
     batch = [];
     pool.submit(sent.filter((p) => p.ready === undefined).map((p) => p.body), (compressed) => {
       let next = 0;
-      for (const { entry, ready, sums } of sent) place(entry, ready ?? compressed[next++]!, sums);
+      for (const { shard, entry, ready, sums } of sent) place(shard, entry, ready ?? compressed[next++]!, sums);
     });
+  };
+
+  /** Whether the previous page `before` would be at the same place in `shard` (its next bytes in every file). */
+  const inPlace = (shard: Shard, before: PageEntry): boolean => {
+    if (shard.linked === undefined) return false;
+    const fits = (range: Range | undefined, kind: PageKind) => range === undefined || (range[3] === shard.index && range[0] === shard.ends[KIND_INDEX[kind]]);
+    return before.body[3] === shard.index && fits(before.body, 'body') && fits(before.br, 'br') && fits(before.gzip, 'gzip');
+  };
+  /** Takes the previous page `before` as it is, in its place in `shard` (read only if the shard is not linked). */
+  const takeInPlace = (shard: Shard, key: string, before: PageEntry, copied: boolean) => {
+    shard.linked!.push({ key, before, copied });
+    entries.set(key, before);
+    shard.ends[0] += before.body[1];
+    bytes.identity += before.body[1];
+    if (before.br) {
+      shard.ends[1] += before.br[1];
+      bytes.br += before.br[1];
+    }
+    if (before.gzip) {
+      shard.ends[2] += before.gzip[1];
+      bytes.gzip += before.gzip[1];
+    }
+  };
+
+  /** Appends the previous page `before`, read by range (each range checked); false when a read failed its check. */
+  const copyNow = (shard: Shard, key: string, before: PageEntry): boolean => {
+    // every range is read and its CRC-32 checked before anything of the page is appended
+    const read = fromPrevious(before.body[3], ({ files: previous }) => {
+      const body = previous.read('body', before.body);
+      return body.length < MIN_COMPRESSIBLE ? { body, variants: NO_VARIANTS } : { body, variants: [before.br && previous.read('br', before.br), before.gzip && previous.read('gzip', before.gzip)] as Variants };
+    });
+    if (read === undefined) return false;
+    const { body, variants } = read;
+    // the checksums recorded are those of the bytes just checked: carried, not computed again
+    const entry: MutableEntry = { etag: before.etag, body: filesOf(shard).body.append(body, before.body[2]) };
+    bytes.identity += body.length;
+    if (before.link !== undefined) entry.link = before.link;
+    if (before.noindex) entry.noindex = true;
+    entries.set(key, entry);
+    if (body.length >= MIN_COMPRESSIBLE) queue(shard, entry, body, variants, [before.br?.[2], before.gzip?.[2]]);
+    return true;
+  };
+  const writeNow = (shard: Shard, key: string, rendered: Rendered) => {
+    const { body } = rendered;
+    const entry: MutableEntry = { etag: rendered.headers['etag']!, body: filesOf(shard).body.append(body) };
+    bytes.identity += body.length;
+    if (rendered.headers['link']) entry.link = rendered.headers['link'];
+    if (rendered.headers['x-robots-tag']) entry.noindex = true;
+    entries.set(key, entry);
+    const ready = previousVariants(key, body);
+    confirmed = undefined;
+    if (ready) counts.reused++;
+    if (body.length >= MIN_COMPRESSIBLE) {
+      if (!ready) counts.compressed++;
+      const before = ready && reuse?.pages.get(key);
+      queue(shard, entry, body, ready, before ? [before.br?.[2], before.gzip?.[2]] : undefined);
+    }
+  };
+
+  /**
+   * The shard will not be linked: the pages taken in place so far are written out, in order, read
+   * from the previous files (each range checked), or rendered again when they cannot be read intact.
+   */
+  const unlink = (shard: Shard) => {
+    const taken = shard.linked;
+    if (taken === undefined) return;
+    shard.linked = undefined;
+    check?.skip(shard.index);
+    for (const { before } of taken) {
+      bytes.identity -= before.body[1];
+      if (before.br) bytes.br -= before.br[1];
+      if (before.gzip) bytes.gzip -= before.gzip[1];
+    }
+    for (const { key, before, copied } of taken) {
+      if (copyNow(shard, key, before)) continue;
+      if (renderAgain === undefined) throw new Error(`page ${key} cannot be read intact from the previous snapshot, and there is nothing to render it again with`);
+      counts.reused--;
+      if (copied) counts.copied--;
+      writeNow(shard, key, renderAgain(key));
+    }
+  };
+
+  /**
+   * At the end: hard-links each shard whose pages were all taken in place and fill its previous
+   * files exactly, when those files are whole (shard-check.ts) and the link can be made; every
+   * other shard's taken pages are written out (`unlink`).
+   */
+  const linkShards = async () => {
+    if (check === undefined) return;
+    const { files: previous } = reuse!;
+    const sizeOf = (kind: PageKind, shard: number) => previous.records[pageFileName(kind, shard)]?.size;
+    for (const shard of shards) {
+      if (shard.linked !== undefined && !PAGE_KINDS.every((kind) => sizeOf(kind, shard.index) === shard.ends[KIND_INDEX[kind]])) unlink(shard);
+    }
+    const whole = await check.finish();
+    for (const shard of shards) {
+      if (shard.linked === undefined) continue;
+      if (!whole(shard.index) || untrusted.has(shard.index)) {
+        counts.unlinked++;
+        unlink(shard);
+        reuseStopped ??= `${pageFileName('body', shard.index)} or its variants do not match the served snapshot's manifest: their pages were read by range, each checked`;
+        continue;
+      }
+      const made: string[] = [];
+      try {
+        for (const kind of PAGE_KINDS) {
+          const name = pageFileName(kind, shard.index);
+          linkSync(join(previous.dir, name), join(dir, name));
+          made.push(name);
+          records[name] = previous.records[name]!;
+        }
+        counts.linked++;
+        shard.linked = undefined;
+      } catch (error) {
+        // no hard links here (another file system, or not allowed): the pages are copied instead
+        for (const name of made) {
+          rmSync(join(dir, name), { force: true });
+          delete records[name];
+        }
+        reuseStopped ??= `the served snapshot's page files cannot be hard-linked (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): their pages were copied`;
+        counts.unlinked++;
+        unlink(shard);
+      }
+    }
+  };
+
+  const closeAll = () => {
+    for (const shard of shards) {
+      if (records[pageFileName('body', shard.index)] !== undefined) continue; // linked
+      // an empty shard gets empty files
+      const files = filesOf(shard);
+      for (const kind of PAGE_KINDS) records[pageFileName(kind, shard.index)] = files[kind].close();
+    }
   };
 
   return {
@@ -238,44 +438,36 @@ export function createPageWriter(dir: string, options: { reuse?: ReusablePages |
     },
     files: records,
     isPrevious,
-    copy(key) {
+    copy(key, again) {
       if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
       const before = reuse?.pages.get(key);
       if (before === undefined) return false;
-      // every range is read and its CRC-32 checked before anything of the page is appended
-      const read = fromPrevious(({ files: previous }) => {
-        const body = previous.read('body', before.body);
-        return body.length < MIN_COMPRESSIBLE ? { body, variants: NO_VARIANTS } : { body, variants: [before.br && previous.read('br', before.br), before.gzip && previous.read('gzip', before.gzip)] as Variants };
-      });
-      if (read === undefined) return false;
-      const { body, variants } = read;
-      // the checksums recorded are those of the bytes just checked: carried, not computed again
-      const entry: MutableEntry = { etag: before.etag, body: files.body.append(body, before.body[2]) };
-      bytes.identity += body.length;
-      if (before.link !== undefined) entry.link = before.link;
-      if (before.noindex) entry.noindex = true;
-      entries.set(key, entry);
+      if (again) renderAgain = again;
+      const shard = shards[shardOf(key, shardCount)]!;
+      if (inPlace(shard, before)) {
+        takeInPlace(shard, key, before, true);
+      } else {
+        unlink(shard);
+        if (!copyNow(shard, key, before)) return false;
+      }
       counts.reused++;
       counts.copied++;
-      if (body.length >= MIN_COMPRESSIBLE) queue(entry, body, variants, [before.br?.[2], before.gzip?.[2]]);
       return true;
     },
     write(key, rendered) {
       if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
-      const { body } = rendered;
-      const entry: MutableEntry = { etag: rendered.headers['etag']!, body: files.body.append(body) };
-      bytes.identity += body.length;
-      if (rendered.headers['link']) entry.link = rendered.headers['link'];
-      if (rendered.headers['x-robots-tag']) entry.noindex = true;
-      entries.set(key, entry);
-      const ready = previousVariants(key, body);
-      confirmed = undefined;
-      if (ready) counts.reused++;
-      if (body.length >= MIN_COMPRESSIBLE) {
-        if (!ready) counts.compressed++;
-        const before = ready && reuse?.pages.get(key);
-        queue(entry, body, ready, before ? [before.br?.[2], before.gzip?.[2]] : undefined);
+      const shard = shards[shardOf(key, shardCount)]!;
+      const before = shard.linked && reuse?.pages.get(key);
+      // a page rendered to exactly its previous bytes and headers, in its place, keeps the shard linkable
+      if (before && inPlace(shard, before) && before.etag === rendered.headers['etag'] && before.link === rendered.headers['link']
+        && (before.noindex === true) === (rendered.headers['x-robots-tag'] !== undefined) && isPrevious(key, rendered.body)) {
+        confirmed = undefined;
+        takeInPlace(shard, key, before, false);
+        counts.reused++;
+        return;
       }
+      unlink(shard);
+      writeNow(shard, key, rendered);
     },
     async keepUp() {
       // too many queued (rendering is ahead of the workers): compress the waiting batches here, then wait
@@ -283,19 +475,25 @@ export function createPageWriter(dir: string, options: { reuse?: ReusablePages |
       if (pool.pending > MAX_PENDING_BATCHES) await pool.drain();
     },
     async close() {
-      submit();
       try {
+        await linkShards();
+        submit();
         await pool.drain();
       } finally {
+        await check?.stop();
         reuse?.files.close();
+        reuse = undefined;
         await pool.close();
-        for (const [kind, file] of Object.entries(files)) records[PAGE_FILES[kind as keyof typeof PAGE_FILES]] = file.close();
       }
+      // every shard not linked gets its files, an empty shard empty ones
+      closeAll();
     },
     async abort() {
+      await check?.stop();
       reuse?.files.close();
+      reuse = undefined;
       await pool.close();
-      for (const file of Object.values(files)) file.abandon();
+      for (const shard of shards) for (const file of Object.values(shard.files ?? {})) file.abandon();
     },
   };
 }

@@ -1,6 +1,7 @@
 // What an incremental build reuses of the snapshot being served (docs/architecture.md,
-// "Incremental builds"): its manifest's pages, read a line at a time, and its page files, read by
-// range through page-files.ts (every read checks the range's CRC-32). A page rendered anew whose
+// "Incremental builds"): its manifest's pages, read a line at a time, and its page files (every
+// shard's, layout.ts), read by range through page-files.ts (every read checks the range's CRC-32),
+// or hard-linked whole by the page writer (page-writer.ts, after shard-check.ts). A page rendered anew whose
 // bytes are exactly the previous snapshot's page of the same URL takes that page's br and gzip
 // variants from the previous page files instead of being compressed again; the variants are only
 // reused when the previous snapshot was built by the same build code (buildCodeId), so they are
@@ -9,12 +10,12 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MANIFEST_FILE, PAGE_FILES } from './layout.ts';
-import { MANIFEST_FORMAT, parseManifestHead, type ManifestHead, type PageEntry, type Range } from './manifest.ts';
+import { MANIFEST_FILE, PAGE_KINDS, pageFileName, pageShardsOf, type PageKind } from './layout.ts';
+import { MANIFEST_FORMAT, parseManifestHead, type FileRecord, type ManifestHead, type PageEntry, type Range } from './manifest.ts';
 import { parsePageLine } from './page-index.ts';
-import { checksumOf, PageReadError, readExactly, type PageSource } from './page-files.ts';
+import { checksumOf, PageReadError, readExactly, shardedSource, type PageSource } from './page-files.ts';
 
-export type PageKind = keyof typeof PAGE_FILES;
+export type { PageKind };
 
 export interface PreviousSnapshot {
   readonly id: string;
@@ -28,7 +29,14 @@ export interface PreviousSnapshot {
 }
 
 export interface PreviousPageFiles {
-  /** The bytes of a range of one of the page files; throws PageReadError when they are not the manifest's. */
+  /** the snapshot's folder and id */
+  readonly dir: string;
+  readonly id: string;
+  /** how many shards its pages are in */
+  readonly shards: number;
+  /** the size and SHA-256 of each of its files, as its manifest records them */
+  readonly records: Readonly<Record<string, FileRecord>>;
+  /** The bytes of a range of one of the page files (of the shard the range names); throws PageReadError when they are not the manifest's. */
   read(kind: PageKind, range: Range): Buffer;
   close(): void;
 }
@@ -81,7 +89,7 @@ export function openPreviousSnapshot(dir: string, id: string): PreviousSnapshot 
     return `its manifest cannot be read (${(error as Error).message})`;
   }
   if (head === undefined) return 'its manifest is empty';
-  return { id, dir, head, pages, files: openPageFiles(dir, head.files) };
+  return { id, dir, head, pages, files: openPageFiles(dir, id, head.files) };
 }
 
 const NEWLINE = 10;
@@ -114,64 +122,88 @@ function* byteLines(file: string): Generator<[Buffer, number, number]> {
   }
 }
 
-/** How much of a page file is read at once: an incremental build reads the previous pages in order. */
-const READ_AHEAD = 4 << 20;
+/**
+ * How much of a page file is read at once: an incremental build reads the previous pages in order.
+ * 256 KB, as there are three files a shard and each keeps its last read: with 1 MB, a rebuild
+ * that copies every shard of pyvideo-100k (1% of the videos changed: 384 files) held 384 MB of
+ * read buffers (docs/performance.md, "Page shards").
+ */
+const READ_AHEAD = 256 << 10;
 
 /**
- * A page file read by range, four megabytes ahead at a time (the build copies long runs of pages in
- * file order), every range checked against its CRC-32 as page-files.ts diskSource does.
+ * A page file read by range, READ_AHEAD bytes ahead at a time (the build copies long runs of pages
+ * in file order), every range checked against its CRC-32 as page-files.ts diskSource does.
  */
 function readAheadSource(path: string, size: number): PageSource {
   const file = basename(path);
-  const fd = openSync(path, 'r');
+  // opened at its first read: a rebuild that links a shard never reads it
+  let fd: number | undefined;
   let start = 0;
   let chunk: Buffer = Buffer.alloc(0);
+  const open = (): number => {
+    try {
+      return (fd ??= openSync(path, 'r'));
+    } catch (error) {
+      throw new PageReadError(file, `cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  };
   return {
     read([offset, length, checksum]) {
       let bytes: Buffer;
       if (offset >= start && offset + length <= start + chunk.length) bytes = chunk.subarray(offset - start, offset - start + length);
-      else if (length >= READ_AHEAD) bytes = readExactly(fd, length, offset, file);
+      else if (length >= READ_AHEAD) bytes = readExactly(open(), length, offset, file);
       else {
-        chunk = readExactly(fd, Math.max(length, Math.min(READ_AHEAD, size - offset)), offset, file);
+        chunk = readExactly(open(), Math.max(length, Math.min(READ_AHEAD, size - offset)), offset, file);
         start = offset;
         bytes = chunk.subarray(0, length);
       }
       if (checksumOf(bytes) !== checksum) throw new PageReadError(file, `the ${length} bytes at ${offset} do not match their checksum (the file changed or is damaged)`);
       return bytes;
     },
-    close: () => closeSync(fd),
+    close: () => {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      chunk = Buffer.alloc(0);
+    },
   };
 }
 
-function openPageFiles(dir: string, recorded: Record<string, { size: number }>): PreviousPageFiles | string {
-  for (const name of Object.values(PAGE_FILES)) {
+function openPageFiles(dir: string, id: string, recorded: Readonly<Record<string, FileRecord>>): PreviousPageFiles | string {
+  const shards = pageShardsOf(recorded);
+  if (shards === 0) return 'its manifest records no page shards';
+  const names = Array.from({ length: shards }, (_, shard) => PAGE_KINDS.map((kind) => pageFileName(kind, shard))).flat();
+  for (const name of names) {
     let size: number;
     try {
       size = statSync(join(dir, name)).size;
     } catch {
       return `${name} is missing`;
     }
-    if (size !== recorded[name]?.size) return `${name} holds ${size} bytes, not the ${recorded[name]?.size ?? 0} its manifest records`;
+    if (size !== recorded[name]!.size) return `${name} holds ${size} bytes, not the ${recorded[name]!.size} its manifest records`;
   }
-  const sources: Partial<Record<PageKind, PageSource>> = {};
+  const opened: PageSource[] = [];
   /** closes each file once, however often it is called */
   const close = () => {
-    for (const [kind, source] of Object.entries(sources)) {
-      delete sources[kind as PageKind];
-      source.close();
-    }
+    for (const source of opened.splice(0)) source.close();
   };
+  let sources: Record<PageKind, PageSource>;
   try {
-    for (const [kind, name] of Object.entries(PAGE_FILES)) sources[kind as PageKind] = readAheadSource(join(dir, name), recorded[name]!.size);
+    const sourcesOf = (kind: PageKind) => shardedSource(kind, Array.from({ length: shards }, (_, shard) => {
+      const name = pageFileName(kind, shard);
+      const source = readAheadSource(join(dir, name), recorded[name]!.size);
+      opened.push(source);
+      return source;
+    }));
+    sources = { body: sourcesOf('body'), br: sourcesOf('br'), gzip: sourcesOf('gzip') };
   } catch (error) {
     close();
     return `its page files cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
   }
   return {
+    dir, id, shards, records: recorded,
     read(kind, range) {
-      const source = sources[kind];
-      if (source === undefined) throw new PageReadError(PAGE_FILES[kind], 'was closed');
-      return source.read(range);
+      if (opened.length === 0) throw new PageReadError(pageFileName(kind, range[3]), 'was closed');
+      return sources[kind].read(range);
     },
     close,
   };

@@ -32,6 +32,8 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
   const context: Context = { model, snapshot: undefined, liveStreams: () => model.live };
   const answerKey = createAnswerKeys(model, inputs, options.baseUrl);
   const unchanged = (key: string, now: string | undefined) => previousInputs !== undefined && now !== undefined && previousInputs.get(key) === now;
+  // a page taken from the served snapshot whose bytes turn out unreadable is rendered after all
+  const renderAgain = (key: string) => renderAnswered(answerPage(key, context), context, undefined).rendered;
   const started = performance.now();
   let done = 0;
   let lastReport = started;
@@ -45,12 +47,12 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
   for (const planned of planPages(model)) {
     let url: string | undefined = planned.url;
     for (let n = 0; url !== undefined && n < planned.pages; n++) {
-      if (planned.group !== undefined && unchanged(planned.group, inputs.get(planned.group)) && writer.copy(url)) {
+      if (planned.group !== undefined && unchanged(planned.group, inputs.get(planned.group)) && writer.copy(url, renderAgain)) {
         url = undefined; // a group's pages are single pages (plan-pages.ts)
       } else {
         const answered = answerPage(url, context);
         if (planned.group === undefined) inputs.set(answered.key, answerKey(answered.answer));
-        if (!(planned.group === undefined && unchanged(answered.key, inputs.get(answered.key)) && writer.copy(answered.key))) {
+        if (!(planned.group === undefined && unchanged(answered.key, inputs.get(answered.key)) && writer.copy(answered.key, renderAgain))) {
           const page = renderAnswered(answered, context, options.checkedBefore);
           writer.write(page.key, page.rendered);
         }

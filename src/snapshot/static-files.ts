@@ -9,9 +9,9 @@ import { dirname, join } from 'node:path';
 import { CACHE_CONTROL, JSON_TYPE } from '../api/respond.ts';
 import { CORS_HEADERS } from '../http/cors.ts';
 
-import { PAGE_FILES, pageFile } from './layout.ts';
-import type { Manifest, PageEntry, Range } from './manifest.ts';
-import { diskSource } from './page-files.ts';
+import { pageFile, pageShardsOf } from './layout.ts';
+import type { Manifest, PageEntry } from './manifest.ts';
+import { openDiskSources } from './page-files.ts';
 import { etagFor, stampOfEtag } from '../http/etag.ts';
 
 export const STATIC_DIR = 'static';
@@ -31,20 +31,6 @@ export const FILE_HEADERS: Readonly<Record<string, string>> = {
 /** An nginx map entry's quoted string. */
 const quoted = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
-interface Sources {
-  read(which: keyof typeof PAGE_FILES, range: Range): Buffer;
-  close(): void;
-}
-
-/** The snapshot's page files through the one checked reader (page-files.ts). */
-function openSources(dir: string): Sources {
-  const files = { body: diskSource(join(dir, PAGE_FILES.body)), br: diskSource(join(dir, PAGE_FILES.br)), gzip: diskSource(join(dir, PAGE_FILES.gzip)) };
-  return {
-    read: (which, range) => files[which].read(range),
-    close: () => { for (const file of Object.values(files)) file.close(); },
-  };
-}
-
 /**
  * Writes `<snapshot>/static` from the snapshot's page files (into a temporary folder renamed at
  * the end, so it is whole or absent). Returns the number of files written.
@@ -53,7 +39,9 @@ export function writeStaticFiles(snapshotDir: string, manifest: Manifest, onProg
   const target = join(snapshotDir, STATIC_DIR);
   const tmp = `${target}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
-  const sources = openSources(snapshotDir);
+  // every shard's page files, through the one checked reader (page-files.ts)
+  const pageFiles = openDiskSources(snapshotDir, pageShardsOf(manifest.files));
+  const sources = { read: (kind: keyof typeof pageFiles, range: PageEntry["body"]) => pageFiles[kind].read(range), close: () => { for (const source of Object.values(pageFiles)) source.close(); } };
   const headers: string[] = ['/pages/*', ...Object.entries(FILE_HEADERS).map(([name, value]) => `  ${name}: ${value}`), ''];
   const links: string[] = [];
   const noindex: string[] = [];

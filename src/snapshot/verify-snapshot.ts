@@ -1,15 +1,15 @@
 // Verifies a snapshot before it is served (docs/reliability.md, "Snapshots"): the manifest's own
 // SHA-256 must name the snapshot (its directory), the manifest must be of this format and built
-// for the server's base URL, and every file it records must have its size; the model, the search
-// index and page files small enough to be held in memory are read whole and must have their
-// SHA-256. Page files read from disk by range are checked a page at a time instead (CRC-32 on
+// for the server's base URL, and every file it records must have its size (every shard's page
+// files, layout.ts); the model, the search index and page files small enough to be held in memory
+// are read whole and must have their SHA-256. Page files read from disk by range are checked a page at a time instead (CRC-32 on
 // every read, page-files.ts). Runs on a worker thread in the server (snapshot-store.ts), which
 // hands the bytes it verified to the main thread: the manifest (with the start of each page line,
 // page-index.ts) at once, then the model and the search index one at a time when asked.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from './layout.ts';
+import { MANIFEST_FILE, MODEL_FILE, PAGE_KINDS, pageFileName, pageFileNames, pageShardsOf, SEARCH_FILE, type PageKind } from './layout.ts';
 import { MANIFEST_FORMAT, parseManifestHead, SNAPSHOT_ID_LENGTH, type FileRecord, type ManifestHead } from './manifest.ts';
 import { indexManifestLines, type ManifestLines } from './page-index.ts';
 
@@ -28,8 +28,10 @@ export interface VerifiedManifest {
   readonly manifest: Uint8Array;
   /** where its page lines start (page-index.ts) */
   readonly lines: ManifestLines;
-  /** the page files' bytes, when together they fit the memory budget; else read from disk by range */
-  readonly pages: Readonly<Record<keyof typeof PAGE_FILES, Uint8Array>> | undefined;
+  /** how many shards its pages are in (layout.ts) */
+  readonly shards: number;
+  /** the page files' bytes, by kind, a buffer a shard, when together they fit the memory budget; else read from disk by range */
+  readonly pages: Readonly<Record<PageKind, Uint8Array[]>> | undefined;
   /** when the manifest was written (ms since the epoch) */
   readonly builtAt: number;
 }
@@ -86,8 +88,11 @@ export function verifyManifest(dir: string, id: string, options: VerifyOptions):
   if (options.baseUrl !== undefined && head.baseUrl !== options.baseUrl) {
     throw new SnapshotRefused(`it was built for ${head.baseUrl}, not for this server's ${options.baseUrl}: run npm run build with PUBLIC_BASE_URL=${options.baseUrl}`);
   }
+  const shards = pageShardsOf(head.files);
+  if (shards === 0) throw new SnapshotRefused(`${MANIFEST_FILE} records no page files`);
   // Sizes first, for every file: a truncated copy is refused before anything large is read.
-  const names = [...Object.values(PAGE_FILES), MODEL_FILE, ...(head.files[SEARCH_FILE] ? [SEARCH_FILE] : [])];
+  const pageNames = pageFileNames(shards);
+  const names = [...pageNames, MODEL_FILE, ...(head.files[SEARCH_FILE] ? [SEARCH_FILE] : [])];
   for (const name of names) {
     const size = sizeOf(dir, name);
     if (size !== recordOf(head, name).size) {
@@ -103,11 +108,11 @@ export function verifyManifest(dir: string, id: string, options: VerifyOptions):
   if (lines.starts.length !== head.counts['pages']) {
     throw new SnapshotRefused(`the manifest lists ${lines.starts.length} pages, not the ${head.counts['pages']} it counts`);
   }
-  const pageBytes = Object.values(PAGE_FILES).reduce((sum, name) => sum + recordOf(head, name).size, 0);
+  const pageBytes = pageNames.reduce((sum, name) => sum + recordOf(head, name).size, 0);
   const pages = pageBytes <= options.cacheBytes
-    ? { body: readVerifiedFile(dir, PAGE_FILES.body, head), br: readVerifiedFile(dir, PAGE_FILES.br, head), gzip: readVerifiedFile(dir, PAGE_FILES.gzip, head) }
+    ? Object.fromEntries(PAGE_KINDS.map((kind) => [kind, Array.from({ length: shards }, (_, shard) => readVerifiedFile(dir, pageFileName(kind, shard), head))])) as unknown as Record<PageKind, Uint8Array[]>
     : undefined;
-  return { head, manifest, lines, pages, builtAt: statSync(join(dir, MANIFEST_FILE)).mtimeMs };
+  return { head, manifest, lines, shards, pages, builtAt: statSync(join(dir, MANIFEST_FILE)).mtimeMs };
 }
 
 function recordOf(head: ManifestHead, name: string): FileRecord {

@@ -7,18 +7,19 @@ import { readFileSync, realpathSync, truncateSync, writeFileSync } from 'node:fs
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_FILES } from '../../src/snapshot/layout.ts';
+import { pageFileName, pageFileNames, pageShardsOf, type PageKind } from '../../src/snapshot/layout.ts';
 import type { Manifest, Range } from '../../src/snapshot/manifest.ts';
 import { readManifest } from '../unit/support/snapshots.ts';
 import { startFixture, type Fixture } from './server-fixture.ts';
 
-type Kind = keyof typeof PAGE_FILES;
+type Kind = PageKind;
 const SECRET = `Bearer vpa_${'s3cr3t'.repeat(8)}`;
 
 let fx: Fixture;
 let snapshotDir: string;
 let manifest: Manifest;
-const originals = new Map<Kind, Buffer>();
+/** every page file's bytes, by name */
+const originals = new Map<string, Buffer>();
 
 interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
 
@@ -41,15 +42,18 @@ beforeAll(async () => {
   fx = await startFixture({ seed: { videos: 24, seed: 11 }, env: { SNAPSHOT_CACHE_MB: '0' } });
   snapshotDir = realpathSync(join(fx.distDir, 'snapshots', 'current'));
   manifest = readManifest(snapshotDir);
-  for (const kind of Object.keys(PAGE_FILES) as Kind[]) originals.set(kind, readFileSync(join(snapshotDir, PAGE_FILES[kind])));
+  for (const name of pageFileNames(pageShardsOf(manifest.files))) originals.set(name, readFileSync(join(snapshotDir, name)));
 });
 // The same inode the server holds open, rewritten whole: the next test starts from intact files.
-afterEach(() => { for (const [kind, bytes] of originals) writeFileSync(join(snapshotDir, PAGE_FILES[kind]), bytes); });
+afterEach(() => { for (const [name, bytes] of originals) writeFileSync(join(snapshotDir, name), bytes); });
 afterAll(async () => { await fx?.close(); });
 
 const ENCODING: Record<Kind, string | undefined> = { body: undefined, br: 'br', gzip: 'gzip' };
 const rangeOf = (key: string, kind: Kind): Range | undefined => (kind === 'body' ? manifest.pages[key]!.body : manifest.pages[key]![kind]);
-const bytesOf = (kind: Kind, [offset, length]: Range) => originals.get(kind)!.subarray(offset, offset + length);
+const bytesOf = (kind: Kind, [offset, length, , shard]: Range) => originals.get(pageFileName(kind, shard))!.subarray(offset, offset + length);
+/** the shard whose `kind` file is the largest (it holds pages of every kind) */
+const largestShard = (kind: Kind) => [...originals.keys()].filter((name) => name === pageFileName(kind, Number(name.slice(6, 9))))
+  .map((name) => Number(name.slice(6, 9))).sort((a, b) => originals.get(pageFileName(kind, b))!.length - originals.get(pageFileName(kind, a))!.length)[0]!;
 
 /**
  * Asks for every page that has a `kind` representation, on the fast path and through node:http
@@ -87,28 +91,29 @@ async function expectExactOrProblem(kind: Kind, broken: (range: Range) => boolea
 }
 
 describe('a page file damaged under the running server', () => {
-  it.each(['body', 'br', 'gzip'] as const)('truncated %s file: pages before the cut are served exactly, the rest are 503 problems', async (kind) => {
-    const file = join(snapshotDir, PAGE_FILES[kind]);
-    const cut = Math.floor(originals.get(kind)!.length / 2);
+  it.each(['body', 'br', 'gzip'] as const)('a truncated %s shard: pages before the cut and in other shards are served exactly, the rest are 503 problems', async (kind) => {
+    const shard = largestShard(kind);
+    const file = join(snapshotDir, pageFileName(kind, shard));
+    const cut = Math.floor(originals.get(pageFileName(kind, shard))!.length / 2);
     truncateSync(file, cut);
-    const { served, refused } = await expectExactOrProblem(kind, ([offset, length]) => offset + length > cut);
+    const { served, refused } = await expectExactOrProblem(kind, ([offset, length, , s]) => s === shard && offset + length > cut);
     expect(served).toBeGreaterThan(0);
     expect(refused).toBeGreaterThan(0);
   });
 
   it('a byte changed inside a page (same length): that page is a 503 problem, its neighbours are served exactly', async () => {
     const victim = Object.keys(manifest.pages).find((key) => manifest.pages[key]!.body[1] > 100)!;
-    const [offset, length] = manifest.pages[victim]!.body;
-    const damaged = Buffer.from(originals.get('body')!);
+    const [offset, length, , shard] = manifest.pages[victim]!.body;
+    const damaged = Buffer.from(originals.get(pageFileName('body', shard))!);
     damaged[offset + Math.floor(length / 2)]! ^= 0x01;
-    writeFileSync(join(snapshotDir, PAGE_FILES.body), damaged);
-    const { refused } = await expectExactOrProblem('body', ([o]) => o === offset);
+    writeFileSync(join(snapshotDir, pageFileName('body', shard)), damaged);
+    const { refused } = await expectExactOrProblem('body', ([o, , , s]) => o === offset && s === shard);
     expect(refused).toBe(2);
   });
 
   it('a HEAD of a page reads nothing and still answers its headers; the damage is named in /v1/status', async () => {
-    truncateSync(join(snapshotDir, PAGE_FILES.body), 0);
     const key = Object.keys(manifest.pages)[0]!;
+    truncateSync(join(snapshotDir, pageFileName('body', manifest.pages[key]!.body[3])), 0);
     const head = await get(key, {}, 'HEAD');
     expect(head.status).toBe(200);
     expect(head.headers['content-length']).toBe(String(manifest.pages[key]!.body[1]));
@@ -116,7 +121,7 @@ describe('a page file damaged under the running server', () => {
     const status = JSON.parse((await get('/v1/status')).body.toString('utf8')) as { data: { components: { id: string; status: string; detail: string }[] } };
     const snapshot = status.data.components.find((c) => c.id === 'snapshot')!;
     expect(snapshot.status).toBe('degraded');
-    expect(snapshot.detail).toMatch(/page reads? (was|were) refused \(answered 503\), the last because pages\.bin: /);
+    expect(snapshot.detail).toMatch(/page reads? (was|were) refused \(answered 503\), the last because pages-\d{3}\.bin: /);
     expect(snapshot.detail).not.toContain(snapshotDir);
   });
 });

@@ -1,10 +1,10 @@
-import { copyFileSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { holdSnapshots, type SnapshotHolder } from '../../../src/server/snapshot-holder.ts';
 import { buildSnapshot } from '../../../src/snapshot/build-snapshot.ts';
-import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
+import { layoutOf, MANIFEST_FILE, MODEL_FILE, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
 import { swapCurrent } from '../../../src/snapshot/swap.ts';
 import { BASE_URL, tempDirs } from '../support/fixtures.ts';
 import { runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
@@ -120,9 +120,9 @@ describe('holdSnapshots', () => {
 
   it.each([
     ['model.ndjson missing', (dir: string) => rmSync(join(dir, MODEL_FILE)), /^model\.ndjson is missing$/],
-    ['pages.bin truncated', (dir: string) => truncateSync(join(dir, PAGE_FILES.body), statSync(join(dir, PAGE_FILES.body)).size - 10), /^pages\.bin holds \d+ bytes, not the \d+ the manifest records/],
-    ['pages.gz.bin truncated', (dir: string) => truncateSync(join(dir, PAGE_FILES.gzip), 5), /^pages\.gz\.bin holds 5 bytes/],
-    ['a byte of pages.br.bin changed', (dir: string) => flipByte(join(dir, PAGE_FILES.br)), /^pages\.br\.bin does not match the SHA-256/],
+    ['a shard of page bodies truncated', (dir: string) => truncateSync(largest(dir, 'bin'), statSync(largest(dir, 'bin')).size - 10), /^pages-\d{3}\.bin holds \d+ bytes, not the \d+ the manifest records/],
+    ['a shard of gzip variants truncated', (dir: string) => truncateSync(largest(dir, 'gz.bin'), 5), /^pages-\d{3}\.gz\.bin holds 5 bytes/],
+    ['a byte of a shard of br variants changed', (dir: string) => flipByte(largest(dir, 'br.bin')), /^pages-\d{3}\.br\.bin does not match the SHA-256/],
     ['a byte of model.ndjson changed', (dir: string) => flipByte(join(dir, MODEL_FILE)), /^model\.ndjson does not match the SHA-256/],
     ['a byte of search.json changed', (dir: string) => flipByte(join(dir, SEARCH_FILE)), /^search\.json does not match the SHA-256/],
     ['a byte of the manifest changed', (dir: string) => flipByte(join(dir, MANIFEST_FILE)), /^manifest\.json does not match the snapshot's id/],
@@ -191,12 +191,12 @@ describe('holdSnapshots', () => {
 
   it('serves nothing when no intact snapshot is left, naming the refused one', async () => {
     const { root, first } = await setup();
-    truncateSync(join(root, first, PAGE_FILES.body), 3);
+    truncateSync(largest(join(root, first), 'bin'), 3);
     const holder = hold(root);
     await holder.loaded;
     expect(holder.current).toBeUndefined();
     expect(holder.problem?.id).toBe(first);
-    expect(holder.problem?.reason).toMatch(/^pages\.bin holds 3 bytes/);
+    expect(holder.problem?.reason).toMatch(/^pages-\d{3}\.bin holds 3 bytes/);
   });
 
   it('loads a refused snapshot once its files are repaired', async () => {
@@ -248,6 +248,12 @@ function resealed(root: string, id: string, file: string, change: (bytes: Buffer
   writeFileSync(join(root, next, file), now);
   writeFileSync(join(root, next, MANIFEST_FILE), sealed);
   return next;
+}
+
+/** The largest page file of a snapshot whose name ends `.<suffix>` after the shard (`bin`, `br.bin`, `gz.bin`). */
+function largest(dir: string, suffix: string): string {
+  const names = readdirSync(dir).filter((name) => new RegExp(`^pages-\\d{3}\\.${suffix.replace('.', '\\.')}$`).test(name));
+  return join(dir, names.sort((a, b) => statSync(join(dir, b)).size - statSync(join(dir, a)).size)[0]!);
 }
 
 function flipByte(file: string): void {

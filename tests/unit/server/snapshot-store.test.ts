@@ -11,7 +11,7 @@ import { deriveCatalogue, VIDEO_SORTS } from '../../../src/model/build-model.ts'
 import { closeSnapshot, loadSnapshot, type Snapshot } from '../../../src/server/snapshot-store.ts';
 import { findPage } from '../../../src/server/static-pages.ts';
 import { buildSnapshot } from '../../../src/snapshot/build-snapshot.ts';
-import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES } from '../../../src/snapshot/layout.ts';
+import { layoutOf, MANIFEST_FILE, MODEL_FILE } from '../../../src/snapshot/layout.ts';
 import { modelLines, parseModelData } from '../../../src/snapshot/model-data.ts';
 import { renderPage } from '../../../src/snapshot/render-page.ts';
 import { BASE_URL, catalogueOf, category, channel, comment, modelOf, tempDirs, video } from '../support/fixtures.ts';
@@ -81,7 +81,8 @@ describe('loadSnapshot', () => {
     const dir = join(dirs.make(), 'bad');
     mkdirSync(dir);
     writeFileSync(join(dir, MANIFEST_FILE), JSON.stringify({ format: 1, pages: {} }));
-    for (const file of Object.values(PAGE_FILES)) writeFileSync(join(dir, file), '');
+    // the single-file format's page files
+    for (const file of ['pages.bin', 'pages.br.bin', 'pages.gz.bin']) writeFileSync(join(dir, file), '');
     writeFileSync(join(dir, MODEL_FILE), '');
     expect(() => loadSnapshot(dir, 'bad', { cacheBytes: 0 })).toThrow(/npm run build/);
   });

@@ -11,7 +11,8 @@ import { importCatalogue } from '../../../src/catalogue/import-catalogue.ts';
 import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../src/snapshot/build-snapshot.ts';
 import { diffManifests } from '../../../src/snapshot/diff-manifests.ts';
-import { layoutOf, MANIFEST_FILE, MODEL_FILE, PAGE_FILES, pageFile, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
+import { layoutOf, MANIFEST_FILE, MODEL_FILE, pageFile, pageFileNames, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
+import { MIN_SHARDS } from '../../../src/snapshot/page-shards.ts';
 import { MANIFEST_FORMAT, type Manifest, type PageEntry } from '../../../src/snapshot/manifest.ts';
 import { estimatePages, planPages } from '../../../src/snapshot/plan-pages.ts';
 import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
@@ -139,7 +140,7 @@ describe('buildSnapshot', () => {
     expect(second.id).toBe(first.id);
     const treeA = readTree(snapshotDir(a, first.id));
     const treeB = readTree(snapshotDir(b, second.id));
-    expect([...treeA.keys()].sort()).toEqual([MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, SITE_FILES_FILE, PAGE_INPUTS_FILE, ...Object.values(PAGE_FILES)].sort());
+    expect([...treeA.keys()].sort()).toEqual([MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, SITE_FILES_FILE, PAGE_INPUTS_FILE, ...pageFileNames(MIN_SHARDS)].sort());
     expect([...treeB.keys()]).toEqual([...treeA.keys()]);
     for (const [path, bytes] of treeA) expect(treeB.get(path)?.equals(bytes), path).toBe(true);
   });
@@ -369,7 +370,7 @@ describe('withBuildLock', () => {
   });
 });
 
-const pageEntry = (etag: string): PageEntry => ({ etag: `"${etag}"`, body: [0, 1, 0] });
+const pageEntry = (etag: string): PageEntry => ({ etag: `"${etag}"`, body: [0, 1, 0, 0] });
 const manifestOf = (pages: Record<string, PageEntry>): Manifest =>
   ({ format: MANIFEST_FORMAT, apiVersion: '1', baseUrl: 'https://x.test', counts: {}, files: {}, pages }) as Manifest;
 

@@ -99,7 +99,7 @@ function buildOnFullTmpfs(namespace: string[], p: Prepared): { output: string; s
 
 /** `npm run build` with RLIMIT_FSIZE set to `limitKb` for its process (EFBIG past it). */
 function buildUnderFileSizeLimit(p: Prepared, distDir: string, limitKb: number | undefined): { exit: number; output: string } {
-  // sh's ulimit -f counts 512-byte blocks (dash) or 1024-byte ones (bash): both are far below pages.bin here
+  // sh's ulimit -f counts 512-byte blocks (dash) or 1024-byte ones (bash): both are far below the snapshot's files here
   const limit = limitKb === undefined ? '' : `ulimit -f ${limitKb} && `;
   const result = spawnSync('sh', ['-c', `${limit}exec "$NODE" scripts/build.ts`], {
     encoding: 'utf8',
@@ -153,7 +153,7 @@ describe('a build on a full disk', () => {
 
 describe('a build past the file-size limit', () => {
   // write(2) first writes what fits and returns a short count; a build that ignored it swapped in a
-  // snapshot whose pages.bin was cut at the limit, and exited 0
+  // snapshot whose page files were cut at the limit, and exited 0
   it('says so (EFBIG), removes everything it wrote and leaves the served snapshot serving', async () => {
     const p = await prepare();
     const dist = join(p.dir, 'dist');
@@ -182,7 +182,7 @@ describe('leftovers of killed builds', () => {
     const exited = new Promise((done) => child.once('exit', done));
     let building: string | undefined;
     for (let i = 0; i < 1200 && building === undefined; i++) {
-      building = readdirSync(root).find((name) => name.startsWith('.building-') && existsSync(join(root, name, 'pages.bin')));
+      building = readdirSync(root).find((name) => name.startsWith('.building-') && existsSync(join(root, name)) && readdirSync(join(root, name)).some((file) => file.startsWith('pages-')));
       if (building === undefined) await new Promise((r) => setTimeout(r, 50));
     }
     expect(building, 'the build never started writing pages').toBeDefined();

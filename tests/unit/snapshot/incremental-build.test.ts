@@ -2,12 +2,12 @@
 // a build that starts from the served snapshot must write exactly what a full build of the same
 // catalogue writes, reuse the variants of the pages that did not change, never copy from a damaged
 // snapshot, and list exactly the URLs whose bodies changed.
-import { copyFileSync, cpSync, openSync, readFileSync, readlinkSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { copyFileSync, cpSync, openSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MIN_COMPRESSIBLE } from '../../../src/http/encoding.ts';
 import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../src/snapshot/build-snapshot.ts';
-import { layoutOf, PAGE_FILES } from '../../../src/snapshot/layout.ts';
+import { layoutOf, pageFileName } from '../../../src/snapshot/layout.ts';
 import { readSiteFileStamps } from '../../../src/snapshot/site-file-stamps.ts';
 import { readBuiltFrom } from '../../../src/snapshot/swap.ts';
 import { BASE_URL, rawVideo, tempDirs } from '../support/fixtures.ts';
@@ -125,7 +125,7 @@ describe('incremental builds', () => {
     const files = readTree(snapshotDir(options, before.id));
     const after = await buildSnapshot(options);
     expect(after.id).toBe(before.id);
-    expect(after.reuse).toEqual({ none: undefined, pages: after.pages, compressed: 0, copied: after.pages, search: true, stopped: undefined, rendered: false });
+    expect(after.reuse).toEqual({ none: undefined, pages: after.pages, compressed: 0, copied: after.pages, linked: 0, search: true, stopped: undefined, rendered: false });
     expect(after.changed).toBe(0);
     expect(after.changesFile).toBeUndefined();
 
@@ -222,46 +222,55 @@ describe('incremental builds', () => {
 
   it('never copies from a truncated page file: every page is compressed anew, and the result is the full build', async () => {
     const { options, summary: before } = await built();
-    const br = join(snapshotDir(options, before.id), PAGE_FILES.br);
+    const dir = snapshotDir(options, before.id);
+    const [, withBr] = Object.entries(readManifest(dir).pages).find(([, entry]) => entry.br !== undefined)!;
+    const br = join(dir, pageFileName('br', withBr.br![3]));
     truncateSync(br, Math.floor(readFileSync(br).length / 2));
     runSql(options.catalogue, "UPDATE videos SET title = 'A new title' WHERE id = 'long7'");
     const after = await buildSnapshot(options);
-    expect(after.reuse.none).toMatch(/pages\.br\.bin holds \d+ bytes, not the \d+/);
+    expect(after.reuse.none).toMatch(/pages-\d{3}\.br\.bin holds \d+ bytes, not the \d+/);
     expect(after.reuse.pages).toBe(0);
     expect(readTree(snapshotDir(options, after.id))).toEqual((await fullBuildOf(options)).files);
   });
 
-  it('stops copying at the first range that fails its checksum, and still writes the full build', async () => {
+  it('never links a shard damaged in place: its pages are read by range, the damaged one rendered, and the result is the full build', async () => {
     const { options, summary: before } = await built();
     const dir = snapshotDir(options, before.id);
-    // damage the gzip variant of one page in the middle of the file, keeping the file's size
+    // damage the gzip variant of one page in the middle, keeping the file's size
     const entries = Object.entries(readManifest(dir).pages).filter(([, entry]) => entry.gzip !== undefined);
     const [, victim] = entries[Math.floor(entries.length / 2)]!;
-    const fd = openSync(join(dir, PAGE_FILES.gzip), 'r+');
+    const damaged = join(dir, pageFileName('gzip', victim.gzip![3]));
+    const fd = openSync(damaged, 'r+');
     try {
       writeSync(fd, Buffer.from('damaged'), 0, 7, victim.gzip![0] + 10);
     } finally {
       closeSync(fd);
     }
+    const damagedBytes = readFileSync(damaged);
     const after = await buildSnapshot(options);
     expect(after.reuse.none).toBeUndefined();
-    expect(after.reuse.stopped).toMatch(/pages\.gz\.bin: the \d+ bytes at \d+ do not match their checksum/);
+    expect(after.reuse.stopped).toMatch(/^pages-\d{3}\.gz\.bin: the \d+ bytes at \d+ do not match their checksum/);
     expect(after.reuse.pages).toBeGreaterThan(0);
     expect(after.reuse.pages).toBeLessThan(after.pages);
+    expect(after.reuse.linked).toBeGreaterThan(0);
     expect(after.id).toBe(before.id);
     const rebuilt = readTree(snapshotDir(options, after.id));
+    expect(rebuilt.get(pageFileName('gzip', victim.gzip![3]))!.equals(damagedBytes)).toBe(false);
     expect(rebuilt).toEqual((await fullBuildOf(options)).files);
   });
 
-  it('stops copying at a damaged page in the middle of a run of copied pages: the pages before it are copied, it and the rest are rendered', async () => {
+  it('stops copying a damaged shard at the damaged page: the pages before it in its shard are copied, it and the rest of its shard rendered, the other shards linked', async () => {
     const { options, summary: before } = await built();
     const dir = snapshotDir(options, before.id);
-    // the video pages of the unchanged videos are copied in long runs, read a range of many pages at a time
-    const videoPages = Object.entries(readManifest(dir).pages)
+    const pages = Object.entries(readManifest(dir).pages);
+    // the video pages of the unchanged videos are copied in runs, read a range of many pages at a time
+    const videoPages = pages
       .filter(([key]) => /^\/v1\/videos\/long\d+$/.test(key) && key !== '/v1/videos/long0')
-      .sort(([, a], [, b]) => a.body[0] - b.body[0]);
-    const [victimKey, victim] = videoPages[Math.floor(videoPages.length / 2)]!;
-    const fd = openSync(join(dir, PAGE_FILES.body), 'r+');
+      .sort(([, a], [, b]) => a.body[3] - b.body[3] || a.body[0] - b.body[0]);
+    const [victimKey, victim] = videoPages.find(([, entry]) => entry.body[0] > 0)!;
+    const shard = victim.body[3];
+    const file = join(dir, pageFileName('body', shard));
+    const fd = openSync(file, 'r+');
     try {
       // same length, other bytes: only the page's checksum can tell
       writeSync(fd, Buffer.from('XXXXXXX'), 0, 7, victim.body[0] + Math.floor(victim.body[1] / 2));
@@ -272,14 +281,68 @@ describe('incremental builds', () => {
     const after = await buildSnapshot(options);
     expect(after.reuse.none).toBeUndefined();
     // the failure names the damaged page's own range, neither an earlier nor a later one
-    expect(after.reuse.stopped).toBe(`${PAGE_FILES.body}: the ${victim.body[1]} bytes at ${victim.body[0]} do not match their checksum (the file changed or is damaged)`);
-    // the pages before it in file order were copied unrendered (a run reaching up to it), none after it
-    const copiedBefore = Object.values(readManifest(dir).pages).filter((entry) => entry.body[0] < victim.body[0]).length;
-    expect(after.reuse.copied).toBeGreaterThan(copiedBefore / 2);
-    expect(after.reuse.copied).toBeLessThan(copiedBefore);
-    const rebuilt = readTree(snapshotDir(options, after.id));
-    expect(readBodies(snapshotDir(options, after.id)).get(victimKey)!.includes('XXXXXXX')).toBe(false);
-    expect(rebuilt).toEqual((await fullBuildOf(options)).files);
+    expect(after.reuse.stopped).toBe(`${pageFileName('body', shard)}: the ${victim.body[1]} bytes at ${victim.body[0]} do not match their checksum (the file changed or is damaged)`);
+    // in its shard, the pages before it were copied, it and those after it rendered
+    const fromVictim = pages.filter(([, entry]) => entry.body[3] === shard && entry.body[0] >= victim.body[0]).length;
+    expect(after.reuse.copied).toBeLessThanOrEqual(after.pages - fromVictim);
+    const newDir = snapshotDir(options, after.id);
+    expect(statSync(join(newDir, pageFileName('body', shard))).ino).not.toBe(statSync(file).ino);
+    expect(readBodies(newDir).get(victimKey)!.includes('XXXXXXX')).toBe(false);
+    expect(readTree(newDir)).toEqual((await fullBuildOf(options)).files);
+  });
+
+  it('hard-links every shard whose pages did not change, and writes the others: the result is the full build', async () => {
+    const { options, summary: before } = await built();
+    runSql(options.catalogue, "UPDATE videos SET title = 'A new title' WHERE id = 'long5'");
+    const after = await buildSnapshot(options);
+    const [oldDir, newDir] = [snapshotDir(options, before.id), snapshotDir(options, after.id)];
+    const changed = differing(options, before.id, after.id);
+    const manifest = readManifest(newDir);
+    const touched = new Set(changed.map((key) => manifest.pages[key]!.body[3]));
+    const shards = new Set(Object.values(manifest.pages).map((entry) => entry.body[3]));
+    expect(touched.size).toBeLessThan(shards.size);
+    expect(after.reuse.linked).toBe(shards.size - touched.size);
+    for (const shard of shards) {
+      for (const kind of ['body', 'br', 'gzip'] as const) {
+        const name = pageFileName(kind, shard);
+        const same = statSync(join(oldDir, name)).ino === statSync(join(newDir, name)).ino;
+        expect(same, name).toBe(!touched.has(shard));
+      }
+    }
+    expect(readTree(newDir)).toEqual((await fullBuildOf(options)).files);
+  });
+
+  it('copies the shards when they cannot be hard-linked (the served snapshot on another file system), and still writes the full build', async () => {
+    const { options, summary: before } = await built();
+    // the served snapshot moved to /dev/shm (tmpfs), its folder a symbolic link: link(2) fails with EXDEV
+    const dir = snapshotDir(options, before.id);
+    const elsewhere = join('/dev/shm', `shards-test-${process.pid}-${Date.now()}`);
+    cpSync(dir, elsewhere, { recursive: true });
+    rmSync(dir, { recursive: true });
+    symlinkSync(elsewhere, dir);
+    try {
+      runSql(options.catalogue, "UPDATE videos SET title = 'A new title' WHERE id = 'long5'");
+      const after = await buildSnapshot(options);
+      expect(after.reuse.none).toBeUndefined();
+      expect(after.reuse.linked).toBe(0);
+      expect(after.reuse.stopped).toMatch(/cannot be hard-linked \(EXDEV\)/);
+      expect(after.reuse.copied).toBeGreaterThan(after.pages / 2);
+      expect(readTree(snapshotDir(options, after.id))).toEqual((await fullBuildOf(options)).files);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it('reuses nothing of a snapshot of the single-file format, and builds in full', async () => {
+    const { options, summary: before } = await built();
+    const dir = snapshotDir(options, before.id);
+    const manifest = join(dir, 'manifest.json');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/^\{"format":\d+,/, '{"format":2,'));
+    runSql(options.catalogue, "UPDATE videos SET title = 'A new title' WHERE id = 'long5'");
+    const after = await buildSnapshot(options);
+    expect(after.reuse.none).toBe(`the served snapshot ${before.id} cannot be read: its manifest has format 2, not 3`);
+    expect(after.reuse.pages).toBe(0);
+    expect(readTree(snapshotDir(options, after.id))).toEqual((await fullBuildOf(options)).files);
   });
 
   it('reuses nothing of a snapshot built by other code', async () => {

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Range } from '../../../src/snapshot/manifest.ts';
-import { checksumOf, diskSource, memorySource, PageReadError } from '../../../src/snapshot/page-files.ts';
+import { checksumOf, diskSource, memorySource, PageReadError, shardedSource } from '../../../src/snapshot/page-files.ts';
 import { tempDirs } from '../support/fixtures.ts';
 
 const dirs = tempDirs();
 afterAll(() => dirs.cleanup());
 
 const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7) % 251));
-const range = (offset: number, length: number): Range => [offset, length, crc32(bytes.subarray(offset, offset + length))];
+const range = (offset: number, length: number): Range => [offset, length, crc32(bytes.subarray(offset, offset + length)), 0];
 
 function fileOf(content: Buffer): string {
   const file = join(dirs.make(), 'pages.bin');
@@ -54,6 +54,17 @@ describe('memorySource', () => {
     const source = memorySource('pages.br.bin', bytes.subarray(0, 1000));
     expect(source.read(range(10, 20)).equals(bytes.subarray(10, 30))).toBe(true);
     expect(() => source.read(range(990, 20))).toThrow(/^pages\.br\.bin: holds 1000 bytes, not the 1010/);
+  });
+});
+
+describe('shardedSource', () => {
+  it('reads each range from the shard it names, and refuses a shard the snapshot does not have', () => {
+    const other = Buffer.from(bytes).reverse();
+    const source = shardedSource('gzip', [memorySource('pages-000.gz.bin', bytes), memorySource('pages-001.gz.bin', other)]);
+    expect(source.read(range(10, 20)).equals(bytes.subarray(10, 30))).toBe(true);
+    expect(source.read([10, 20, crc32(other.subarray(10, 30)), 1]).equals(other.subarray(10, 30))).toBe(true);
+    expect(() => source.read([10, 20, 0, 2])).toThrow(/^pages-002\.gz\.bin: is not one of the 2 shards of this snapshot/);
+    expect(() => source.read([10, 20, 0, -1])).toThrow(PageReadError);
   });
 });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MANIFEST_FORMAT, manifestLines, type Manifest, type PageEntry } from '../../../src/snapshot/manifest.ts';
 import { ENTRIES_KEPT, indexManifestLines, linePageLookup } from '../../../src/snapshot/page-index.ts';
 
-const entry = (n: number, extra: Partial<PageEntry> = {}): PageEntry => ({ etag: `"e${n}"`, body: [n * 100, 100, n], ...extra });
+const entry = (n: number, extra: Partial<PageEntry> = {}): PageEntry => ({ etag: `"e${n}"`, body: [n * 100, 100, n, 0], ...extra });
 
 function manifestOf(pages: Record<string, PageEntry>): Buffer {
   const manifest: Manifest = {
@@ -15,7 +15,7 @@ function manifestOf(pages: Record<string, PageEntry>): Buffer {
 
 // keys in code-unit order, as the build writes them; some need JSON escapes, one is not ASCII
 const keys = ['/v1/categories', '/v1/channels/a"b', '/v1/channels/a\\b', '/v1/videos/x', '/v1/videos/x?limit=20', '/v1/videos/é', '/watch/\u{1F600}'].sort();
-const pages = Object.fromEntries(keys.map((k, i) => [k, entry(i, i === 3 ? { link: '<https://videos.example.test/v1/x>; rel="next"', br: [1, 2, 3] } : {})]));
+const pages = Object.fromEntries(keys.map((k, i) => [k, entry(i, i === 3 ? { link: '<https://videos.example.test/v1/x>; rel="next"', br: [1, 2, 3, 0] } : {})]));
 
 describe('indexManifestLines and linePageLookup', () => {
   const bytes = manifestOf(pages);

@@ -1,15 +1,19 @@
 // src/snapshot/page-writer.ts and the worker pool that compresses for it (src/snapshot/compress-pool.ts).
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIN_COMPRESSIBLE } from '../../../src/http/encoding.ts';
 import { type Rendered } from '../../../src/api/respond.ts';
 import { createCompressPool, type Variants } from '../../../src/snapshot/compress-pool.ts';
-import { PAGE_FILES } from '../../../src/snapshot/layout.ts';
-import type { Range } from '../../../src/snapshot/manifest.ts';
-import { createPageWriter } from '../../../src/snapshot/page-writer.ts';
+import { MANIFEST_FILE, pageFileName, pageFileNames } from '../../../src/snapshot/layout.ts';
+import { createPageWriter, type PageWriter } from '../../../src/snapshot/page-writer.ts';
+import { shardOf } from '../../../src/snapshot/page-shards.ts';
+import { openPreviousSnapshot, type PreviousSnapshot } from '../../../src/snapshot/previous-snapshot.ts';
+import { writeManifest } from '../../../src/snapshot/write-manifest.ts';
+import { pageReader } from '../support/snapshots.ts';
 import { tempDirs } from '../support/fixtures.ts';
 import { etagOf } from '../../../src/http/etag.ts';
 
@@ -20,15 +24,13 @@ const rendered = (text: string, headers: Record<string, string> = {}): Rendered 
   const body = Buffer.from(text);
   return { status: 200, body, headers: { etag: etagOf(body), ...headers } };
 };
-const reader = (dir: string, kind: keyof typeof PAGE_FILES) => {
-  const bytes = readFileSync(join(dir, PAGE_FILES[kind]));
-  return ([offset, length]: Range) => bytes.subarray(offset, offset + length);
-};
+const reader = pageReader;
+const SHARDS = 4;
 
 describe('createPageWriter', () => {
   it('writes every body, and br and gzip variants of large ones, where the entries say', async () => {
     const dir = dirs.make();
-    const writer = createPageWriter(dir);
+    const writer = createPageWriter(dir, { shards: SHARDS });
     const pages = new Map<string, string>();
     for (let i = 0; i < 150; i++) pages.set(`/p/${i}`, JSON.stringify({ i, text: 'word '.repeat(i % 3 === 0 ? 600 : 5) }));
     for (const [key, text] of pages) writer.write(key, rendered(text));
@@ -54,18 +56,18 @@ describe('createPageWriter', () => {
 
   it('writes thousands of small pages held at once (more than one writev takes) in order', async () => {
     const dir = dirs.make();
-    const writer = createPageWriter(dir);
+    const writer = createPageWriter(dir, { shards: 1 });
     const texts = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ i }));
     // each body in memory of its own (not Node's shared pool), so none is written joined with the next
     for (const [i, text] of texts.entries()) writer.write(`/p/${i}`, { status: 200, body: Buffer.from(new Uint8Array(Buffer.from(text))), headers: { etag: etagOf(Buffer.from(text)) } });
     await writer.close();
     const body = reader(dir, 'body');
-    expect(readFileSync(join(dir, PAGE_FILES.body)).toString()).toBe(texts.join(''));
+    expect(readFileSync(join(dir, pageFileName('body', 0))).toString()).toBe(texts.join(''));
     for (const [i, text] of texts.entries()) expect(body(writer.entries.get(`/p/${i}`)!.body).toString()).toBe(text);
   });
 
   it('records the Link and noindex headers of a page', async () => {
-    const writer = createPageWriter(dirs.make());
+    const writer = createPageWriter(dirs.make(), { shards: SHARDS });
     writer.write('/a', rendered('{}', { link: '<https://x.test/a?cursor=c>; rel="next"', 'x-robots-tag': 'noindex' }));
     writer.write('/b', rendered('{}'));
     await writer.close();
@@ -75,7 +77,7 @@ describe('createPageWriter', () => {
   });
 
   it('refuses a page rendered twice', async () => {
-    const writer = createPageWriter(dirs.make());
+    const writer = createPageWriter(dirs.make(), { shards: SHARDS });
     writer.write('/a', rendered('{}'));
     expect(() => writer.write('/a', rendered('{}'))).toThrow(/twice/);
     await writer.abort();
@@ -84,13 +86,120 @@ describe('createPageWriter', () => {
   it('writes the same bytes for the same pages', async () => {
     const write = async () => {
       const dir = dirs.make();
-      const writer = createPageWriter(dir);
+      const writer = createPageWriter(dir, { shards: SHARDS });
       for (let i = 0; i < 70; i++) writer.write(`/p/${i}`, rendered(JSON.stringify({ i, text: 'abc '.repeat(260 + i) })));
       await writer.close();
-      return Object.values(PAGE_FILES).map((file) => readFileSync(join(dir, file)));
+      return pageFileNames(SHARDS).map((file) => readFileSync(join(dir, file)));
     };
     const [a, b] = [await write(), await write()];
     a.forEach((bytes, i) => expect(bytes.equals(b[i]!)).toBe(true));
+  });
+});
+
+/** Writes `pages` (key → text) as a snapshot of SHARDS shards would, with its manifest; the snapshot opened for reuse. */
+async function previousOf(pages: Map<string, string>): Promise<{ dir: string; snapshot: PreviousSnapshot }> {
+  const dir = dirs.make();
+  const writer = createPageWriter(dir, { shards: SHARDS });
+  for (const [key, text] of pages) writer.write(key, rendered(text));
+  await writer.close();
+  const { id } = writeManifest(join(dir, MANIFEST_FILE), { baseUrl: 'https://x.test', videos: 0, files: writer.files, entries: writer.entries });
+  const snapshot = openPreviousSnapshot(dir, id);
+  if (typeof snapshot === 'string' || typeof snapshot.files === 'string') throw new Error(`not reusable: ${String(snapshot)}`);
+  return { dir, snapshot };
+}
+
+/** Copies every page of `pages` from `previous` into a new writer (a key of `changed` is written with new text instead). */
+async function rebuild(previous: PreviousSnapshot, pages: Map<string, string>, changed: ReadonlyMap<string, string> = new Map()): Promise<{ dir: string; writer: PageWriter }> {
+  const dir = dirs.make();
+  const writer = createPageWriter(dir, { shards: SHARDS, reuse: { pages: previous.pages, files: previous.files as Exclude<PreviousSnapshot['files'], string> } });
+  const again = (key: string) => rendered(changed.get(key) ?? pages.get(key)!);
+  for (const key of pages.keys()) {
+    if (changed.has(key)) writer.write(key, rendered(changed.get(key)!));
+    else if (!writer.copy(key, again)) writer.write(key, again(key));
+  }
+  await writer.close();
+  return { dir, writer };
+}
+
+const videoPages = () => new Map(Array.from({ length: 40 }, (_, i) => [
+  [`/v1/videos/v${i}`, JSON.stringify({ i, text: 'words '.repeat(100 + i) })],
+  [`/v1/videos/v${i}/playback`, JSON.stringify({ i, playback: true })],
+  [`/v1/videos?limit=20&offset=${i}`, JSON.stringify({ list: i, text: 'list '.repeat(200) })],
+]).flat() as [string, string][]);
+
+describe('page shards', () => {
+  it('puts a video\'s pages in one shard, spreads the rest, and records the shard in every range', async () => {
+    const pages = videoPages();
+    const dir = dirs.make();
+    const writer = createPageWriter(dir, { shards: SHARDS });
+    for (const [key, text] of pages) writer.write(key, rendered(text));
+    await writer.close();
+    const used = new Set<number>();
+    for (const key of pages.keys()) {
+      const entry = writer.entries.get(key)!;
+      const shard = shardOf(key, SHARDS);
+      used.add(shard);
+      for (const range of [entry.body, entry.br, entry.gzip]) if (range) expect(range[3]).toBe(shard);
+      expect(reader(dir, 'body')(entry.body).toString()).toBe(pages.get(key));
+    }
+    expect(used.size).toBe(SHARDS);
+    for (let i = 0; i < 40; i++) expect(shardOf(`/v1/videos/v${i}/playback`, SHARDS)).toBe(shardOf(`/v1/videos/v${i}`, SHARDS));
+    expect(Object.keys(writer.files).sort()).toEqual(pageFileNames(SHARDS).sort());
+  });
+
+  it('hard-links the shards whose pages are all the previous ones in place, writes the others, and the files are those of a fresh write', async () => {
+    const pages = videoPages();
+    const { dir: before, snapshot } = await previousOf(pages);
+    const changed = new Map([['/v1/videos/v7', JSON.stringify({ i: 7, text: 'changed' })]]);
+    const { dir, writer } = await rebuild(snapshot, pages, changed);
+    const touched = shardOf('/v1/videos/v7', SHARDS);
+    expect(writer.counts.linked).toBe(SHARDS - 1);
+    for (const name of pageFileNames(SHARDS)) {
+      const shard = Number(/pages-(\d+)/.exec(name)![1]);
+      expect(statSync(join(dir, name)).ino === statSync(join(before, name)).ino, name).toBe(shard !== touched);
+    }
+    // the same files as a fresh write of the changed pages
+    const fresh = dirs.make();
+    const direct = createPageWriter(fresh, { shards: SHARDS });
+    for (const [key, text] of pages) direct.write(key, rendered(changed.get(key) ?? text));
+    await direct.close();
+    for (const name of pageFileNames(SHARDS)) expect(readFileSync(join(dir, name)).equals(readFileSync(join(fresh, name))), name).toBe(true);
+    expect(writer.files).toEqual(direct.files);
+    expect([...writer.entries].sort()).toEqual([...direct.entries].sort());
+  });
+
+  it('does not link a shard that lost its last page (its previous files are longer): its pages are copied', async () => {
+    const pages = videoPages();
+    const { snapshot } = await previousOf(pages);
+    const keys = [...pages.keys()];
+    // the last page of one shard removed
+    const shard = shardOf(keys.at(-1)!, SHARDS);
+    const lastOfShard = keys.filter((k) => shardOf(k, SHARDS) === shard).at(-1)!;
+    const fewer = new Map([...pages].filter(([k]) => k !== lastOfShard));
+    const { writer } = await rebuild(snapshot, fewer);
+    expect(writer.counts.linked).toBe(SHARDS - 1);
+    expect(writer.counts.copied).toBe(fewer.size);
+    expect(writer.entries.has(lastOfShard)).toBe(false);
+  });
+
+  it('copies, never links, a shard whose files cannot be linked (EPERM: immutable files), and writes the same bytes', async () => {
+    const pages = videoPages();
+    const { dir: before, snapshot } = await previousOf(pages);
+    const files = pageFileNames(SHARDS).map((name) => join(before, name));
+    execFileSync('chattr', ['+i', ...files]);
+    try {
+      const { dir, writer } = await rebuild(snapshot, pages);
+      expect(writer.counts.linked).toBe(0);
+      expect(writer.counts.unlinked).toBe(SHARDS);
+      expect(writer.reuseStopped).toMatch(/cannot be hard-linked \(EPERM\)/);
+      expect(writer.counts.copied).toBe(pages.size);
+      for (const name of pageFileNames(SHARDS)) {
+        expect(statSync(join(dir, name)).ino).not.toBe(statSync(join(before, name)).ino);
+        expect(readFileSync(join(dir, name)).equals(readFileSync(join(before, name))), name).toBe(true);
+      }
+    } finally {
+      execFileSync('chattr', ['-i', ...files]);
+    }
   });
 });
 

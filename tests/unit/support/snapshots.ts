@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
-import { MANIFEST_FILE, PAGE_FILES } from '../../../src/snapshot/layout.ts';
+import { MANIFEST_FILE, pageFileName, type PageKind } from '../../../src/snapshot/layout.ts';
 import type { Manifest, Range } from '../../../src/snapshot/manifest.ts';
 import { rawCategory, rawChannel, rawComment, rawPlaylist, rawVideo, writeRecords, type Raw } from './fixtures.ts';
 
@@ -70,9 +70,13 @@ export function readManifest(snapshotDir: string): Manifest {
 }
 
 /** Reads byte ranges of one of a snapshot's page files: identity bodies, br or gzip variants. */
-export function pageReader(snapshotDir: string, kind: keyof typeof PAGE_FILES): (range: Range) => Buffer {
-  const bin = readFileSync(join(snapshotDir, PAGE_FILES[kind]));
-  return ([offset, length]) => bin.subarray(offset, offset + length);
+export function pageReader(snapshotDir: string, kind: PageKind): (range: Range) => Buffer {
+  const shards = new Map<number, Buffer>();
+  return ([offset, length, , shard]) => {
+    let bin = shards.get(shard);
+    if (!bin) shards.set(shard, (bin = readFileSync(join(snapshotDir, pageFileName(kind, shard)))));
+    return bin.subarray(offset, offset + length);
+  };
 }
 
 /** The identity body of every page of a snapshot, by canonical URL. */
