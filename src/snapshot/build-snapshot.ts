@@ -81,6 +81,8 @@ export interface Reuse {
   readonly copied: number;
   /** whether search.json was copied (the model data did not change) */
   readonly search: boolean;
+  /** sitemaps and feeds whose ETag was carried from the served snapshot, unrendered (their inputs did not change) */
+  readonly siteFiles: number;
   /** why reading the previous page files stopped part way (a range failed its check) */
   readonly stopped: string | undefined;
   /** false when the model data was the served snapshot's, which was taken whole without rendering */
@@ -209,7 +211,7 @@ function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefine
     unchanged: true,
     changed: 0,
     changesFile: undefined,
-    reuse: { none: undefined, pages: reuse.pages.size, compressed: 0, copied: reuse.pages.size, search: true, stopped: undefined, rendered: false },
+    reuse: { none: undefined, pages: reuse.pages.size, compressed: 0, copied: reuse.pages.size, search: true, siteFiles: readSiteFileStamps(reuse.dir)?.size ?? 0, stopped: undefined, rendered: false },
   };
 }
 
@@ -222,21 +224,25 @@ interface Leftovers extends Written {
 /** Stamps the site files, writes the pages, the page inputs and the manifest, puts the snapshot in place and serves it. */
 async function writeAndServe(build: Build, data: DataFiles, written: Leftovers): Promise<BuildSummary> {
   const { options, tmp, model, progress, lap, choice: { previous, reuse } } = build;
-  // The site's sitemaps and feeds are answered from the model; their ETags go with the
-  // snapshot so the purge list names the ones that changed (site-file-stamps.ts).
-  const siteStamps = stampSiteFiles(model);
-  const siteFilesRecord = writeSiteFileStamps(tmp, siteStamps);
-  progress(`${siteStamps.size} sitemaps and feeds stamped (${lap()}); rendering pages`);
   const reusable = reuse && typeof reuse.files !== 'string' ? { pages: reuse.pages, files: reuse.files } : undefined;
+  const inputs = computeVideoInputs(build.input.catalogue, options.baseUrl);
+  const previousInputs = reusable && reuse ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined;
+  // The site's sitemaps and feeds are answered from the model; their ETags go with the snapshot so
+  // the purge list names the ones that changed, and a file whose inputs did not change keeps the
+  // served snapshot's ETag unrendered (site-file-stamps.ts).
+  const previousStamps = readSiteFileStamps(previous?.dir, previous?.head.files[SITE_FILES_FILE]);
+  const site = stampSiteFiles(model, { videoInputs: inputs, previous: previousInputs && previousStamps && { inputs: previousInputs, stamps: previousStamps } });
+  for (const [group, key] of site.inputs) inputs.set(group, key);
+  const siteFilesRecord = writeSiteFileStamps(tmp, site.stamps);
+  progress(`${site.stamps.size} sitemaps and feeds stamped: ${site.rendered} rendered, ${site.carried} unchanged (${lap()}); rendering pages`);
   const writer = createPageWriter(tmp, { reuse: reusable });
   written.writer = writer;
-  const inputs = computeVideoInputs(build.input.catalogue, options.baseUrl);
   const pages = await renderPages({
     model,
     baseUrl: options.baseUrl,
     writer,
     inputs,
-    previousInputs: reusable && reuse ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined,
+    previousInputs,
     checkedBefore: reusable ? writer.isPrevious : undefined,
     // the pages the served snapshot has is the best estimate of the total before the plan is walked
     expected: previous?.pages.size ?? estimatePages(model),
@@ -267,7 +273,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     staticFiles: options.staticFiles ? manifest.manifest : undefined,
     progress,
   }, written);
-  const changes = [...diffPages(previous?.pages, writer.entries), ...diffSiteFiles(readSiteFileStamps(previous?.dir), siteStamps)].sort(byCodeUnits);
+  const changes = [...diffPages(previous?.pages, writer.entries), ...diffSiteFiles(previousStamps, site.stamps)].sort(byCodeUnits);
   written.changesFile = writeChanges(build.layout, id, options.baseUrl, changes);
   serveSnapshot(build.serving, id);
   written.created = undefined;
@@ -282,7 +288,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     unchanged,
     changed: changes.length,
     changesFile: written.changesFile,
-    reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, search: data.searchReused, stopped: writer.reuseStopped, rendered: true },
+    reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, search: data.searchReused, siteFiles: site.carried, stopped: writer.reuseStopped, rendered: true },
   };
 }
 
