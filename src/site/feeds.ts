@@ -48,10 +48,10 @@ function entryXml(entry: VideoEntry): string {
 `;
 }
 
-/** A feed's XML: made from its facts and entries alone (site-files.ts keys a feed by them). */
-export function feedXml({ facts, entries }: FeedParts): string {
+/** A feed's XML in pieces (the head, each entry, the tail): made from its facts and entries alone (site-files.ts keys a feed by them). */
+export function feedPieces({ facts, entries }: FeedParts): string[] {
   const updated = entries.reduce((latest, e) => { const u = e.video.updatedAt ?? e.video.publishedAt; return u > latest ? u : latest; }, '') || facts.since;
-  return `${XML_DECLARATION}<feed xmlns="http://www.w3.org/2005/Atom">
+  return [`${XML_DECLARATION}<feed xmlns="http://www.w3.org/2005/Atom">
 <id>${xmlText(facts.id)}</id>
 <title>${xmlText(facts.title)}</title>
 <subtitle>${xmlText(facts.subtitle)}</subtitle>
@@ -60,9 +60,11 @@ export function feedXml({ facts, entries }: FeedParts): string {
 <updated>${updated}</updated>
 <author><name>${xmlText(facts.author.name)}</name><uri>${xmlText(facts.author.uri)}</uri></author>
 <generator>${xmlText(SITE_NAME)}</generator>
-${facts.icon ? `<icon>${xmlText(facts.icon)}</icon>\n` : ''}${entries.map(entryXml).join('')}</feed>
-`;
+${facts.icon ? `<icon>${xmlText(facts.icon)}</icon>\n` : ''}`, ...entries.map(entryXml), '</feed>\n'];
 }
+
+/** A feed's XML. */
+export const feedXml = (parts: FeedParts): string => feedPieces(parts).join('');
 
 /** What a feed is made from: its facts and its entries (feedXml is a function of these alone). */
 export interface FeedParts {

@@ -4,8 +4,8 @@
 // them all, for a build that wants them as files; `siteFileInputs` says what a file is made from,
 // so that a build renders only the files whose inputs changed (src/snapshot/site-file-stamps.ts).
 import type { Model, VideoEntry } from '../model/build-model.ts';
-import { ATOM_TYPE, channelFeedParts, feedXml, playlistFeedParts, type FeedParts } from './feeds.ts';
-import { pageSitemap, PAGES_PER_SITEMAP, sitemapIndex, sitemapPages, sitemapVideos, videoSitemap, videoSitemapEntries, VIDEOS_PER_SITEMAP } from './sitemaps.ts';
+import { ATOM_TYPE, channelFeedParts, feedPieces, playlistFeedParts, type FeedParts } from './feeds.ts';
+import { pageSitemap, PAGES_PER_SITEMAP, sitemapIndex, sitemapPages, sitemapVideos, videoSitemapEntries, videoSitemapPieces, VIDEOS_PER_SITEMAP } from './sitemaps.ts';
 
 export const XML_TYPE = 'application/xml; charset=utf-8';
 
@@ -35,17 +35,31 @@ function feedParts(model: Model, kind: string, encoded: string): FeedParts | und
 const FEED_PATH = /^\/feeds\/(channels|playlists)\/(.+)\.xml$/;
 const VIDEO_SITEMAP_PATH = /^\/sitemaps\/videos-([1-9]\d{0,6})\.xml$/;
 
-function render(model: Model, key: string): SiteFile | undefined {
-  const xml = (text: string | undefined, contentType = XML_TYPE) => (text === undefined ? undefined : { key, body: Buffer.from(text), contentType });
-  if (key === '/sitemap.xml') return xml(sitemapIndex(model));
+/** The file at `key` as pieces of text to join, and its type; undefined when there is none. */
+function piecesOf(model: Model, key: string): { pieces: readonly string[]; contentType: string } | undefined {
+  const xml = (pieces: readonly string[] | undefined, contentType = XML_TYPE) => (pieces === undefined ? undefined : { pieces, contentType });
+  const one = (text: string | undefined) => (text === undefined ? undefined : [text]);
+  if (key === '/sitemap.xml') return xml([sitemapIndex(model)]);
   let m = /^\/sitemaps\/pages-([1-9]\d{0,6})\.xml$/.exec(key);
-  if (m) return xml(pageSitemap(model, Number(m[1])));
+  if (m) return xml(one(pageSitemap(model, Number(m[1]))));
   m = VIDEO_SITEMAP_PATH.exec(key);
-  if (m) return xml(videoSitemap(model, Number(m[1])));
+  if (m) return xml(videoSitemapPieces(model, Number(m[1])));
   m = FEED_PATH.exec(key);
   const parts = m ? feedParts(model, m[1]!, m[2]!) : undefined;
-  return parts && xml(feedXml(parts), ATOM_TYPE);
+  return parts && xml(feedPieces(parts), ATOM_TYPE);
 }
+
+function render(model: Model, key: string): SiteFile | undefined {
+  const file = piecesOf(model, key);
+  return file && { key, body: Buffer.from(file.pieces.join('')), contentType: file.contentType };
+}
+
+/**
+ * The text of the file at `key` in pieces whose UTF-8 bytes, one after the other, are its body
+ * (each piece ends between two characters, never inside a surrogate pair); undefined when there is
+ * none. The build hashes them as they come (site-file-stamps.ts), without joining a file's text.
+ */
+export const siteFilePieces = (model: Model, key: string): readonly string[] | undefined => piecesOf(model, key)?.pieces;
 
 /** The file at `key` (a URL path), or undefined when there is none. */
 export function siteFile(model: Model, key: string): SiteFile | undefined {
@@ -68,9 +82,6 @@ export function siteFileKeys(model: Model): string[] {
   for (const [id, entry] of model.playlists) if (entry.playlist.privacy === 'public') keys.push(`/feeds/playlists/${encodeURIComponent(id)}.xml`);
   return keys;
 }
-
-/** The file at `key` rendered now (not remembered), or undefined when there is none. */
-export const renderSiteFile = (model: Model, key: string): SiteFile | undefined => render(model, key);
 
 /** Every generated file of the site, one at a time. */
 export function* siteFiles(model: Model): Generator<SiteFile> {

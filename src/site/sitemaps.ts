@@ -112,12 +112,20 @@ export function videoSitemapEntries(model: Model, n: number): readonly VideoEntr
   return videos.slice((n - 1) * VIDEOS_PER_SITEMAP, n * VIDEOS_PER_SITEMAP);
 }
 
-/** Video sitemap `n` (from 1), or undefined past the last: made from its videos' entries alone (site-files.ts keys it by them). */
-export function videoSitemap(model: Model, n: number): string | undefined {
+/**
+ * Video sitemap `n` (from 1) in pieces (the head, each video's entry, the tail), or undefined past
+ * the last: made from its videos' entries alone (site-files.ts keys it by them).
+ */
+export function videoSitemapPieces(model: Model, n: number): string[] | undefined {
   const entries = videoSitemapEntries(model, n);
   if (entries === undefined) return undefined;
-  const parts = [XML_DECLARATION, `<urlset xmlns="${NS_SITEMAP}" xmlns:video="${NS_VIDEO}">\n`];
+  const parts = [`${XML_DECLARATION}<urlset xmlns="${NS_SITEMAP}" xmlns:video="${NS_VIDEO}">\n`];
   for (const entry of entries) parts.push(videoEntryXml(model, entry));
   parts.push('</urlset>\n');
-  return parts.join('');
+  return parts;
+}
+
+/** Video sitemap `n` (from 1), or undefined past the last. */
+export function videoSitemap(model: Model, n: number): string | undefined {
+  return videoSitemapPieces(model, n)?.join('');
 }

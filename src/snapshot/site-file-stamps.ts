@@ -12,9 +12,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { etagOf } from '../http/etag.ts';
+import { etagFrom } from '../http/etag.ts';
 import type { Model } from '../model/build-model.ts';
-import { renderSiteFile, siteFileInputs, siteFileKeys } from '../site/site-files.ts';
+import { siteFileInputs, siteFileKeys, siteFilePieces } from '../site/site-files.ts';
 import type { FileRecord } from './manifest.ts';
 import { siteGroup, videoGroup, type PageInputs } from './page-inputs.ts';
 
@@ -37,6 +37,22 @@ export interface SiteStamping {
   /** files rendered, and files whose ETag was carried from the served snapshot */
   readonly rendered: number;
   readonly carried: number;
+}
+
+/**
+ * The ETag of the body that is the UTF-8 bytes of `pieces` one after the other (etag.ts etagOf of
+ * that body), hashed piece by piece: a file's text is never joined, nor encoded whole.
+ */
+export function etagOfPieces(pieces: Iterable<string>): string {
+  const hash = createHash('sha256');
+  let length = 0;
+  for (const piece of pieces) {
+    hash.update(piece, 'utf8');
+    length += Buffer.byteLength(piece, 'utf8');
+  }
+  const stamp = hash.digest().readUInt32BE(0);
+  // contentStamp's rule: a stamp is never 0
+  return etagFrom(stamp === 0 ? 1 : stamp, length);
 }
 
 /** The input key of the site file at `key`, or undefined when it has no declared inputs (always rendered). */
@@ -72,9 +88,9 @@ export function stampSiteFiles(model: Model, options: StampOptions): SiteStampin
       carried++;
       continue;
     }
-    const file = renderSiteFile(model, key);
+    const pieces = siteFilePieces(model, key);
     rendered++;
-    if (file) stamps.set(key, etagOf(file.body));
+    if (pieces) stamps.set(key, etagOfPieces(pieces));
   }
   return {
     stamps: new Map([...stamps].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
