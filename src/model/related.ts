@@ -8,6 +8,9 @@
 // and the points of the current video's candidates live in one array reset after each video.
 import type { PublicVideo } from '../catalogue/public-catalogue.ts';
 
+/** What related lists are computed from (with the trending scores). */
+export type RelatedFields = Pick<PublicVideo, 'id' | 'privacy' | 'tags' | 'channel' | 'category'>;
+
 export const MAX_RELATED = 100;
 // enough for a full list from one key even when the video itself is among them
 const CANDIDATES_PER_KEY = MAX_RELATED + 1;
@@ -22,7 +25,7 @@ interface VideoKeys {
   readonly count: number;
 }
 
-function numberKeys(all: readonly PublicVideo[], keysOf: (v: PublicVideo) => Iterable<string>): VideoKeys {
+function numberKeys(all: readonly RelatedFields[], keysOf: (v: RelatedFields) => Iterable<string>): VideoKeys {
   const ids = new Map<string, number>();
   const start = new Int32Array(all.length + 1);
   const keys: number[] = [];
@@ -65,13 +68,13 @@ function indexByKey(video: VideoKeys, rankedIndex: Int32Array): Postings {
   return { start, ranks };
 }
 
-const tagsOf = (v: PublicVideo): Set<string> => new Set(v.tags.map((t) => t.toLowerCase()));
+const tagsOf = (v: RelatedFields): Set<string> => new Set(v.tags.map((t) => t.toLowerCase()));
 
 /**
  * Related public videos for every given video (public or unlisted): for each, the indexes into
  * `all` of its related videos, best first. `trending` is aligned with `all`.
  */
-export function computeRelated(all: readonly PublicVideo[], trending: readonly number[]): Int32Array[] {
+export function computeRelated(all: readonly RelatedFields[], trending: readonly number[]): Int32Array[] {
   const order: number[] = [];
   for (let i = 0; i < all.length; i++) if (all[i]!.privacy === 'public') order.push(i);
   order.sort((a, b) => {

@@ -23,7 +23,7 @@ export function newestPublic(videos: readonly VideoEntry[], limit = FEED_ENTRIES
   return videos.filter((e) => e.video.privacy === 'public').sort(newestFirst).slice(0, limit);
 }
 
-interface FeedFacts {
+export interface FeedFacts {
   readonly id: string;
   readonly title: string;
   readonly subtitle: string;
@@ -48,9 +48,10 @@ function entryXml(entry: VideoEntry): string {
 `;
 }
 
-function feedXml(facts: FeedFacts, entries: readonly VideoEntry[]): string {
+/** A feed's XML in pieces (the head, each entry, the tail): made from its facts and entries alone (site-files.ts keys a feed by them). */
+export function feedPieces({ facts, entries }: FeedParts): string[] {
   const updated = entries.reduce((latest, e) => { const u = e.video.updatedAt ?? e.video.publishedAt; return u > latest ? u : latest; }, '') || facts.since;
-  return `${XML_DECLARATION}<feed xmlns="http://www.w3.org/2005/Atom">
+  return [`${XML_DECLARATION}<feed xmlns="http://www.w3.org/2005/Atom">
 <id>${xmlText(facts.id)}</id>
 <title>${xmlText(facts.title)}</title>
 <subtitle>${xmlText(facts.subtitle)}</subtitle>
@@ -59,35 +60,58 @@ function feedXml(facts: FeedFacts, entries: readonly VideoEntry[]): string {
 <updated>${updated}</updated>
 <author><name>${xmlText(facts.author.name)}</name><uri>${xmlText(facts.author.uri)}</uri></author>
 <generator>${xmlText(SITE_NAME)}</generator>
-${facts.icon ? `<icon>${xmlText(facts.icon)}</icon>\n` : ''}${entries.map(entryXml).join('')}</feed>
-`;
+${facts.icon ? `<icon>${xmlText(facts.icon)}</icon>\n` : ''}`, ...entries.map(entryXml), '</feed>\n'];
+}
+
+/** A feed's XML. */
+export const feedXml = (parts: FeedParts): string => feedPieces(parts).join('');
+
+/** What a feed is made from: its facts and its entries (feedXml is a function of these alone). */
+export interface FeedParts {
+  readonly facts: FeedFacts;
+  readonly entries: readonly VideoEntry[];
 }
 
 /** A channel's feed: its newest public videos. */
-export function channelFeed(model: Model, channel: ChannelEntry): string {
+export function channelFeedParts(model: Model, channel: ChannelEntry): FeedParts {
   const profile = channel.resource;
-  return feedXml({
-    id: channelFeedUrl(model, profile.username),
-    title: `${profile.displayName} on ${SITE_NAME}`,
-    subtitle: clip(profile.description?.trim() || `The newest videos of ${profile.displayName}.`, 1_000),
-    page: profile.channelUrl,
-    author: { name: profile.displayName, uri: profile.channelUrl },
-    icon: profile.avatarUrl,
-    since: profile.createdAt,
-  }, newestPublic(channel.videos));
+  return {
+    facts: {
+      id: channelFeedUrl(model, profile.username),
+      title: `${profile.displayName} on ${SITE_NAME}`,
+      subtitle: clip(profile.description?.trim() || `The newest videos of ${profile.displayName}.`, 1_000),
+      page: profile.channelUrl,
+      author: { name: profile.displayName, uri: profile.channelUrl },
+      icon: profile.avatarUrl,
+      since: profile.createdAt,
+    },
+    entries: newestPublic(channel.videos),
+  };
 }
 
 /** A public playlist's feed: the newest public videos it holds; undefined for an unlisted one. */
-export function playlistFeed(model: Model, playlist: PlaylistEntry): string | undefined {
+export function playlistFeedParts(model: Model, playlist: PlaylistEntry): FeedParts | undefined {
   if (playlist.playlist.privacy !== 'public') return undefined;
   const p = playlist.resource;
-  return feedXml({
-    id: playlistFeedUrl(model, p.id),
-    title: `${p.title} (a playlist on ${SITE_NAME})`,
-    subtitle: clip(p.description.trim() || `A playlist by ${p.creator.displayName ?? ''}.`, 1_000),
-    page: playlistUrl(model, p.id),
-    author: { name: p.creator.displayName ?? '', uri: p.creator.channelUrl ?? playlistUrl(model, p.id) },
-    icon: p.creator.avatarUrl,
-    since: p.createdAt,
-  }, newestPublic(playlist.videos));
+  return {
+    facts: {
+      id: playlistFeedUrl(model, p.id),
+      title: `${p.title} (a playlist on ${SITE_NAME})`,
+      subtitle: clip(p.description.trim() || `A playlist by ${p.creator.displayName ?? ''}.`, 1_000),
+      page: playlistUrl(model, p.id),
+      author: { name: p.creator.displayName ?? '', uri: p.creator.channelUrl ?? playlistUrl(model, p.id) },
+      icon: p.creator.avatarUrl,
+      since: p.createdAt,
+    },
+    entries: newestPublic(playlist.videos),
+  };
+}
+
+/** A channel's feed. */
+export const channelFeed = (model: Model, channel: ChannelEntry): string => feedXml(channelFeedParts(model, channel));
+
+/** A public playlist's feed; undefined for an unlisted one. */
+export function playlistFeed(model: Model, playlist: PlaylistEntry): string | undefined {
+  const parts = playlistFeedParts(model, playlist);
+  return parts && feedXml(parts);
 }

@@ -105,12 +105,27 @@ export function videoEntryXml(model: Model, entry: VideoEntry): string {
   return lines.join('\n');
 }
 
-/** Video sitemap `n` (from 1), or undefined past the last. */
-export function videoSitemap(model: Model, n: number): string | undefined {
+/** The videos of video sitemap `n` (from 1), or undefined past the last. */
+export function videoSitemapEntries(model: Model, n: number): readonly VideoEntry[] | undefined {
   const videos = sitemapVideos(model);
   if (!Number.isInteger(n) || n < 1 || n > fileCount(videos.length, VIDEOS_PER_SITEMAP)) return undefined;
-  const parts = [XML_DECLARATION, `<urlset xmlns="${NS_SITEMAP}" xmlns:video="${NS_VIDEO}">\n`];
-  for (const entry of videos.slice((n - 1) * VIDEOS_PER_SITEMAP, n * VIDEOS_PER_SITEMAP)) parts.push(videoEntryXml(model, entry));
+  return videos.slice((n - 1) * VIDEOS_PER_SITEMAP, n * VIDEOS_PER_SITEMAP);
+}
+
+/**
+ * Video sitemap `n` (from 1) in pieces (the head, each video's entry, the tail), or undefined past
+ * the last: made from its videos' entries alone (site-files.ts keys it by them).
+ */
+export function videoSitemapPieces(model: Model, n: number): string[] | undefined {
+  const entries = videoSitemapEntries(model, n);
+  if (entries === undefined) return undefined;
+  const parts = [`${XML_DECLARATION}<urlset xmlns="${NS_SITEMAP}" xmlns:video="${NS_VIDEO}">\n`];
+  for (const entry of entries) parts.push(videoEntryXml(model, entry));
   parts.push('</urlset>\n');
-  return parts.join('');
+  return parts;
+}
+
+/** Video sitemap `n` (from 1), or undefined past the last. */
+export function videoSitemap(model: Model, n: number): string | undefined {
+  return videoSitemapPieces(model, n)?.join('');
 }

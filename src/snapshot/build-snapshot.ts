@@ -6,14 +6,16 @@
 // bytes did not change takes its compressed variants from it and is not checked against its
 // schema again, and when the model data did not change the search index is copied from it; the
 // result is byte-identical to a full build (`full`). Each step is its own module: reading
-// (read-build-input.ts), the reuse decision (choose-previous.ts), the search index
+// (read-build-input.ts), the reuse decision (choose-previous.ts), trending and related
+// (derive-on-worker.ts: on a worker thread while the pages' input keys are made), the search index
 // (search-file.ts: built on a worker thread while the pages are rendered), the pages
 // (render-pages.ts), the manifest (write-manifest.ts) and the swap (install-snapshot.ts); this
 // file runs them in order and cleans up after a failure.
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
-import { buildModel, deriveCatalogue, type Derived, type Model } from '../model/build-model.ts';
+import { buildModel, type Derived, type Model } from '../model/build-model.ts';
+import { startDerive } from './derive-on-worker.ts';
 import { checkDeploymentOrigin } from './deployment.ts';
 import { diffPages } from './diff-manifests.ts';
 import { diffSiteFiles, readSiteFileStamps, SITE_FILES_FILE, stampSiteFiles, writeSiteFileStamps } from './site-file-stamps.ts';
@@ -84,6 +86,8 @@ export interface Reuse {
   readonly linked: number;
   /** whether search.json was copied (the model data did not change) */
   readonly search: boolean;
+  /** sitemaps and feeds whose ETag was carried from the served snapshot, unrendered (their inputs did not change) */
+  readonly siteFiles: number;
   /** why reading the previous page files stopped part way (a range failed its check) */
   readonly stopped: string | undefined;
   /** false when the model data was the served snapshot's, which was taken whole without rendering */
@@ -113,6 +117,8 @@ interface Build {
   readonly input: BuildInput;
   readonly derived: Derived;
   readonly model: Model;
+  /** the input key of every video's pages (page-inputs.ts); the other pages' and site files' are added */
+  readonly videoInputs: Map<string, string>;
   /** where the snapshot is written, until it is renamed into place */
   readonly tmp: string;
   readonly serving: Serving;
@@ -131,16 +137,26 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   progress(choice.reuse ? `starting from the served snapshot ${choice.reuse.id} (${choice.reuse.pages.size} pages)` : `building every page anew: ${choice.none}`);
   progress(`reading ${options.catalogue}`);
   const input = readBuildInput(options.catalogue);
-  progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); computing trending and related`);
-  const derived = deriveCatalogue(input.catalogue);
-  progress(`trending and related computed (${lap()}); building the model`);
+  progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); computing trending and related on a worker thread, the pages' input keys here`);
+  // independent of each other: trending and related on the second core (derive-on-worker.ts)
+  // while this thread makes every video's input key (page-inputs.ts)
+  const deriving = startDerive(input.catalogue.videos);
+  let videoInputs: Map<string, string>;
+  try {
+    videoInputs = computeVideoInputs(input.catalogue, options.baseUrl);
+  } catch (error) {
+    await deriving.stop();
+    throw error;
+  }
+  const derived = await deriving.derived;
+  progress(`trending and related computed, and every video's input key (${lap()}); building the model`);
   const model = buildModel(input.catalogue, derived, options.baseUrl);
   progress(`model ready (${lap()}); writing model data`);
   const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
   mkdirSync(tmp);
   let whole: boolean | undefined;
   const build: Build = {
-    options, layout, started, progress, lap, choice, input, derived, model, tmp,
+    options, layout, started, progress, lap, choice, input, derived, model, videoInputs, tmp,
     serving: { layout, distDir: options.distDir, baseUrl: options.baseUrl, catalogueRevision: input.revision, code, keep: options.keep ?? 2, progress },
     previousWhole: () => (whole ??= choice.previous !== undefined && snapshotWhole(choice.previous)),
   };
@@ -212,7 +228,7 @@ function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefine
     unchanged: true,
     changed: 0,
     changesFile: undefined,
-    reuse: { none: undefined, pages: reuse.pages.size, compressed: 0, copied: reuse.pages.size, linked: 0, search: true, stopped: undefined, rendered: false },
+    reuse: { none: undefined, pages: reuse.pages.size, compressed: 0, copied: reuse.pages.size, linked: 0, search: true, siteFiles: readSiteFileStamps(reuse.dir)?.size ?? 0, stopped: undefined, rendered: false },
   };
 }
 
@@ -225,21 +241,25 @@ interface Leftovers extends Written {
 /** Stamps the site files, writes the pages, the page inputs and the manifest, puts the snapshot in place and serves it. */
 async function writeAndServe(build: Build, data: DataFiles, written: Leftovers): Promise<BuildSummary> {
   const { options, tmp, model, progress, lap, choice: { previous, reuse } } = build;
-  // The site's sitemaps and feeds are answered from the model; their ETags go with the
-  // snapshot so the purge list names the ones that changed (site-file-stamps.ts).
-  const siteStamps = stampSiteFiles(model);
-  const siteFilesRecord = writeSiteFileStamps(tmp, siteStamps);
-  progress(`${siteStamps.size} sitemaps and feeds stamped (${lap()}); rendering pages`);
   const reusable = reuse && typeof reuse.files !== 'string' ? { pages: reuse.pages, files: reuse.files } : undefined;
+  const inputs = build.videoInputs;
+  const previousInputs = reusable && reuse ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined;
+  // The site's sitemaps and feeds are answered from the model; their ETags go with the snapshot so
+  // the purge list names the ones that changed, and a file whose inputs did not change keeps the
+  // served snapshot's ETag unrendered (site-file-stamps.ts).
+  const previousStamps = readSiteFileStamps(previous?.dir, previous?.head.files[SITE_FILES_FILE]);
+  const site = stampSiteFiles(model, { videoInputs: inputs, previous: previousInputs && previousStamps && { inputs: previousInputs, stamps: previousStamps } });
+  for (const [group, key] of site.inputs) inputs.set(group, key);
+  const siteFilesRecord = writeSiteFileStamps(tmp, site.stamps);
+  progress(`${site.stamps.size} sitemaps and feeds stamped: ${site.rendered} rendered, ${site.carried} unchanged (${lap()}); rendering pages`);
   const writer = createPageWriter(tmp, { shards: shardCountFor(model.videos.size), reuse: reusable });
   written.writer = writer;
-  const inputs = computeVideoInputs(build.input.catalogue, options.baseUrl);
   const pages = await renderPages({
     model,
     baseUrl: options.baseUrl,
     writer,
     inputs,
-    previousInputs: reusable && reuse ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined,
+    previousInputs,
     checkedBefore: reusable ? writer.isPrevious : undefined,
     // the pages the served snapshot has is the best estimate of the total before the plan is walked
     expected: previous?.pages.size ?? estimatePages(model),
@@ -271,7 +291,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     staticFiles: options.staticFiles ? manifest.manifest : undefined,
     progress,
   }, written);
-  const changes = [...diffPages(previous?.pages, writer.entries), ...diffSiteFiles(readSiteFileStamps(previous?.dir), siteStamps)].sort(byCodeUnits);
+  const changes = [...diffPages(previous?.pages, writer.entries), ...diffSiteFiles(previousStamps, site.stamps)].sort(byCodeUnits);
   written.changesFile = writeChanges(build.layout, id, options.baseUrl, changes);
   serveSnapshot(build.serving, id);
   written.created = undefined;
@@ -286,7 +306,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     unchanged,
     changed: changes.length,
     changesFile: written.changesFile,
-    reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, linked: counts.linked, search: data.searchReused, stopped: writer.reuseStopped, rendered: true },
+    reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, linked: counts.linked, search: data.searchReused, siteFiles: site.carried, stopped: writer.reuseStopped, rendered: true },
   };
 }
 

@@ -15,6 +15,11 @@
 //   resource is made from). Orders, totals, cursors, counts and every other field are in the key as
 //   they are; only the serialisation of unchanged videos is spared.
 //
+// - **A video sitemap or a feed** (src/site/site-files.ts siteFileInputs) is made from its facts
+//   (plain data: a feed's title, links, dates) and the videos it lists, in order, each shown from
+//   the inputs of the first rule: its key is the SHA-256 of the facts as JSON and those videos'
+//   keys (site-file-stamps.ts). The sitemap index and page sitemaps have no key: always rendered.
+//
 // Each build records the key of every video and every other page in `page-inputs.ndjson` (listed
 // in the manifest, so the snapshot id covers it). A page is copied from the served snapshot,
 // unrendered, when that snapshot recorded the same key for it and the same build code made it
@@ -34,6 +39,9 @@ export type PageInputs = ReadonlyMap<string, string>;
 
 /** The name of the group a video's pages belong to. */
 export const videoGroup = (id: string): string => `video:${id}`;
+
+/** The name under which a site file's input key is recorded (site-file-stamps.ts). */
+export const siteGroup = (path: string): string => `site:${path}`;
 
 /**
  * The input key of each video's pages: the SHA-256 of the base URL, the video's record, its

@@ -125,7 +125,7 @@ describe('incremental builds', () => {
     const files = readTree(snapshotDir(options, before.id));
     const after = await buildSnapshot(options);
     expect(after.id).toBe(before.id);
-    expect(after.reuse).toEqual({ none: undefined, pages: after.pages, compressed: 0, copied: after.pages, linked: 0, search: true, stopped: undefined, rendered: false });
+    expect(after.reuse).toEqual({ none: undefined, pages: after.pages, compressed: 0, copied: after.pages, linked: 0, search: true, siteFiles: readSiteFileStamps(snapshotDir(options, before.id))!.size, stopped: undefined, rendered: false });
     expect(after.changed).toBe(0);
     expect(after.changesFile).toBeUndefined();
 
@@ -190,6 +190,51 @@ describe('incremental builds', () => {
     expect(full.summary.reuse.copied).toBe(0);
     expect(after.id).toBe(full.summary.id);
     expect(readTree(dir)).toEqual(full.files);
+  });
+
+  // Sitemaps and feeds (site-file-stamps.ts): a video sitemap or feed whose inputs did not change
+  // keeps the served snapshot's ETag unrendered; the sitemap index and page sitemaps are always
+  // rendered. The catalogue has one video sitemap and the feeds of alice, bob and pl1.
+  const SITE = { index: '/sitemap.xml', pages: '/sitemaps/pages-1.xml', videos: '/sitemaps/videos-1.xml', alice: '/feeds/channels/alice.xml', bob: '/feeds/channels/bob.xml', pl1: '/feeds/playlists/pl1.xml' };
+  it.each([
+    { what: "a title in alice's feed and the video sitemap", sql: "UPDATE videos SET title = 'A new title' WHERE id = 'long7'",
+      rendered: [SITE.index, SITE.pages, SITE.videos, SITE.alice], purged: [SITE.videos, SITE.alice] },
+    { what: "a category's name, in no sitemap or feed", sql: "UPDATE categories SET name = 'Tunes' WHERE id = 'music'",
+      rendered: [SITE.index, SITE.pages], purged: [] },
+    { what: "a comment held back: v1's inputs change, no feed's bytes", sql: "UPDATE comments SET state = 'held' WHERE id = 'c2'",
+      rendered: [SITE.index, SITE.pages, SITE.videos, SITE.alice, SITE.pl1], purged: [] },
+  ])('after $what, renders only the sitemaps and feeds whose inputs changed, purges those whose bytes did, and writes what a full build writes', async ({ sql, rendered, purged }) => {
+    const { options, summary: before } = await built();
+    const stampsBefore = readSiteFileStamps(snapshotDir(options, before.id))!;
+    expect([...stampsBefore.keys()].sort()).toEqual(Object.values(SITE).sort());
+    runSql(options.catalogue, sql);
+    const after = await buildSnapshot(options);
+    expect(after.reuse.none).toBeUndefined();
+    // every other file's ETag was carried, unrendered
+    expect(after.reuse.siteFiles).toBe(stampsBefore.size - rendered.length);
+    const stampsAfter = readSiteFileStamps(snapshotDir(options, after.id))!;
+    for (const key of Object.values(SITE).filter((k) => !rendered.includes(k))) expect(stampsAfter.get(key), key).toBe(stampsBefore.get(key));
+    // the purge list names exactly the files whose ETag changed: a changed feed, never an unchanged one
+    expect(changedUrls(after).filter((url) => isSiteFile(url))).toEqual(purged.sort().map((key) => `${BASE_URL}${key}`));
+    expect(Object.values(SITE).filter((key) => stampsAfter.get(key) !== stampsBefore.get(key)).sort()).toEqual([...purged].sort());
+    const full = await fullBuildOf(options);
+    expect(full.summary.reuse.siteFiles).toBe(0);
+    expect(after.id).toBe(full.summary.id);
+    expect(readTree(snapshotDir(options, after.id))).toEqual(full.files);
+  });
+
+  it('carries no sitemap or feed ETag when the served site-files.json is not the file its manifest records, lists them all, and still writes the full build', async () => {
+    const { options, summary: before } = await built();
+    const file = join(snapshotDir(options, before.id), 'site-files.json');
+    const stamps = readSiteFileStamps(snapshotDir(options, before.id))!;
+    // a wrong ETag for bob's feed: carried, it would be published and the feed never purged
+    writeFileSync(file, `${JSON.stringify({ ...Object.fromEntries(stamps), '/feeds/channels/bob.xml': '"1-1"' })}\n`);
+    runSql(options.catalogue, "UPDATE videos SET title = 'A new title' WHERE id = 'long7'");
+    const after = await buildSnapshot(options);
+    expect(after.reuse.siteFiles).toBe(0);
+    expect(readSiteFileStamps(snapshotDir(options, after.id))!.get('/feeds/channels/bob.xml')).toBe(stamps.get('/feeds/channels/bob.xml'));
+    for (const key of stamps.keys()) expect(changedUrls(after)).toContain(`${BASE_URL}${key}`);
+    expect(readTree(snapshotDir(options, after.id))).toEqual((await fullBuildOf(options)).files);
   });
 
   it('copies nothing unrendered when the recorded page inputs are not the file the manifest records, and still writes the full build', async () => {

@@ -1,0 +1,21 @@
+// Worker thread of the build: computes trending scores and related lists (build-model.ts
+// deriveCatalogue) from the fields of the videos it is given, while the main thread makes the
+// pages' input keys (derive-on-worker.ts); answers with the scores and the lists packed in one
+// transferred buffer. A failure is thrown: the main thread's build fails with it.
+import { parentPort, workerData } from 'node:worker_threads';
+import { computeRelated } from '../model/related.ts';
+import { trendingScores } from '../model/trending.ts';
+import type { DeriveFields, DerivedPacked } from './derive-on-worker.ts';
+
+if (parentPort) {
+  const videos = (workerData as { videos: DeriveFields[] }).videos;
+  // what build-model.ts deriveCatalogue computes (trending.ts, related.ts read nothing else)
+  const trending = trendingScores(videos);
+  const related = computeRelated(videos, trending);
+  const offsets = new Int32Array(related.length + 1);
+  for (let i = 0; i < related.length; i++) offsets[i + 1] = offsets[i]! + related[i]!.length;
+  const pool = new Int32Array(offsets[related.length]!);
+  for (let i = 0; i < related.length; i++) pool.set(related[i]!, offsets[i]!);
+  const packed: DerivedPacked = { trending: Float64Array.from(trending), pool, offsets };
+  parentPort.postMessage(packed, [packed.trending.buffer, pool.buffer, offsets.buffer] as ArrayBuffer[]);
+}
