@@ -22,6 +22,7 @@ import { readManifestBaseUrl } from '../src/snapshot/manifest.ts';
 import { runCommand, UsageError } from './cli.ts';
 import { mixUrls } from './bench/mix-urls.ts';
 import { freePort, median, need, positive, waitFor } from './bench/serving.ts';
+import { startScript } from './bench/latency-probe.ts';
 
 /**
  * Waits (up to 10 minutes: a 100,000-video snapshot on a busy machine loads in a minute or more)
@@ -150,9 +151,11 @@ await runCommand('bench:mix', BENCH_MIX_COMMAND, async ({ values }) => {
     console.log(`wrk -t1 -c50 -d${seconds}s on core 1, each server on core 0; load average before: ${load()}`);
     const started = performance.now();
     const profile = typeof values['cpu-prof'] === 'string' ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'])}`] : [];
-    server = spawn('taskset', ['-c', '0', process.execPath, ...profile, '--max-semi-space-size=32', 'scripts/start.ts'], {
+    // the server as npm start runs it (package.json's start script: its environment and node flags)
+    const start = startScript();
+    server = spawn('taskset', ['-c', '0', process.execPath, ...profile, ...start.args], {
       // one load generator from one address: a lane budget would answer 429 after 600 requests
-      env: { ...process.env, PORT: String(ourPort), HOST: '127.0.0.1', PUBLIC_BASE_URL: baseUrl, RATE_LIMIT_PUBLIC: '10000000' },
+      env: { ...process.env, ...start.env, PORT: String(ourPort), HOST: '127.0.0.1', PUBLIC_BASE_URL: baseUrl, RATE_LIMIT_PUBLIC: '10000000' },
       stdio: 'ignore',
     });
     await waitUntilServing(ourPort, server);

@@ -19,6 +19,7 @@ import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { runLightClient, type Answered } from './bench/light-client.ts';
 import { searchQueries } from './bench/search-queries.ts';
 import { waitFor } from './bench/serving.ts';
+import { startScript } from './bench/latency-probe.ts';
 import { wholeNumber } from '../src/cli/args.ts';
 import { readCommandLine, runCli } from './cli.ts';
 
@@ -124,9 +125,12 @@ await runCli('bench:search', async () => {
       console.log('bench:search: building the snapshot');
       execFileSync(process.execPath, ['scripts/build.ts'], { env, stdio: 'ignore' });
     }
-    // the flags npm start gives the server (package.json), unless BENCH_SERVER_FLAGS says otherwise
-    const nodeFlags = (process.env['BENCH_SERVER_FLAGS'] ?? '--max-semi-space-size=32').split(' ').filter(Boolean);
-    const server = spawn(hasTaskset ? 'taskset' : process.execPath, [...(hasTaskset ? ['-c', '0', process.execPath] : []), ...nodeFlags, 'scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    // the server as npm start runs it (package.json's start script: its environment and node
+    // flags), unless BENCH_SERVER_FLAGS gives other node flags
+    const start = startScript();
+    const flags = process.env['BENCH_SERVER_FLAGS'];
+    const args = flags === undefined ? start.args : [...flags.split(' ').filter(Boolean), 'scripts/start.ts'];
+    const server = spawn(hasTaskset ? 'taskset' : process.execPath, [...(hasTaskset ? ['-c', '0', process.execPath] : []), ...args], { env: { ...env, ...start.env }, stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       await new Promise<void>((ready, fail) => {
         let out = '';
