@@ -9,7 +9,8 @@
 // 2026-11-26's last iteration); BENCH_POOL sets the repeating stream's distinct queries,
 // BENCH_SLOWEST prints each stream's slowest requests, BENCH_SERVER_FLAGS and BENCH_SERVER_LOG
 // the server's node flags and where its output goes, BENCH_PORT the port it listens on (default
-// 4610; the snapshot is built for http://127.0.0.1:4610 whatever the port).
+// 4610; the snapshot is built for http://127.0.0.1:4610 whatever the port, or for PUBLIC_BASE_URL
+// when it is set: a snapshot built for another base URL is refused by the server).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -27,7 +28,7 @@ const TARGET = { p99Ms: 25, rssMb: 1024 };
 /** where the server listens (BENCH_PORT: so that two benchmarks on one machine need not collide) */
 const PORT = Number(process.env['BENCH_PORT'] ?? 4610);
 /** the snapshot's base URL, whatever the port: a snapshot built by one run serves the next */
-const BASE_URL = 'http://127.0.0.1:4610';
+const BASE_URL = process.env['PUBLIC_BASE_URL'] ?? 'http://127.0.0.1:4610';
 
 const BENCH_SEARCH_COMMAND = {
   run: 'npm run bench:search',
@@ -38,7 +39,7 @@ const BENCH_SEARCH_COMMAND = {
     seconds: { type: 'string', value: 'S', help: 'length of each stream (default 20)' },
     clients: { type: 'string', value: 'C', help: 'concurrent closed-loop clients (default 20)' },
   },
-  notes: ['environment: BENCH_CLIENT=node-http, BENCH_POOL, BENCH_SLOWEST, BENCH_SERVER_FLAGS, BENCH_SERVER_LOG, BENCH_PORT (see the head of scripts/bench-search.ts).'],
+  notes: ['environment: BENCH_CLIENT=node-http, BENCH_POOL, BENCH_SLOWEST, BENCH_SERVER_FLAGS, BENCH_SERVER_LOG, BENCH_PORT, PUBLIC_BASE_URL (the snapshot\'s; see the head of scripts/bench-search.ts).'],
 } as const;
 
 // read before anything runs, so --help and a mistyped option never start a benchmark

@@ -52,12 +52,21 @@ export function headerSet(resource: ResourceHeaders, encoding: Encoding | undefi
   return flat;
 }
 
-/** A header set as the lines of a raw HTTP/1.1 head (after the status line and Date), `before` first. */
+/**
+ * A header set as the lines of a raw HTTP/1.1 head (after the status line and Date), `before` first.
+ * The bytes are their own allocation, never a slice of Node's shared buffer pool (Buffer.from of a
+ * short string): they are kept as long as their page or kept answer, and a slice would keep the
+ * whole 64 KB pool alive with them. Kept answers' header lines pinned 64 KB each that way, 470 MB of
+ * RSS during bench:search (docs/performance.md, "Search's RSS: header lines that pinned the pool").
+ */
 export function headerLines(flat: readonly string[], before: readonly (readonly [string, string])[] = [], after = ''): Buffer {
   let block = '';
   for (const [name, value] of before) block += `${name}: ${value}\r\n`;
   for (let i = 0; i < flat.length; i += 2) block += `${flat[i]}: ${flat[i + 1]}\r\n`;
-  return Buffer.from(`${block}${after}\r\n`, 'latin1');
+  const text = `${block}${after}\r\n`;
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'latin1'));
+  bytes.latin1Write(text, 0);
+  return bytes;
 }
 
 /** A representation's header set, prepared once: as a list for node:http, as bytes for the fast path. */

@@ -65,4 +65,12 @@ describe('headerLines', () => {
     expect(headerLines(['etag', '"1-2"'], [['cache-tag', 'api']], 'keep-alive: timeout=65\r\n').toString('latin1'))
       .toBe('cache-tag: api\r\netag: "1-2"\r\nkeep-alive: timeout=65\r\n\r\n');
   });
+
+  it('owns its bytes: kept with a page or answer, they never hold a 64 KB slice of the shared buffer pool alive', () => {
+    const lines = headerLines(['etag', '"1-2"', 'content-type', 'application/json; charset=utf-8']);
+    expect(lines.byteOffset).toBe(0);
+    expect(lines.buffer.byteLength).toBe(lines.length);
+    // a second set is not a neighbour in the same allocation
+    expect(headerLines(['etag', '"3-4"']).buffer).not.toBe(lines.buffer);
+  });
 });
