@@ -65,7 +65,7 @@ export function headerLines(flat: readonly string[], before: readonly (readonly 
   for (let i = 0; i < flat.length; i += 2) block += `${flat[i]}: ${flat[i + 1]}\r\n`;
   const text = `${block}${after}\r\n`;
   const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'latin1'));
-  bytes.latin1Write(text, 0);
+  bytes.write(text, 'latin1');
   return bytes;
 }
 
