@@ -57,7 +57,7 @@ export function headerSet(resource: ResourceHeaders, encoding: Encoding | undefi
  * The bytes are their own allocation, never a slice of Node's shared buffer pool (Buffer.from of a
  * short string): they are kept as long as their page or kept answer, and a slice would keep the
  * whole 64 KB pool alive with them. Kept answers' header lines pinned 64 KB each that way, 470 MB of
- * RSS during bench:search (docs/performance.md, "Search's RSS: header lines that pinned the pool").
+ * RSS during bench:search (docs/performance.md, "Search's RSS: header lines that pinned the buffer pool").
  */
 export function headerLines(flat: readonly string[], before: readonly (readonly [string, string])[] = [], after = ''): Buffer {
   let block = '';
