@@ -301,7 +301,12 @@ function* finishModel(baseUrl: string, taken: {
 
   const visible = entries.filter((e) => e.video.privacy === 'public');
   yield;
-  const tie = (a: VideoEntry, b: VideoEntry) => byId(a.video, b.video);
+  // Ties go by id. When the videos came in id order (the catalogue's, read-catalogue.ts, and so
+  // the model data's), an entry's index orders ids as well, and comparing two numbers is cheaper
+  // than comparing two ids that often share a long prefix: a quarter of the sorts' time.
+  let idOrder = true;
+  for (let i = 1; i < entries.length && idOrder; i++) idOrder = entries[i - 1]!.video.id < entries[i]!.video.id;
+  const tie = idOrder ? (a: VideoEntry, b: VideoEntry) => a.index - b.index : (a: VideoEntry, b: VideoEntry) => byId(a.video, b.video);
   const orders: Record<VideoSort, VideoEntry[]> = {
     latest: yield* sortInSteps(visible, (a, b) => (a.video.publishedAt < b.video.publishedAt ? 1 : a.video.publishedAt > b.video.publishedAt ? -1 : tie(a, b))),
     trending: yield* sortInSteps(visible, (a, b) => b.trending - a.trending || tie(a, b)),

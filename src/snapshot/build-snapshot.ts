@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { buildModel, type Derived, type Model } from '../model/build-model.ts';
-import { startDerive } from './derive-on-worker.ts';
+import { prepareDerive, type DeriveTask } from './derive-on-worker.ts';
 import { checkDeploymentOrigin } from './deployment.ts';
 import { diffPages } from './diff-manifests.ts';
 import { diffSiteFiles, readSiteFileStamps, SITE_FILES_FILE, stampSiteFiles, writeSiteFileStamps } from './site-file-stamps.ts';
@@ -133,23 +133,34 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   if (leftovers.length > 0) progress(`removed ${leftovers.length} leftover${leftovers.length === 1 ? '' : 's'} of builds that were stopped: ${leftovers.map((l) => basename(l)).join(', ')}`);
   const lap = createLap();
   const code = buildCodeId();
-  const choice = choosePrevious(layout.root, options.full ?? false, code);
-  progress(choice.reuse ? `starting from the served snapshot ${choice.reuse.id} (${choice.reuse.pages.size} pages)` : `building every page anew: ${choice.none}`);
-  progress(`reading ${options.catalogue}`);
-  const input = readBuildInput(options.catalogue);
-  progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); computing trending and related on a worker thread, the pages' input keys here`);
-  // independent of each other: trending and related on the second core (derive-on-worker.ts)
-  // while this thread makes every video's input key (page-inputs.ts)
-  const deriving = startDerive(input.catalogue.videos);
+  // Independent of each other: trending and related on the second core (derive-on-worker.ts: the
+  // worker starts now and loads its code while the catalogue is read) while this thread makes
+  // every video's input key (page-inputs.ts) and reads the served snapshot's manifest.
+  const deriving = prepareDerive();
+  let input: BuildInput;
   let videoInputs: Map<string, string>;
+  let choice: PreviousChoice;
+  let task: DeriveTask;
   try {
+    progress(`reading ${options.catalogue}`);
+    input = readBuildInput(options.catalogue);
+    progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); computing trending and related on a worker thread, the pages' input keys here`);
+    task = deriving.give(input.catalogue.videos);
     videoInputs = computeVideoInputs(input.catalogue, options.baseUrl);
+    choice = choosePrevious(layout.root, options.full ?? false, code);
+    progress(choice.reuse ? `starting from the served snapshot ${choice.reuse.id} (${choice.reuse.pages.size} pages)` : `building every page anew: ${choice.none}`);
   } catch (error) {
     await deriving.stop();
     throw error;
   }
-  const derived = await deriving.derived;
-  progress(`trending and related computed, and every video's input key (${lap()}); building the model`);
+  let derived: Derived;
+  try {
+    derived = await task.derived;
+  } catch (error) {
+    if (choice.reuse && typeof choice.reuse.files !== 'string') choice.reuse.files.close();
+    throw error;
+  }
+  progress(`trending and related computed, every video's input key and the served manifest read (${lap()}); building the model`);
   const model = buildModel(input.catalogue, derived, options.baseUrl);
   progress(`model ready (${lap()}); writing model data`);
   const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);

@@ -70,6 +70,15 @@ describe('buildModel orders', () => {
     for (const sort of VIDEO_SORTS) expect(ids(reversed.orders[sort])).toEqual(ids(model.orders[sort]));
   });
 
+  it('breaks ties by id when the videos come in id order, as the catalogue gives them (ties then go by position)', () => {
+    const inIdOrder = [...videos].sort((a, b) => byCodeUnits(a.id, b.id));
+    const sorted = modelOf({ ...catalogue, videos: inIdOrder });
+    for (const sort of VIDEO_SORTS) expect(ids(sorted.orders[sort])).toEqual(ids(model.orders[sort]));
+    // equal scores everywhere: every order is the ids' own
+    const flat = buildModel({ ...catalogue, videos: inIdOrder }, { trending: inIdOrder.map(() => 1), related: inIdOrder.map(() => []) }, BASE_URL);
+    expect(ids(flat.orders.trending)).toEqual(publicVideos.map((v) => v.id).sort(byCodeUnits));
+  });
+
   it('leaves unlisted videos out of every order but keeps them by id', () => {
     for (const sort of VIDEO_SORTS) {
       expect(ids(model.orders[sort])).not.toContain('hidden');
