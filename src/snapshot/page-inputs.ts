@@ -56,13 +56,23 @@ export function computeVideoInputs(catalogue: PublicCatalogue, baseUrl: string):
     else comments.set(c.videoId, [JSON.stringify(c)]);
   }
   const inputs = new Map<string, string>();
-  const base = JSON.stringify(baseUrl);
-  for (const v of catalogue.videos) {
-    const hash = createHash('sha256').update(base).update('\n').update(JSON.stringify(v)).update('\n').update(channels.get(v.channel) ?? 'null');
-    for (const comment of comments.get(v.id) ?? []) hash.update('\n').update(comment);
-    inputs.set(videoGroup(v.id), hash.digest('base64'));
-  }
+  const key = videoInputKeys(baseUrl);
+  for (const v of catalogue.videos) inputs.set(videoGroup(v.id), key(JSON.stringify(v), channels.get(v.channel), comments.get(v.id) ?? []));
   return inputs;
+}
+
+/**
+ * The rule of computeVideoInputs from the JSON of a video's parts, already made (the build
+ * serialises each record once, for the model data and for its key: model-data.ts modelLines):
+ * the video's, its channel's (undefined when there is none) and its comments' in catalogue order.
+ */
+export function videoInputKeys(baseUrl: string): (video: string, channel: string | undefined, comments: readonly string[]) => string {
+  const base = JSON.stringify(baseUrl);
+  return (video, channel, comments) => {
+    const hash = createHash('sha256').update(base).update('\n').update(video).update('\n').update(channel ?? 'null');
+    for (const comment of comments) hash.update('\n').update(comment);
+    return hash.digest('base64');
+  };
 }
 
 /**
