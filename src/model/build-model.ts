@@ -153,6 +153,34 @@ export function* buildModelInSteps(catalogue: PublicCatalogue, derived: Derived,
   return yield* builder.finishInSteps(baseUrl);
 }
 
+/** No related list yet (startModel: the lists come with `finish`). */
+const NOT_YET = new Int32Array(0);
+
+/**
+ * A model whose records are taken now and whose derived data comes later: the build takes the
+ * catalogue's records (each video stored, each comment made a thread or a reply) while trending
+ * and related are computed on a worker thread (src/snapshot/derive-on-worker.ts), then finishes
+ * the model with them. The model is buildModel's of the same catalogue and derived data.
+ */
+export function startModel(catalogue: PublicCatalogue): { finish(derived: Derived, baseUrl: string): Model } {
+  const builder = createModelBuilder();
+  for (const c of catalogue.categories) builder.category(c);
+  for (const c of catalogue.channels) builder.channel(c);
+  for (const v of catalogue.videos) builder.video(v, 0, NOT_YET);
+  for (const p of catalogue.playlists) builder.playlist(p);
+  for (const c of catalogue.comments) builder.comment(c);
+  for (const l of catalogue.live) builder.live(l);
+  let finished = false;
+  return {
+    finish(derived, baseUrl) {
+      if (finished) throw new Error('the model was already finished');
+      finished = true;
+      builder.derive(derived);
+      return runSteps(builder.finishInSteps(baseUrl));
+    },
+  };
+}
+
 /** The records of a model, taken one at a time (ModelBuilder). */
 export interface ModelRecords {
   category(record: PublicCategory): void;
@@ -165,6 +193,11 @@ export interface ModelRecords {
 }
 
 export interface ModelBuilder extends ModelRecords {
+  /**
+   * Sets every video's trending score and related list at once (aligned with the videos in the
+   * order they were given), in place of those given with each video (startModel).
+   */
+  derive(derived: Derived): void;
   /** The model of every record given, in steps; the builder is spent once it is called. */
   finishInSteps(baseUrl: string): Steps<Model>;
 }
@@ -188,8 +221,8 @@ export function createModelBuilder(options: { relatedBlockInts?: number; textBlo
   const playlists: PublicPlaylist[] = [];
   const live: PublicLiveStream[] = [];
   const stored: StoredVideo[] = [];
-  const trending: number[] = [];
-  const related: { pool: RelatedPool; from: number; to: number }[] = [];
+  let trending: number[] = [];
+  let related: { pool: RelatedPool; from: number; to: number }[] = [];
   const texts = new TextPool(options.textBlockBytes);
   const blocks = new RelatedBlocks(options.relatedBlockInts ?? RELATED_BLOCK);
 
@@ -249,6 +282,12 @@ export function createModelBuilder(options: { relatedBlockInts?: number; textBlo
       }
     },
     live: (record) => void live.push(record),
+    derive(derived) {
+      check(derived.trending.length === stored.length && derived.related.length === stored.length,
+        `derived data for ${derived.trending.length} trending scores and ${derived.related.length} related lists, not the ${stored.length} videos given`);
+      trending = Array.from(derived.trending);
+      related = derived.related.map((list) => blocks.add(list));
+    },
     finishInSteps: (baseUrl) => finishModel(baseUrl, { categories, channels, playlists, live, stored, trending, related, topLevel, repliesOf }),
   };
 }
@@ -301,7 +340,12 @@ function* finishModel(baseUrl: string, taken: {
 
   const visible = entries.filter((e) => e.video.privacy === 'public');
   yield;
-  const tie = (a: VideoEntry, b: VideoEntry) => byId(a.video, b.video);
+  // Ties go by id. When the videos came in id order (the catalogue's, read-catalogue.ts, and so
+  // the model data's), an entry's index orders ids as well, and comparing two numbers is cheaper
+  // than comparing two ids that often share a long prefix: a quarter of the sorts' time.
+  let idOrder = true;
+  for (let i = 1; i < entries.length && idOrder; i++) idOrder = entries[i - 1]!.video.id < entries[i]!.video.id;
+  const tie = idOrder ? (a: VideoEntry, b: VideoEntry) => a.index - b.index : (a: VideoEntry, b: VideoEntry) => byId(a.video, b.video);
   const orders: Record<VideoSort, VideoEntry[]> = {
     latest: yield* sortInSteps(visible, (a, b) => (a.video.publishedAt < b.video.publishedAt ? 1 : a.video.publishedAt > b.video.publishedAt ? -1 : tie(a, b))),
     trending: yield* sortInSteps(visible, (a, b) => b.trending - a.trending || tie(a, b)),

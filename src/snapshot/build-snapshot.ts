@@ -7,15 +7,17 @@
 // schema again, and when the model data did not change the search index is copied from it; the
 // result is byte-identical to a full build (`full`). Each step is its own module: reading
 // (read-build-input.ts), the reuse decision (choose-previous.ts), trending and related
-// (derive-on-worker.ts: on a worker thread while the pages' input keys are made), the search index
+// (derive-on-worker.ts: on a worker thread while the served manifest is read and the model's
+// records are taken), the model data with every video's input key (one serialisation of each
+// record for both: model-data.ts, page-inputs.ts), the search index
 // (search-file.ts: built on a worker thread while the pages are rendered), the pages
 // (render-pages.ts), the manifest (write-manifest.ts) and the swap (install-snapshot.ts); this
 // file runs them in order and cleans up after a failure.
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
-import { buildModel, type Derived, type Model } from '../model/build-model.ts';
-import { startDerive } from './derive-on-worker.ts';
+import { startModel, type Derived, type Model } from '../model/build-model.ts';
+import { prepareDerive, type DeriveTask } from './derive-on-worker.ts';
 import { checkDeploymentOrigin } from './deployment.ts';
 import { diffPages } from './diff-manifests.ts';
 import { diffSiteFiles, readSiteFileStamps, SITE_FILES_FILE, stampSiteFiles, writeSiteFileStamps } from './site-file-stamps.ts';
@@ -32,7 +34,7 @@ import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { choosePrevious, snapshotWhole, type PreviousChoice } from './choose-previous.ts';
 import { copySearchIndex, startSearchIndex, type SearchIndexTask } from './search-file.ts';
 import { writeText } from './text-files.ts';
-import { computeVideoInputs, PAGE_INPUTS_FILE, readPageInputs, writePageInputs } from './page-inputs.ts';
+import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, writePageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
 import { estimatePages } from './plan-pages.ts';
 import { writeManifest } from './write-manifest.ts';
@@ -117,7 +119,7 @@ interface Build {
   readonly input: BuildInput;
   readonly derived: Derived;
   readonly model: Model;
-  /** the input key of every video's pages (page-inputs.ts); the other pages' and site files' are added */
+  /** the input key of every video's pages (page-inputs.ts), filled as the model data is written; the other pages' and site files' are added */
   readonly videoInputs: Map<string, string>;
   /** where the snapshot is written, until it is renamed into place */
   readonly tmp: string;
@@ -133,25 +135,40 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   if (leftovers.length > 0) progress(`removed ${leftovers.length} leftover${leftovers.length === 1 ? '' : 's'} of builds that were stopped: ${leftovers.map((l) => basename(l)).join(', ')}`);
   const lap = createLap();
   const code = buildCodeId();
-  const choice = choosePrevious(layout.root, options.full ?? false, code);
-  progress(choice.reuse ? `starting from the served snapshot ${choice.reuse.id} (${choice.reuse.pages.size} pages)` : `building every page anew: ${choice.none}`);
-  progress(`reading ${options.catalogue}`);
-  const input = readBuildInput(options.catalogue);
-  progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); computing trending and related on a worker thread, the pages' input keys here`);
-  // independent of each other: trending and related on the second core (derive-on-worker.ts)
-  // while this thread makes every video's input key (page-inputs.ts)
-  const deriving = startDerive(input.catalogue.videos);
-  let videoInputs: Map<string, string>;
+  // Independent of each other: trending and related on the second core (derive-on-worker.ts: the
+  // worker starts now and loads its code while the catalogue is read) while this thread reads the
+  // served snapshot's manifest and takes the catalogue's records into the model (startModel),
+  // which is finished once trending and related are in.
+  const deriving = prepareDerive();
+  let input: BuildInput;
+  let choice: PreviousChoice;
+  let task: DeriveTask;
+  let starting: ReturnType<typeof startModel>;
   try {
-    videoInputs = computeVideoInputs(input.catalogue, options.baseUrl);
+    progress(`reading ${options.catalogue}`);
+    input = readBuildInput(options.catalogue);
+    progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); computing trending and related on a worker thread, reading the served manifest and the model's records here`);
+    task = deriving.give(input.catalogue.videos);
+    choice = choosePrevious(layout.root, options.full ?? false, code);
+    progress(choice.reuse ? `starting from the served snapshot ${choice.reuse.id} (${choice.reuse.pages.size} pages)` : `building every page anew: ${choice.none}`);
+    starting = startModel(input.catalogue);
   } catch (error) {
     await deriving.stop();
     throw error;
   }
-  const derived = await deriving.derived;
-  progress(`trending and related computed, and every video's input key (${lap()}); building the model`);
-  const model = buildModel(input.catalogue, derived, options.baseUrl);
-  progress(`model ready (${lap()}); writing model data`);
+  let derived: Derived;
+  let model: Model;
+  try {
+    derived = await task.derived;
+    progress(`trending and related computed, the served manifest read and the model's records taken (${lap()}); finishing the model`);
+    model = starting.finish(derived, options.baseUrl);
+  } catch (error) {
+    if (choice.reuse && typeof choice.reuse.files !== 'string') choice.reuse.files.close();
+    throw error;
+  }
+  progress(`model ready (${lap()}); writing model data and every video's input key`);
+  // filled as the model data is written: each record is serialised once, for its line and its key
+  const videoInputs = new Map<string, string>();
   const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
   mkdirSync(tmp);
   let whole: boolean | undefined;
@@ -186,9 +203,11 @@ interface DataFiles {
  * thread (search-file.ts), which writes search.json while this thread stamps the site files and
  * renders the pages: its time hides behind theirs on a machine with a second core.
  */
-function writeDataFiles({ tmp, input, derived, model, options, choice: { reuse }, progress, lap }: Build, written: Leftovers): DataFiles {
-  const modelFile = writeText(join(tmp, MODEL_FILE), modelLines(input.catalogue, derived, options.baseUrl));
-  progress(`model data written (${lap()})`);
+function writeDataFiles({ tmp, input, derived, model, options, choice: { reuse }, progress, lap, videoInputs }: Build, written: Leftovers): DataFiles {
+  const key = videoInputKeys(options.baseUrl);
+  const modelFile = writeText(join(tmp, MODEL_FILE), modelLines(input.catalogue, derived, options.baseUrl,
+    (video, json, channel, comments) => videoInputs.set(videoGroup(video.id), key(json, channel, comments))));
+  progress(`model data written, and every video's input key (${lap()})`);
   const copied = reuse && copySearchIndex(reuse, modelFile, join(tmp, SEARCH_FILE));
   if (copied) {
     progress(`search index copied from the served snapshot: ${(copied.size / 1e6).toFixed(1)} MB (${lap()})`);

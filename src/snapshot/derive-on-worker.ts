@@ -30,8 +30,24 @@ export type DeriveFields = TrendingFields & RelatedFields;
 const fieldsOf = ({ id, privacy, tags, channel, category, views, likes, publishedAt }: PublicVideo): DeriveFields =>
   ({ id, privacy, tags, channel, category, views, likes, publishedAt });
 
-export function startDerive(videos: readonly PublicVideo[]): DeriveTask {
-  const worker = new Worker(new URL('./derive-worker.ts', import.meta.url), { workerData: { videos: videos.map(fieldsOf) } });
+/** A worker started before its videos are known: it loads its code while the catalogue is read. */
+export interface PendingDerive {
+  /** hands the worker the videos (once): the task of computing their trending and related */
+  give(videos: readonly PublicVideo[]): DeriveTask;
+  /** ends the worker (the build failed before it had its videos) */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the worker now, to be given its videos later (`give`): its start-up (loading and
+ * compiling its modules, a few hundred milliseconds) happens while the main thread reads the
+ * catalogue, not after.
+ */
+export function prepareDerive(): PendingDerive {
+  const worker = new Worker(new URL('./derive-worker.ts', import.meta.url));
+  const stop = async () => {
+    await worker.terminate();
+  };
   const derived = new Promise<Derived>((resolve, reject) => {
     let settled = false;
     worker.once('message', ({ trending, pool, offsets }: DerivedPacked) => {
@@ -49,10 +65,19 @@ export function startDerive(videos: readonly PublicVideo[]): DeriveTask {
     });
   });
   derived.catch(() => {});
+  let given = false;
   return {
-    derived,
-    async stop() {
-      await worker.terminate();
+    give(videos) {
+      if (given) throw new Error('the trending and related worker was already given its videos');
+      given = true;
+      worker.postMessage({ videos: videos.map(fieldsOf) });
+      return { derived, stop };
     },
+    stop,
   };
+}
+
+/** Starts the worker and gives it the videos at once. */
+export function startDerive(videos: readonly PublicVideo[]): DeriveTask {
+  return prepareDerive().give(videos);
 }

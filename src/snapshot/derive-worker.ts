@@ -1,14 +1,15 @@
 // Worker thread of the build: computes trending scores and related lists (build-model.ts
 // deriveCatalogue) from the fields of the videos it is given, while the main thread makes the
-// pages' input keys (derive-on-worker.ts); answers with the scores and the lists packed in one
+// pages' input keys (derive-on-worker.ts: started before the catalogue is read, given the videos
+// once they are); answers with the scores and the lists packed in one
 // transferred buffer. A failure is thrown: the main thread's build fails with it.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { computeRelated } from '../model/related.ts';
 import { trendingScores } from '../model/trending.ts';
 import type { DeriveFields, DerivedPacked } from './derive-on-worker.ts';
 
-if (parentPort) {
-  const videos = (workerData as { videos: DeriveFields[] }).videos;
+/** Computes and answers once the videos come (derive-on-worker.ts prepareDerive: the worker starts before they are read). */
+function derive(videos: DeriveFields[]): void {
   // what build-model.ts deriveCatalogue computes (trending.ts, related.ts read nothing else)
   const trending = trendingScores(videos);
   const related = computeRelated(videos, trending);
@@ -17,5 +18,7 @@ if (parentPort) {
   const pool = new Int32Array(offsets[related.length]!);
   for (let i = 0; i < related.length; i++) pool.set(related[i]!, offsets[i]!);
   const packed: DerivedPacked = { trending: Float64Array.from(trending), pool, offsets };
-  parentPort.postMessage(packed, [packed.trending.buffer, pool.buffer, offsets.buffer] as ArrayBuffer[]);
+  parentPort!.postMessage(packed, [packed.trending.buffer, pool.buffer, offsets.buffer] as ArrayBuffer[]);
 }
+
+parentPort?.once('message', ({ videos }: { videos: DeriveFields[] }) => derive(videos));

@@ -15,16 +15,51 @@ type Line =
   | ['comment', PublicComment]
   | ['live', PublicLiveStream];
 
-export function* modelLines(catalogue: PublicCatalogue, derived: Derived, baseUrl: string): Generator<string> {
+/**
+ * What modelLines shows of each video as it writes it: the JSON of its record, of its channel's
+ * (undefined when there is none) and of the comments on it, in catalogue order, exactly as the
+ * lines hold them (the build makes the pages' input keys from them: page-inputs.ts
+ * videoInputKeys; each record is serialised once).
+ */
+export type VideoJsonSeen = (video: PublicVideo, json: string, channel: string | undefined, comments: readonly string[]) => void;
+
+/**
+ * The lines of model data. Each line is `JSON.stringify` of its array; a record's JSON is made
+ * once and put in its line as text (the same bytes). A video's comments are serialised before the
+ * videos (for `seen`), their lines written in their place after the playlists.
+ */
+export function* modelLines(catalogue: PublicCatalogue, derived: Derived, baseUrl: string, seen?: VideoJsonSeen): Generator<string> {
   const line = (value: Line) => `${JSON.stringify(value)}\n`;
   yield line(['header', { baseUrl }]);
   for (const c of catalogue.categories) yield line(['category', c]);
-  for (const c of catalogue.channels) yield line(['channel', c]);
-  for (const [i, v] of catalogue.videos.entries()) yield line(['video', v, derived.trending[i] ?? 0, Array.from(derived.related[i] ?? [])]);
+  const channels = seen && new Map<string, string>();
+  for (const c of catalogue.channels) {
+    const json = JSON.stringify(c);
+    channels?.set(c.username, json);
+    yield `["channel",${json}]\n`;
+  }
+  const comments = catalogue.comments.map((c) => JSON.stringify(c));
+  const byVideo = seen && new Map<string, string[]>();
+  if (byVideo) {
+    for (const [i, c] of catalogue.comments.entries()) {
+      const list = byVideo.get(c.videoId);
+      if (list) list.push(comments[i]!);
+      else byVideo.set(c.videoId, [comments[i]!]);
+    }
+  }
+  for (const [i, v] of catalogue.videos.entries()) {
+    const json = JSON.stringify(v);
+    seen?.(v, json, channels!.get(v.channel), byVideo!.get(v.id) ?? []);
+    yield `["video",${json},${JSON.stringify(derived.trending[i] ?? 0)},${relatedJson(derived.related[i])}]\n`;
+  }
   for (const p of catalogue.playlists) yield line(['playlist', p]);
-  for (const c of catalogue.comments) yield line(['comment', c]);
+  for (const json of comments) yield `["comment",${json}]\n`;
   for (const l of catalogue.live) yield line(['live', l]);
 }
+
+/** A related list as JSON: an Int32Array's numbers joined (integers: the same text), else JSON.stringify of its array. */
+const relatedJson = (list: ArrayLike<number> | undefined): string =>
+  (list instanceof Int32Array ? `[${list.join(',')}]` : JSON.stringify(Array.from(list ?? [])));
 
 export interface ModelData {
   readonly baseUrl: string;

@@ -25,12 +25,13 @@
 // unrendered, when that snapshot recorded the same key for it and the same build code made it
 // (the code that turns inputs into bytes is then the same).
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Answer } from '../api/endpoint.ts';
 import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
 import { entryOfResource, type Model } from '../model/build-model.ts';
 import type { FileRecord } from './manifest.ts';
+import { writeText } from './text-files.ts';
 
 export const PAGE_INPUTS_FILE = 'page-inputs.ndjson';
 
@@ -56,13 +57,23 @@ export function computeVideoInputs(catalogue: PublicCatalogue, baseUrl: string):
     else comments.set(c.videoId, [JSON.stringify(c)]);
   }
   const inputs = new Map<string, string>();
-  const base = JSON.stringify(baseUrl);
-  for (const v of catalogue.videos) {
-    const hash = createHash('sha256').update(base).update('\n').update(JSON.stringify(v)).update('\n').update(channels.get(v.channel) ?? 'null');
-    for (const comment of comments.get(v.id) ?? []) hash.update('\n').update(comment);
-    inputs.set(videoGroup(v.id), hash.digest('base64'));
-  }
+  const key = videoInputKeys(baseUrl);
+  for (const v of catalogue.videos) inputs.set(videoGroup(v.id), key(JSON.stringify(v), channels.get(v.channel), comments.get(v.id) ?? []));
   return inputs;
+}
+
+/**
+ * The rule of computeVideoInputs from the JSON of a video's parts, already made (the build
+ * serialises each record once, for the model data and for its key: model-data.ts modelLines):
+ * the video's, its channel's (undefined when there is none) and its comments' in catalogue order.
+ */
+export function videoInputKeys(baseUrl: string): (video: string, channel: string | undefined, comments: readonly string[]) => string {
+  const base = JSON.stringify(baseUrl);
+  return (video, channel, comments) => {
+    const hash = createHash('sha256').update(base).update('\n').update(video).update('\n').update(channel ?? 'null');
+    for (const comment of comments) hash.update('\n').update(comment);
+    return hash.digest('base64');
+  };
 }
 
 /**
@@ -87,9 +98,27 @@ export function createAnswerKeys(model: Model, inputs: PageInputs, baseUrl: stri
 /** Writes the keys a line each (`[group, key]`, groups in code-unit order); the file's record for the manifest. */
 export function writePageInputs(dir: string, inputs: PageInputs): FileRecord {
   const groups = [...inputs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const bytes = Buffer.from(groups.map((group) => `${JSON.stringify([group, inputs.get(group)])}\n`).join(''));
-  writeFileSync(join(dir, PAGE_INPUTS_FILE), bytes);
-  return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  // a line is `JSON.stringify([group, key])`, each string's JSON made apart (the same text), written a piece at a time
+  return writeText(join(dir, PAGE_INPUTS_FILE), (function* () {
+    for (const group of groups) yield `[${JSON.stringify(group)},${JSON.stringify(inputs.get(group))}]\n`;
+  })());
+}
+
+const SPLIT = '","';
+
+/**
+ * A line's group and key: a line without a backslash holds no escape, so its strings are the text
+ * between its quotes, split at the one `","` (a string without an escape holds no quote); any other
+ * line is parsed as JSON. Undefined when the line is not a pair of strings.
+ */
+function parseInputLine(line: string): [string, string] | undefined {
+  if (line.startsWith('["') && line.endsWith('"]') && !line.includes('\\')) {
+    const at = line.indexOf(SPLIT, 2);
+    if (at !== -1 && line.indexOf('"', 2) === at && line.indexOf('"', at + SPLIT.length) === line.length - 2) return [line.slice(2, at), line.slice(at + SPLIT.length, -2)];
+  }
+  const parsed: unknown = JSON.parse(line);
+  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') return undefined;
+  return [parsed[0], parsed[1]];
 }
 
 /**
@@ -104,9 +133,9 @@ export function readPageInputs(dir: string, recorded: FileRecord | undefined): P
     const inputs = new Map<string, string>();
     for (const line of bytes.toString('utf8').split('\n')) {
       if (line === '') continue;
-      const parsed: unknown = JSON.parse(line);
-      if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') return undefined;
-      inputs.set(parsed[0], parsed[1]);
+      const pair = parseInputLine(line);
+      if (pair === undefined) return undefined;
+      inputs.set(pair[0], pair[1]);
     }
     return inputs;
   } catch {

@@ -1,11 +1,9 @@
 // Writes a snapshot's manifest (manifest.ts: the head, then one page a line, pages in key order)
 // and names the snapshot by its SHA-256: the manifest records every other file's size and hash, so
 // its own hash names them all.
-import { createHash } from 'node:crypto';
-import { closeSync, openSync } from 'node:fs';
 import { API_VERSION } from '../api/version.ts';
-import { writeAll } from './disk-faults.ts';
 import { MANIFEST_FORMAT, manifestLinesOf, SNAPSHOT_ID_LENGTH, type FileRecord, type Manifest, type ManifestHead, type PageEntry } from './manifest.ts';
+import { writeText } from './text-files.ts';
 
 export interface WrittenManifest {
   readonly id: string;
@@ -34,25 +32,11 @@ export function writeManifest(file: string, facts: { baseUrl: string; videos: nu
   return { id, head, keys, manifest: () => ({ ...head, pages: Object.fromEntries(keys.map((k) => [k, entries.get(k)!])) }) };
 }
 
-/** Writes lines a megabyte at a time (never the whole manifest as one string); the SHA-256 (hex) of what it wrote. */
+/**
+ * Writes the lines through text-files.ts writeText (each line encoded straight into a reused
+ * buffer: never the whole manifest as one string, nor a joined chunk of lines encoded again); the
+ * SHA-256 (hex) of what it wrote.
+ */
 function writeManifestLines(file: string, lines: Iterable<string>): string {
-  const hash = createHash('sha256');
-  const fd = openSync(file, 'w');
-  try {
-    let chunk = '';
-    const put = (text: string, force = false) => {
-      chunk += text;
-      if (chunk.length > 1 << 20 || force) {
-        const data = Buffer.from(chunk);
-        writeAll(fd, data);
-        hash.update(data);
-        chunk = '';
-      }
-    };
-    for (const line of lines) put(line);
-    put('', true);
-  } finally {
-    closeSync(fd);
-  }
-  return hash.digest('hex');
+  return writeText(file, lines).sha256;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildModel, deriveCatalogue, entryOfResource, VIDEO_SORTS, type VideoEntry } from '../../../src/model/build-model.ts';
+import { buildModel, deriveCatalogue, entryOfResource, startModel, VIDEO_SORTS, type VideoEntry } from '../../../src/model/build-model.ts';
 import { toVideo } from '../../../src/model/resources.ts';
 import { createUrls } from '../../../src/model/urls.ts';
 import { collectModelLines, modelLines, parseModelLines } from '../../../src/snapshot/model-data.ts';
@@ -68,6 +68,30 @@ describe('buildModel orders', () => {
   it('gives the same orders whatever order the catalogue lists videos in', () => {
     const reversed = modelOf({ ...catalogue, videos: [...videos].reverse() });
     for (const sort of VIDEO_SORTS) expect(ids(reversed.orders[sort])).toEqual(ids(model.orders[sort]));
+  });
+
+  it('breaks ties by id when the videos come in id order, as the catalogue gives them (ties then go by position)', () => {
+    const inIdOrder = [...videos].sort((a, b) => byCodeUnits(a.id, b.id));
+    const sorted = modelOf({ ...catalogue, videos: inIdOrder });
+    for (const sort of VIDEO_SORTS) expect(ids(sorted.orders[sort])).toEqual(ids(model.orders[sort]));
+    // equal scores everywhere: every order is the ids' own
+    const flat = buildModel({ ...catalogue, videos: inIdOrder }, { trending: inIdOrder.map(() => 1), related: inIdOrder.map(() => []) }, BASE_URL);
+    expect(ids(flat.orders.trending)).toEqual(publicVideos.map((v) => v.id).sort(byCodeUnits));
+  });
+
+  it('is the same model when its records are taken first and trending and related given after (startModel, as the build does)', () => {
+    const started = startModel(catalogue).finish(derived, BASE_URL);
+    for (const sort of VIDEO_SORTS) expect(ids(started.orders[sort])).toEqual(ids(model.orders[sort]));
+    expect(started.entries.map((e) => [e.video.id, e.trending, Array.from(e.related), e.commentCount, JSON.stringify(e.resource), JSON.stringify(e.threads)]))
+      .toEqual(model.entries.map((e) => [e.video.id, e.trending, Array.from(e.related), e.commentCount, JSON.stringify(e.resource), JSON.stringify(e.threads)]));
+    expect(JSON.stringify(started.categories)).toBe(JSON.stringify(model.categories));
+  });
+
+  it('refuses trending and related that are not one a video, and a second finish', () => {
+    expect(() => startModel(catalogue).finish({ trending: derived.trending.slice(1), related: derived.related.slice(1) }, BASE_URL)).toThrow(/derived data for/);
+    const started = startModel(catalogue);
+    started.finish(derived, BASE_URL);
+    expect(() => started.finish(derived, BASE_URL)).toThrow(/already finished/);
   });
 
   it('leaves unlisted videos out of every order but keeps them by id', () => {

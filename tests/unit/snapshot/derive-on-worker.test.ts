@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
 import { deriveCatalogue } from '../../../src/model/build-model.ts';
-import { startDerive } from '../../../src/snapshot/derive-on-worker.ts';
+import { prepareDerive, startDerive } from '../../../src/snapshot/derive-on-worker.ts';
 import { catalogueOf, prng, video } from '../support/fixtures.ts';
 
 /** Videos with shared and distinct tags (any case), channels, categories, ties in views and dates, ids beyond ASCII. */
@@ -44,6 +44,24 @@ describe('startDerive', () => {
   it('stops the worker when asked: it answers nothing after', async () => {
     const task = startDerive(videos(2_000, 5));
     await task.stop();
+    await expect(task.derived).rejects.toThrow(/stopped \(exit code \d+\) before answering/);
+  });
+
+  it('starts before its videos are known and answers the same once given them (the build reads the catalogue meanwhile)', async () => {
+    const pending = prepareDerive();
+    await new Promise((r) => setTimeout(r, 50));
+    const list = videos(1_200, 6);
+    const there = await pending.give(list).derived;
+    const here = deriveCatalogue(catalogueOf({ videos: list }));
+    expect(there.trending).toEqual(here.trending);
+    expect(there.related.map((r) => Array.from(r))).toEqual(here.related.map((r) => Array.from(r)));
+    expect(() => pending.give(list)).toThrow(/already given/);
+  });
+
+  it('is stopped before it was given videos when the build fails first: it ends, answering nothing', async () => {
+    const pending = prepareDerive();
+    await pending.stop();
+    const task = pending.give(videos(10, 7));
     await expect(task.derived).rejects.toThrow(/stopped \(exit code \d+\) before answering/);
   });
 });

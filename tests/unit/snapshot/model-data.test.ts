@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildModel, deriveCatalogue, VIDEO_SORTS } from '../../../src/model/build-model.ts';
 import { runSteps } from '../../../src/model/steps.ts';
 import { collectModelLines, loadModelLines, modelLines, parseModelData, parseModelLines } from '../../../src/snapshot/model-data.ts';
+import { computeVideoInputs, videoGroup, videoInputKeys } from '../../../src/snapshot/page-inputs.ts';
 import { BASE_URL, catalogueOf, category, channel, comment, liveStream, playlist, video } from '../support/fixtures.ts';
 
 // descriptions that end like a video line's tail, to mislead a reader that looks for it
@@ -39,6 +40,36 @@ describe('modelLines', () => {
     expect(derived.related.some((r) => r.length === 0)).toBe(true);
     expect(derived.related.some((r) => r.length > 1)).toBe(true);
     expect(lines(derived)).toEqual(expected);
+  });
+});
+
+describe('modelLines with each video\'s JSON seen (the build makes the input keys from it)', () => {
+  // a lone surrogate, a comment on an unlisted video, a channel that does not exist (v5's carol)
+  const odd = { ...catalogue, videos: catalogue.videos.map((v) => (v.id === 'v2' ? { ...v, title: 'half \ud83d pair' } : v)), comments: [...catalogue.comments, comment('c2', 'v4'), comment('c3', 'v1', { text: 'second' })] };
+
+  it('writes the same lines as the JSON of each line array, related lists given as typed or plain arrays', () => {
+    const derived = deriveCatalogue(odd);
+    for (const related of [derived.related, derived.related.map((r) => Array.from(r))]) {
+      const expected = [...modelLines(odd, derived, BASE_URL)].map((l) => l);
+      const seen: string[] = [];
+      const written = [...modelLines(odd, { trending: derived.trending, related }, BASE_URL, (v) => seen.push(v.id))];
+      expect(written).toEqual(expected);
+      expect(written.filter((l) => l.startsWith('["video"'))).toEqual(odd.videos.map((v, i) => `${JSON.stringify(['video', v, derived.trending[i], Array.from(related[i]!)])}\n`));
+      expect(seen).toEqual(odd.videos.map((v) => v.id));
+    }
+  });
+
+  it('shows each video\'s JSON, its channel\'s and its comments\', from which the keys are computeVideoInputs\' own', () => {
+    const key = videoInputKeys(BASE_URL);
+    const keys = new Map<string, string>();
+    for (const _ of modelLines(odd, deriveCatalogue(odd), BASE_URL, (v, json, channel, comments) => {
+      expect(json).toBe(JSON.stringify(v));
+      expect(channel).toBe(odd.channels.find((c) => c.username === v.channel) && JSON.stringify(odd.channels.find((c) => c.username === v.channel)));
+      expect(comments).toEqual(odd.comments.filter((c) => c.videoId === v.id).map((c) => JSON.stringify(c)));
+      keys.set(videoGroup(v.id), key(json, channel, comments));
+    }));
+    expect(keys).toEqual(computeVideoInputs(odd, BASE_URL));
+    expect(new Set(keys.values()).size).toBe(odd.videos.length);
   });
 });
 
