@@ -23,7 +23,9 @@ import { describeDiskFault } from './disk-faults.ts';
 import { layoutOf, type Layout, MANIFEST_FILE, MODEL_FILE, pageFileName, pageShardsOf, SEARCH_FILE, type PageKind } from './layout.ts';
 import type { FileRecord } from './manifest.ts';
 import { modelLines } from './model-data.ts';
-import { createPageWriter, type PageWriter } from './page-writer.ts';
+import { createPageWriter, type PageWriter, type ReusablePages } from './page-writer.ts';
+import { startLinkCheck } from './link-check.ts';
+import type { ShardCheck } from './shard-check.ts';
 import { shardCountFor } from './page-shards.ts';
 import { buildCodeId } from './previous-snapshot.ts';
 import { currentSnapshotId, removeLeftovers, withBuildLock } from './swap.ts';
@@ -32,7 +34,7 @@ import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { choosePrevious, snapshotWhole, type PreviousChoice } from './choose-previous.ts';
 import { copySearchIndex, startSearchIndex, type SearchIndexTask } from './search-file.ts';
 import { writeText } from './text-files.ts';
-import { computeVideoInputs, PAGE_INPUTS_FILE, readPageInputs, writePageInputs } from './page-inputs.ts';
+import { computeVideoInputs, PAGE_INPUTS_FILE, readPageInputs, writePageInputs, type PageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
 import { estimatePages } from './plan-pages.ts';
 import { writeManifest } from './write-manifest.ts';
@@ -124,6 +126,10 @@ interface Build {
   readonly serving: Serving;
   /** whether the served snapshot is whole (hashed once, when first asked) */
   readonly previousWhole: () => boolean;
+  /** the served snapshot's pages and page files, when they may be reused */
+  readonly reusable: ReusablePages | undefined;
+  /** the input keys the served snapshot recorded, when its pages may be copied */
+  readonly previousInputs: PageInputs | undefined;
 }
 
 async function runBuild(options: BuildOptions, layout: Layout, started: number): Promise<BuildSummary> {
@@ -149,8 +155,20 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     throw error;
   }
   const derived = await deriving.derived;
+  const { reuse } = choice;
+  const reusable = reuse && typeof reuse.files !== 'string' ? { pages: reuse.pages, files: reuse.files } : undefined;
+  const previousInputs = reusable && reuse ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined;
+  // the served shards are checked for linking from now on, on a worker thread (link-check.ts)
+  const written: Leftovers = {};
+  if (reusable && previousInputs) written.check = startLinkCheck(reusable.files, reusable.files.shards, videoInputs, previousInputs);
   progress(`trending and related computed, and every video's input key (${lap()}); building the model`);
-  const model = buildModel(input.catalogue, derived, options.baseUrl);
+  let model: Model;
+  try {
+    model = buildModel(input.catalogue, derived, options.baseUrl);
+  } catch (error) {
+    await written.check?.stop();
+    throw error;
+  }
   progress(`model ready (${lap()}); writing model data`);
   const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
   mkdirSync(tmp);
@@ -159,11 +177,13 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     options, layout, started, progress, lap, choice, input, derived, model, videoInputs, tmp,
     serving: { layout, distDir: options.distDir, baseUrl: options.baseUrl, catalogueRevision: input.revision, code, keep: options.keep ?? 2, progress },
     previousWhole: () => (whole ??= choice.previous !== undefined && snapshotWhole(choice.previous)),
+    reusable, previousInputs,
   };
-  const written: Leftovers = {};
   try {
     const data = writeDataFiles(build, written);
-    return takeServedWhole(build, data) ?? await writeAndServe(build, data, written);
+    const served = takeServedWhole(build, data);
+    if (served) await written.check?.stop();
+    return served ?? await writeAndServe(build, data, written);
   } catch (error) {
     throw await cleanUp(build, written, error);
   }
@@ -236,14 +256,14 @@ function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefine
 interface Leftovers extends Written {
   writer?: PageWriter;
   search?: SearchIndexTask;
+  /** the check of the served shards, until the writer takes it */
+  check?: ShardCheck;
 }
 
 /** Stamps the site files, writes the pages, the page inputs and the manifest, puts the snapshot in place and serves it. */
 async function writeAndServe(build: Build, data: DataFiles, written: Leftovers): Promise<BuildSummary> {
-  const { options, tmp, model, progress, lap, choice: { previous, reuse } } = build;
-  const reusable = reuse && typeof reuse.files !== 'string' ? { pages: reuse.pages, files: reuse.files } : undefined;
+  const { options, tmp, model, progress, lap, reusable, previousInputs, choice: { previous } } = build;
   const inputs = build.videoInputs;
-  const previousInputs = reusable && reuse ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined;
   // The site's sitemaps and feeds are answered from the model; their ETags go with the snapshot so
   // the purge list names the ones that changed, and a file whose inputs did not change keeps the
   // served snapshot's ETag unrendered (site-file-stamps.ts).
@@ -252,8 +272,9 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   for (const [group, key] of site.inputs) inputs.set(group, key);
   const siteFilesRecord = writeSiteFileStamps(tmp, site.stamps);
   progress(`${site.stamps.size} sitemaps and feeds stamped: ${site.rendered} rendered, ${site.carried} unchanged (${lap()}); rendering pages`);
-  const writer = createPageWriter(tmp, { shards: shardCountFor(model.videos.size), reuse: reusable });
+  const writer = createPageWriter(tmp, { shards: shardCountFor(model.videos.size), reuse: reusable, check: written.check });
   written.writer = writer;
+  delete written.check;
   const pages = await renderPages({
     model,
     baseUrl: options.baseUrl,
@@ -318,6 +339,7 @@ async function cleanUp(build: Build, written: Leftovers, error: unknown): Promis
   try {
     await written.writer?.abort();
   } catch { /* the files are removed below */ }
+  await written.check?.stop();
   // the worker ends before its folder is removed: it writes nothing after
   await written.search?.stop();
   rmSync(build.tmp, { recursive: true, force: true });

@@ -7,7 +7,9 @@
 // can verify what it serves. A page whose bytes are exactly those of the same URL's page in the
 // previous snapshot (built by the same code, previous-snapshot.ts) takes that page's variants from
 // the previous page files, read by range and checked, instead of being compressed again; they go
-// through the same ordered queue, so the files stay in page order. A shard whose pages are all the
+// through the same ordered queue, so the files stay in page order. Pages copied unrendered that
+// follow each other in a previous shard's files are appended as a run (one read a file, each
+// page's CRC-32 checked: Run). A shard whose pages are all the
 // previous snapshot's, in their places, is not written at all: its previous files are hard-linked
 // once checked whole (shard-check.ts; docs/architecture.md, "Incremental builds").
 import { createHash } from 'node:crypto';
@@ -21,7 +23,7 @@ import type { FileRecord, PageEntry, Range } from './manifest.ts';
 import { checksumOf, PageReadError, readExactly } from './page-files.ts';
 import { shardOf } from './page-shards.ts';
 import type { PreviousPageFiles } from './previous-snapshot.ts';
-import { startShardCheck } from './shard-check.ts';
+import { startShardCheck, type ShardCheck } from './shard-check.ts';
 
 const FLUSH_BYTES = 1 << 20;
 const BATCH = 64;
@@ -191,6 +193,8 @@ export interface PageWriterOptions {
   /** how many shards the pages are spread over (page-shards.ts shardCountFor) */
   readonly shards: number;
   readonly reuse?: ReusablePages | undefined;
+  /** the check of the previous snapshot's shards, started before the writer (link-check.ts); the writer stops it */
+  readonly check?: ShardCheck | undefined;
 }
 
 /** One shard's page files and what of them is taken from the previous snapshot as it is. */
@@ -252,7 +256,9 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   let renderAgain: RenderAgain | undefined;
   // Shards are linked only from a previous snapshot of as many shards (so a page's shard is the same).
   const linking = reuse !== undefined && reuse.files.shards === shardCount;
-  const check = linking ? startShardCheck(reuse!.files.dir, reuse!.files.id, shardCount, reuse!.files.records) : undefined;
+  const check = !linking ? undefined : options.check?.shards === shardCount ? options.check : startShardCheck(reuse!.files.dir, reuse!.files.id, shardCount, reuse!.files.records);
+  /** a check started before the writer that it does not use (the shard counts differ) */
+  const unused = options.check !== check ? options.check : undefined;
   const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined }));
 
   const filesOf = (shard: Shard): Record<PageKind, AppendOnly> =>
@@ -501,6 +507,8 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     for (const shard of shards) {
       if (shard.linked !== undefined && !PAGE_KINDS.every((kind) => sizeOf(kind, shard.index) === shard.ends[KIND_INDEX[kind]])) unlink(shard);
     }
+    // a shard skipped before rendering (a video of it changed) whose pages all kept their places is checked now
+    for (const shard of shards) if (shard.linked !== undefined) check.want(shard.index);
     const whole = await check.finish();
     for (const shard of shards) {
       if (shard.linked === undefined) continue;
@@ -596,6 +604,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
         await pool.drain();
       } finally {
         await check?.stop();
+        await unused?.stop();
         closeRunFiles();
         reuse?.files.close();
         reuse = undefined;
@@ -606,6 +615,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     },
     async abort() {
       await check?.stop();
+      await unused?.stop();
       closeRunFiles();
       reuse?.files.close();
       reuse = undefined;
