@@ -22,6 +22,24 @@ export type VideoSort = (typeof VIDEO_SORTS)[number];
 /** The related videos of each entry, as one pool of entry indexes and each entry's range in it. */
 export type RelatedPool = Int32Array | readonly number[];
 
+let standIns = false;
+
+/**
+ * Runs `answer` (synchronous: a handler) with every video entry's `resource` a stand-in that only
+ * names the video (VideoEntry.resource). An incremental build keys a list page by its answer with
+ * each video resource replaced by the video's input key (src/snapshot/page-inputs.ts), so it
+ * answers the page this way first and makes the real resources only for a page whose key changed
+ * (src/snapshot/render-pages.ts; docs/architecture.md, "Incremental builds").
+ */
+export function withStandIns<T>(answer: () => T): T {
+  standIns = true;
+  try {
+    return answer();
+  } finally {
+    standIns = false;
+  }
+}
+
 export class VideoEntry {
   /** position in Model.entries (catalogue order) */
   readonly index: number;
@@ -51,8 +69,13 @@ export class VideoEntry {
     this.#to = related.to;
   }
 
-  /** The video as the API shows it, made anew at each call (docs/api-contract.md §2). */
+  /**
+   * The video as the API shows it, made anew at each call (docs/api-contract.md §2); inside
+   * `withStandIns`, only what names the video (its id and watch URL: build-model.ts
+   * entryOfResource recognises it), for a build that keys answers without serialising them.
+   */
   get resource(): Video {
+    if (standIns) return { id: this.video.id, watchUrl: this.#urls.watch(this.video.id) } as Video;
     return toVideo(this.video, this.#creator, this.#comments, this.#urls);
   }
 

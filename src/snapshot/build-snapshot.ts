@@ -25,7 +25,9 @@ import { describeDiskFault } from './disk-faults.ts';
 import { layoutOf, type Layout, MANIFEST_FILE, MODEL_FILE, pageFileName, pageShardsOf, SEARCH_FILE, type PageKind } from './layout.ts';
 import type { FileRecord } from './manifest.ts';
 import { modelLines } from './model-data.ts';
-import { createPageWriter, type PageWriter } from './page-writer.ts';
+import { createPageWriter, type PageWriter, type ReusablePages } from './page-writer.ts';
+import { startLinkCheck } from './link-check.ts';
+import type { ShardCheck } from './shard-check.ts';
 import { shardCountFor } from './page-shards.ts';
 import { buildCodeId } from './previous-snapshot.ts';
 import { currentSnapshotId, removeLeftovers, withBuildLock } from './swap.ts';
@@ -34,7 +36,7 @@ import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { choosePrevious, snapshotWhole, type PreviousChoice } from './choose-previous.ts';
 import { copySearchIndex, startSearchIndex, type SearchIndexTask } from './search-file.ts';
 import { writeText } from './text-files.ts';
-import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, writePageInputs } from './page-inputs.ts';
+import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, writePageInputs, type PageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
 import { estimatePages } from './plan-pages.ts';
 import { writeManifest } from './write-manifest.ts';
@@ -126,6 +128,10 @@ interface Build {
   readonly serving: Serving;
   /** whether the served snapshot is whole (hashed once, when first asked) */
   readonly previousWhole: () => boolean;
+  /** the served snapshot's pages and page files, when they may be reused */
+  readonly reusable: ReusablePages | undefined;
+  /** the input keys the served snapshot recorded, when its pages may be copied */
+  readonly previousInputs: PageInputs | undefined;
 }
 
 async function runBuild(options: BuildOptions, layout: Layout, started: number): Promise<BuildSummary> {
@@ -156,9 +162,14 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     await deriving.stop();
     throw error;
   }
+  // read here while the worker computes: the served snapshot's pages and the input keys it recorded
+  const { reuse } = choice;
+  const reusable = reuse && typeof reuse.files !== 'string' ? { pages: reuse.pages, files: reuse.files } : undefined;
+  let previousInputs: PageInputs | undefined;
   let derived: Derived;
   let model: Model;
   try {
+    previousInputs = reusable && reuse ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined;
     derived = await task.derived;
     progress(`trending and related computed, the served manifest read and the model's records taken (${lap()}); finishing the model`);
     model = starting.finish(derived, options.baseUrl);
@@ -169,6 +180,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   progress(`model ready (${lap()}); writing model data and every video's input key`);
   // filled as the model data is written: each record is serialised once, for its line and its key
   const videoInputs = new Map<string, string>();
+  const written: Leftovers = {};
   const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
   mkdirSync(tmp);
   let whole: boolean | undefined;
@@ -176,11 +188,16 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     options, layout, started, progress, lap, choice, input, derived, model, videoInputs, tmp,
     serving: { layout, distDir: options.distDir, baseUrl: options.baseUrl, catalogueRevision: input.revision, code, keep: options.keep ?? 2, progress },
     previousWhole: () => (whole ??= choice.previous !== undefined && snapshotWhole(choice.previous)),
+    reusable, previousInputs,
   };
-  const written: Leftovers = {};
   try {
     const data = writeDataFiles(build, written);
-    return takeServedWhole(build, data) ?? await writeAndServe(build, data, written);
+    // the served shards are checked for linking from now on, on a worker thread (link-check.ts),
+    // while this thread stamps the site files: the changed videos are known once their keys are
+    if (reusable && previousInputs) written.check = startLinkCheck(reusable.files, reusable.files.shards, videoInputs, previousInputs);
+    const served = takeServedWhole(build, data);
+    if (served) await written.check?.stop();
+    return served ?? await writeAndServe(build, data, written);
   } catch (error) {
     throw await cleanUp(build, written, error);
   }
@@ -255,14 +272,14 @@ function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefine
 interface Leftovers extends Written {
   writer?: PageWriter;
   search?: SearchIndexTask;
+  /** the check of the served shards, until the writer takes it */
+  check?: ShardCheck;
 }
 
 /** Stamps the site files, writes the pages, the page inputs and the manifest, puts the snapshot in place and serves it. */
 async function writeAndServe(build: Build, data: DataFiles, written: Leftovers): Promise<BuildSummary> {
-  const { options, tmp, model, progress, lap, choice: { previous, reuse } } = build;
-  const reusable = reuse && typeof reuse.files !== 'string' ? { pages: reuse.pages, files: reuse.files } : undefined;
+  const { options, tmp, model, progress, lap, reusable, previousInputs, choice: { previous } } = build;
   const inputs = build.videoInputs;
-  const previousInputs = reusable && reuse ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined;
   // The site's sitemaps and feeds are answered from the model; their ETags go with the snapshot so
   // the purge list names the ones that changed, and a file whose inputs did not change keeps the
   // served snapshot's ETag unrendered (site-file-stamps.ts).
@@ -271,8 +288,9 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   for (const [group, key] of site.inputs) inputs.set(group, key);
   const siteFilesRecord = writeSiteFileStamps(tmp, site.stamps);
   progress(`${site.stamps.size} sitemaps and feeds stamped: ${site.rendered} rendered, ${site.carried} unchanged (${lap()}); rendering pages`);
-  const writer = createPageWriter(tmp, { shards: shardCountFor(model.videos.size), reuse: reusable });
+  const writer = createPageWriter(tmp, { shards: shardCountFor(model.videos.size), reuse: reusable, check: written.check });
   written.writer = writer;
+  delete written.check;
   const pages = await renderPages({
     model,
     baseUrl: options.baseUrl,
@@ -337,6 +355,7 @@ async function cleanUp(build: Build, written: Leftovers, error: unknown): Promis
   try {
     await written.writer?.abort();
   } catch { /* the files are removed below */ }
+  await written.check?.stop();
   // the worker ends before its folder is removed: it writes nothing after
   await written.search?.stop();
   rmSync(build.tmp, { recursive: true, force: true });

@@ -7,7 +7,9 @@
 // can verify what it serves. A page whose bytes are exactly those of the same URL's page in the
 // previous snapshot (built by the same code, previous-snapshot.ts) takes that page's variants from
 // the previous page files, read by range and checked, instead of being compressed again; they go
-// through the same ordered queue, so the files stay in page order. A shard whose pages are all the
+// through the same ordered queue, so the files stay in page order. Pages copied unrendered that
+// follow each other in a previous shard's files are appended as a run (one read a file, each
+// page's CRC-32 checked: Run). A shard whose pages are all the
 // previous snapshot's, in their places, is not written at all: its previous files are hard-linked
 // once checked whole (shard-check.ts; docs/architecture.md, "Incremental builds").
 import { createHash } from 'node:crypto';
@@ -18,10 +20,10 @@ import type { Rendered } from '../api/respond.ts';
 import { createCompressPool, type Variants } from './compress-pool.ts';
 import { PAGE_KINDS, pageFileName, type PageKind } from './layout.ts';
 import type { FileRecord, PageEntry, Range } from './manifest.ts';
-import { checksumOf, PageReadError } from './page-files.ts';
+import { checksumOf, PageReadError, readExactly } from './page-files.ts';
 import { shardOf } from './page-shards.ts';
 import type { PreviousPageFiles } from './previous-snapshot.ts';
-import { startShardCheck } from './shard-check.ts';
+import { startShardCheck, type ShardCheck } from './shard-check.ts';
 
 const FLUSH_BYTES = 1 << 20;
 const BATCH = 64;
@@ -30,7 +32,6 @@ const MAX_PENDING_BATCHES = 8;
 type MutableEntry = { -readonly [K in keyof PageEntry]: PageEntry[K] };
 /** the CRC-32 of a page's br and gzip variants, when known (read from the previous page files and checked) */
 type Checksums = readonly [number | undefined, number | undefined];
-const NO_VARIANTS: Variants = [undefined, undefined];
 
 /** At most this many buffers go to one writev(2) (Linux's IOV_MAX is 1024). */
 const WRITEV_BUFFERS = 1024;
@@ -192,6 +193,8 @@ export interface PageWriterOptions {
   /** how many shards the pages are spread over (page-shards.ts shardCountFor) */
   readonly shards: number;
   readonly reuse?: ReusablePages | undefined;
+  /** the check of the previous snapshot's shards, started before the writer (link-check.ts); the writer stops it */
+  readonly check?: ShardCheck | undefined;
 }
 
 /** One shard's page files and what of them is taken from the previous snapshot as it is. */
@@ -208,7 +211,29 @@ interface Shard {
   linked: { key: string; before: PageEntry; copied: boolean }[] | undefined;
   /** the end of the linked pages in the previous body, br and gzip files */
   readonly ends: [number, number, number];
+  /** pages copied from the previous snapshot not yet appended: consecutive in one previous shard's files */
+  run: Run | undefined;
 }
+
+/**
+ * Pages taken from the previous snapshot for a shard that is written (not linked), whose bytes
+ * follow each other in one previous shard's files: appended together when the run ends (a page
+ * that does not follow, a page rendered into the shard, RUN_BYTES, or the end), read with one read
+ * a file and checked page by page (each range's CRC-32), instead of three reads a page.
+ */
+interface Run {
+  /** the previous shard the pages are read from */
+  readonly from: number;
+  readonly pages: { key: string; before: PageEntry; entry: MutableEntry; copied: boolean }[];
+  /** where the run starts in the previous body, br and gzip files, and where it ends */
+  readonly start: [number, number, number];
+  readonly end: [number, number, number];
+}
+
+/** Identity bytes a run holds at most before it is appended (its bytes are read at once). */
+const RUN_BYTES = 1 << 20;
+/** the range of a page whose bytes are not appended yet (replaced when its run is) */
+const NOT_YET: Range = [0, 0, 0, 0];
 
 const KIND_INDEX: Readonly<Record<PageKind, number>> = { body: 0, br: 1, gzip: 2 };
 
@@ -231,8 +256,10 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   let renderAgain: RenderAgain | undefined;
   // Shards are linked only from a previous snapshot of as many shards (so a page's shard is the same).
   const linking = reuse !== undefined && reuse.files.shards === shardCount;
-  const check = linking ? startShardCheck(reuse!.files.dir, reuse!.files.id, shardCount, reuse!.files.records) : undefined;
-  const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0] }));
+  const check = !linking ? undefined : options.check?.shards === shardCount ? options.check : startShardCheck(reuse!.files.dir, reuse!.files.id, shardCount, reuse!.files.records);
+  /** a check started before the writer that it does not use (the shard counts differ) */
+  const unused = options.check !== check ? options.check : undefined;
+  const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined }));
 
   const filesOf = (shard: Shard): Record<PageKind, AppendOnly> =>
     (shard.files ??= Object.fromEntries(PAGE_KINDS.map((kind) => [kind, appendOnly(join(dir, pageFileName(kind, shard.index)), shard.index, pending)])) as Record<PageKind, AppendOnly>);
@@ -318,25 +345,117 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     }
   };
 
-  /** Appends the previous page `before`, read by range (each range checked); false when a read failed its check. */
-  const copyNow = (shard: Shard, key: string, before: PageEntry): boolean => {
-    // every range is read and its CRC-32 checked before anything of the page is appended
-    const read = fromPrevious(before.body[3], ({ files: previous }) => {
-      const body = previous.read('body', before.body);
-      return body.length < MIN_COMPRESSIBLE ? { body, variants: NO_VARIANTS } : { body, variants: [before.br && previous.read('br', before.br), before.gzip && previous.read('gzip', before.gzip)] as Variants };
-    });
-    if (read === undefined) return false;
-    const { body, variants } = read;
-    // the checksums recorded are those of the bytes just checked: carried, not computed again
-    const entry: MutableEntry = { etag: before.etag, body: filesOf(shard).body.append(body, before.body[2]) };
-    bytes.identity += body.length;
+  /** The previous page files' descriptors, by name, opened at their first run (closed by `closeRunFiles`). */
+  const runFiles = new Map<string, number>();
+  const closeRunFiles = () => {
+    for (const fd of runFiles.values()) closeSync(fd);
+    runFiles.clear();
+  };
+  /** The bytes [start, end) of a previous page file, exactly (PageReadError otherwise). */
+  const readPrevious = (kind: PageKind, shard: number, start: number, end: number): Buffer => {
+    const name = pageFileName(kind, shard);
+    let fd = runFiles.get(name);
+    if (fd === undefined) {
+      try {
+        fd = openSync(join(reuse!.files.dir, name), 'r');
+      } catch (error) {
+        throw new PageReadError(name, `cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
+      runFiles.set(name, fd);
+    }
+    return readExactly(fd, end - start, start, name);
+  };
+
+  /**
+   * Takes the previous page `before` for `shard`, to be appended with its run (Run); its entry is
+   * in `entries` at once, its ranges once appended. False when its previous shard cannot be read from.
+   */
+  const addToRun = (shard: Shard, key: string, before: PageEntry, copied: boolean): boolean => {
+    const from = before.body[3];
+    if (reuse === undefined || untrusted.has(from)) return false;
+    const starts: [number, number, number] = [before.body[0], before.br?.[0] ?? -1, before.gzip?.[0] ?? -1];
+    let run = shard.run;
+    // each of the page's ranges starts where the run's ends in that file (a variant no page of the run had yet starts it)
+    const follows = (r: Run) => r.from === from && r.end[0] === starts[0]
+      && (before.br === undefined || (before.br[3] === from && (r.start[1] === -1 || r.end[1] === starts[1])))
+      && (before.gzip === undefined || (before.gzip[3] === from && (r.start[2] === -1 || r.end[2] === starts[2])));
+    if (run !== undefined && !follows(run)) {
+      flushRun(shard);
+      run = undefined;
+    }
+    if (run === undefined) {
+      // a variant the first page lacks starts where the next one that has it does: found as they come
+      run = { from, pages: [], start: [starts[0], starts[1], starts[2]], end: [starts[0], starts[1], starts[2]] };
+      shard.run = run;
+    }
+    const entry: MutableEntry = { etag: before.etag, body: NOT_YET };
     if (before.link !== undefined) entry.link = before.link;
     if (before.noindex) entry.noindex = true;
     entries.set(key, entry);
-    if (body.length >= MIN_COMPRESSIBLE) queue(shard, entry, body, variants, [before.br?.[2], before.gzip?.[2]]);
+    run.pages.push({ key, before, entry, copied });
+    run.end[0] += before.body[1];
+    for (const [kind, range] of [[1, before.br], [2, before.gzip]] as const) {
+      if (range === undefined) continue;
+      if (run.start[kind] === -1) run.start[kind] = run.end[kind] = range[0];
+      run.end[kind] += range[1];
+    }
+    if (run.end[0] - run.start[0] >= RUN_BYTES) flushRun(shard);
     return true;
   };
+
+  /**
+   * Appends the pages of a shard's run: each file's bytes read at once, each page's ranges checked
+   * against their CRC-32 before anything of the page is appended (the checksums recorded are those
+   * of the bytes just checked: carried, not computed again). From a page that fails its check (or
+   * a read that fails), nothing more is read from that previous shard, and the page and the rest of
+   * the run are rendered again.
+   */
+  function flushRun(shard: Shard): void {
+    const run = shard.run;
+    if (run === undefined) return;
+    shard.run = undefined;
+    let blocks: (Buffer | undefined)[] | undefined;
+    try {
+      blocks = [0, 1, 2].map((k) => (run.start[k]! >= 0 && run.end[k]! > run.start[k]! ? readPrevious(PAGE_KINDS[k]!, run.from, run.start[k]!, run.end[k]!) : undefined));
+    } catch (error) {
+      if (!(error instanceof PageReadError)) throw error;
+      reuseStopped ??= error.message;
+      untrusted.add(run.from);
+    }
+    const viewOf = (k: number, range: Range | undefined): Buffer | undefined => {
+      if (range === undefined) return undefined;
+      const at = range[0] - run.start[k]!;
+      const view = blocks![k]!.subarray(at, at + range[1]);
+      if (checksumOf(view) !== range[2]) throw new PageReadError(pageFileName(PAGE_KINDS[k]!, run.from), `the ${range[1]} bytes at ${range[0]} do not match their checksum (the file changed or is damaged)`);
+      return view;
+    };
+    for (const { key, before, entry, copied } of run.pages) {
+      let views: [Buffer, Buffer | undefined, Buffer | undefined] | undefined;
+      if (!untrusted.has(run.from)) {
+        try {
+          views = [viewOf(0, before.body)!, viewOf(1, before.br), viewOf(2, before.gzip)];
+        } catch (error) {
+          if (!(error instanceof PageReadError)) throw error;
+          reuseStopped ??= error.message;
+          untrusted.add(run.from);
+        }
+      }
+      if (views === undefined) {
+        if (renderAgain === undefined) throw new Error(`page ${key} cannot be read intact from the previous snapshot, and there is nothing to render it again with`);
+        counts.reused--;
+        if (copied) counts.copied--;
+        writeNow(shard, key, renderAgain(key));
+        continue;
+      }
+      const [body, br, gzip] = views;
+      entry.body = filesOf(shard).body.append(body, before.body[2]);
+      bytes.identity += body.length;
+      if (body.length >= MIN_COMPRESSIBLE) queue(shard, entry, body, [br, gzip], [before.br?.[2], before.gzip?.[2]]);
+    }
+  }
+
   const writeNow = (shard: Shard, key: string, rendered: Rendered) => {
+    flushRun(shard);
     const { body } = rendered;
     const entry: MutableEntry = { etag: rendered.headers['etag']!, body: filesOf(shard).body.append(body) };
     bytes.identity += body.length;
@@ -368,7 +487,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       if (before.gzip) bytes.gzip -= before.gzip[1];
     }
     for (const { key, before, copied } of taken) {
-      if (copyNow(shard, key, before)) continue;
+      if (addToRun(shard, key, before, copied)) continue;
       if (renderAgain === undefined) throw new Error(`page ${key} cannot be read intact from the previous snapshot, and there is nothing to render it again with`);
       counts.reused--;
       if (copied) counts.copied--;
@@ -388,12 +507,15 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     for (const shard of shards) {
       if (shard.linked !== undefined && !PAGE_KINDS.every((kind) => sizeOf(kind, shard.index) === shard.ends[KIND_INDEX[kind]])) unlink(shard);
     }
+    // a shard skipped before rendering (a video of it changed) whose pages all kept their places is checked now
+    for (const shard of shards) if (shard.linked !== undefined) check.want(shard.index);
     const whole = await check.finish();
     for (const shard of shards) {
       if (shard.linked === undefined) continue;
       if (!whole(shard.index) || untrusted.has(shard.index)) {
         counts.unlinked++;
         unlink(shard);
+        flushRun(shard); // read now: a page that fails its check names itself first
         reuseStopped ??= `${pageFileName('body', shard.index)} or its variants do not match the served snapshot's manifest: their pages were read by range, each checked`;
         continue;
       }
@@ -448,7 +570,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
         takeInPlace(shard, key, before, true);
       } else {
         unlink(shard);
-        if (!copyNow(shard, key, before)) return false;
+        if (!addToRun(shard, key, before, true)) return false;
       }
       counts.reused++;
       counts.copied++;
@@ -477,10 +599,13 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     async close() {
       try {
         await linkShards();
+        for (const shard of shards) flushRun(shard);
         submit();
         await pool.drain();
       } finally {
         await check?.stop();
+        await unused?.stop();
+        closeRunFiles();
         reuse?.files.close();
         reuse = undefined;
         await pool.close();
@@ -490,6 +615,8 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     },
     async abort() {
       await check?.stop();
+      await unused?.stop();
+      closeRunFiles();
       reuse?.files.close();
       reuse = undefined;
       await pool.close();

@@ -41,13 +41,16 @@ export function* planPages(model: Model): Generator<PlannedQuery> {
     yield { url: canonicalUrl(`${path}/videos`, { limit }), pages: Number.POSITIVE_INFINITY };
   }
   for (const id of [...model.videos.keys()].sort()) {
-    const path = `/v1/videos/${encodeURIComponent(id)}`;
+    const path = videoPath(id);
     const group = videoGroup(id);
     yield { url: path, pages: 1, group };
     yield { url: `${path}/playback`, pages: 1, group };
     yield { url: canonicalUrl(`${path}/comments`, { limit }), pages: 1, group };
   }
 }
+
+/** The path of a video's own page (its shard is that of its `/playback` and `/comments` too: page-shards.ts). */
+export const videoPath = (id: string): string => `/v1/videos/${encodeURIComponent(id)}`;
 
 /**
  * About how many pages the plan renders, for the progress of a build with no snapshot to compare

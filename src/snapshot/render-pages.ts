@@ -1,15 +1,19 @@
 // The pages of a snapshot, in plan order (plan-pages.ts), each either copied from the served
 // snapshot unrendered (its inputs did not change: page-inputs.ts) or rendered by its endpoint's
-// handler and written (page-writer.ts takes the variants of a page whose bytes did not change).
+// handler and written (page-writer.ts takes the variants of a page whose bytes did not change). A
+// page keyed by its answer is answered first with stand-ins for its videos when it may be copied
+// (entries.ts withStandIns: the key needs only which video stands where), and again for real only
+// when its key changed (docs/architecture.md, "Incremental builds").
 // Progress lines give the pages done of about the previous snapshot's count (or the plan's estimate
 // for a first build), the percentage, the time left and how many were copied, reused or compressed.
 import type { Context } from '../api/endpoint.ts';
 import type { Model } from '../model/build-model.ts';
+import { withStandIns } from '../model/entries.ts';
 import { formatDuration } from '../lib/progress.ts';
 import { createAnswerKeys, type PageInputs } from './page-inputs.ts';
 import type { PageWriter } from './page-writer.ts';
 import { planPages } from './plan-pages.ts';
-import { answerPage, renderAnswered, type CheckedBefore } from './render-page.ts';
+import { answerPage, renderAnswered, type AnsweredPage, type CheckedBefore } from './render-page.ts';
 
 export interface RenderPagesOptions {
   readonly model: Model;
@@ -50,10 +54,14 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
       if (planned.group !== undefined && unchanged(planned.group, inputs.get(planned.group)) && writer.copy(url, renderAgain)) {
         url = undefined; // a group's pages are single pages (plan-pages.ts)
       } else {
-        const answered = answerPage(url, context);
+        // a page keyed by its answer, in a build that may copy it: answered first with stand-ins for
+        // its videos (the key needs only their input keys), answered again for real if it changed
+        const keyOnly = planned.group === undefined && previousInputs !== undefined;
+        const at: string = url;
+        const answered: AnsweredPage = keyOnly ? withStandIns(() => answerPage(at, context)) : answerPage(at, context);
         if (planned.group === undefined) inputs.set(answered.key, answerKey(answered.answer));
         if (!(planned.group === undefined && unchanged(answered.key, inputs.get(answered.key)) && writer.copy(answered.key, renderAgain))) {
-          const page = renderAnswered(answered, context, options.checkedBefore);
+          const page = renderAnswered(keyOnly ? answerPage(at, context) : answered, context, options.checkedBefore);
           writer.write(page.key, page.rendered);
         }
         url = answered.answer.next;

@@ -25,8 +25,12 @@ export interface ShardCheckJob {
 }
 
 export interface ShardCheck {
+  /** the number of shards checked (the served snapshot's) */
+  readonly shards: number;
   /** This shard will not be linked: its files need not be checked. */
   skip(shard: number): void;
+  /** This shard, skipped before, may be linked after all: it is checked again (by `finish` at the latest). */
+  want(shard: number): void;
   /** Waits until every shard not skipped is checked (this thread helping); whether each is whole. */
   finish(): Promise<(shard: number) => boolean>;
   /** Stops the worker (after a failure, or once finished). */
@@ -68,8 +72,11 @@ export function checkShards(job: ShardCheckJob, manifest: boolean): void {
   }
 }
 
-/** Starts checking the page files of a snapshot of `shards` shards whose manifest records `files`. */
-export function startShardCheck(dir: string, id: string, shards: number, files: Readonly<Record<string, FileRecord>>): ShardCheck {
+/**
+ * Starts checking the page files of a snapshot of `shards` shards whose manifest records `files`;
+ * the shards in `skipped` are not checked unless `want`ed.
+ */
+export function startShardCheck(dir: string, id: string, shards: number, files: Readonly<Record<string, FileRecord>>, skipped: Iterable<number> = []): ShardCheck {
   const job: ShardCheckJob = {
     dir, id,
     shards: Array.from({ length: shards }, (_, shard) => PAGE_KINDS.map((kind) => {
@@ -79,6 +86,7 @@ export function startShardCheck(dir: string, id: string, shards: number, files: 
     states: new SharedArrayBuffer(4 * (shards + 1)),
   };
   const states = new Int32Array(job.states);
+  for (const shard of skipped) states[shard] = SHARD.skipped;
   const worker = new Worker(new URL('./shard-check-worker.ts', import.meta.url), { workerData: job });
   let ended = false;
   const exited = new Promise<void>((resolve) => {
@@ -90,8 +98,12 @@ export function startShardCheck(dir: string, id: string, shards: number, files: 
     worker.once('error', () => {});
   });
   return {
+    shards,
     skip(shard) {
       Atomics.compareExchange(states, shard, SHARD.waiting, SHARD.skipped);
+    },
+    want(shard) {
+      Atomics.compareExchange(states, shard, SHARD.skipped, SHARD.waiting);
     },
     async finish() {
       checkShards(job, true);

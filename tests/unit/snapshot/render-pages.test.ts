@@ -1,0 +1,82 @@
+// An incremental build keys each list, channel and playlist page by its answer with every video
+// resource replaced by its video's input key, and answers the page first with stand-ins for its
+// videos (entries.ts withStandIns; render-pages.ts): the key must be the one the real answer gives,
+// for every page the build plans, or a changed page would be copied from the served snapshot.
+import { describe, expect, it } from 'vitest';
+import type { Context } from '../../../src/api/endpoint.ts';
+import { withStandIns } from '../../../src/model/entries.ts';
+import { computeVideoInputs, createAnswerKeys } from '../../../src/snapshot/page-inputs.ts';
+import { planPages } from '../../../src/snapshot/plan-pages.ts';
+import { answerPage } from '../../../src/snapshot/render-page.ts';
+import { BASE_URL, catalogueOf, category, channel, comment, modelOf, playlist, video } from '../support/fixtures.ts';
+
+const catalogue = catalogueOf({
+  categories: [category('music'), category('tech')],
+  channels: [channel('alice'), channel('bob')],
+  videos: Array.from({ length: 45 }, (_, i) => video(`v${String(i).padStart(2, '0')}`, {
+    channel: i % 3 === 0 ? 'bob' : 'alice',
+    category: i % 2 === 0 ? 'music' : 'tech',
+    description: `Video ${i}, described at length. `.repeat(5),
+    duration: 60 + i * 70,
+    views: (i * 37) % 101,
+    likes: (i * 11) % 17,
+    publishedAt: `2026-03-${String((i % 28) + 1).padStart(2, '0')}T10:00:00Z`,
+  })),
+  playlists: [playlist('pl-a', ['v01', 'v02', 'v04', 'v05']), playlist('pl-b', Array.from({ length: 30 }, (_, i) => `v${String(i).padStart(2, '0')}`), { channel: 'bob' })],
+  comments: [comment('c1', 'v01'), comment('c2', 'v03')],
+});
+const model = modelOf(catalogue);
+const context: Context = { model, snapshot: undefined, liveStreams: () => model.live };
+const answerKey = createAnswerKeys(model, computeVideoInputs(catalogue, BASE_URL), BASE_URL);
+
+/** Every page the build keys by its answer (not a video's own pages), following each cursor chain. */
+function answeredPages(): string[] {
+  const urls: string[] = [];
+  for (const planned of planPages(model)) {
+    if (planned.group !== undefined) continue;
+    let url: string | undefined = planned.url;
+    for (let n = 0; url !== undefined && n < planned.pages; n++) {
+      urls.push(url);
+      url = answerPage(url, context).answer.next;
+    }
+  }
+  return urls;
+}
+
+describe('render-pages: list pages keyed from stand-ins', () => {
+  const urls = answeredPages();
+
+  it('plans many pages that list videos, over several pages of a cursor chain', () => {
+    expect(urls.filter((url) => url.includes('cursor=')).length).toBeGreaterThan(2);
+    expect(urls).toContain('/v1/playlists/pl-b/videos?limit=20');
+  });
+
+  it('gives every planned page the key of its real answer, and the same next link', () => {
+    for (const url of urls) {
+      const real = answerPage(url, context);
+      const standIn = withStandIns(() => answerPage(url, context));
+      expect(standIn.key).toBe(real.key);
+      expect(standIn.answer.next).toBe(real.answer.next);
+      expect(answerKey(standIn.answer), url).toBe(answerKey(real.answer));
+    }
+  });
+
+  it('answers with stand-ins that hold no video field but what names the video, and real resources once it returns', () => {
+    const url = '/v1/videos?limit=20&sort=latest';
+    const standIn = withStandIns(() => answerPage(url, context)).answer.body as { data: object[] };
+    expect(standIn.data).toHaveLength(20);
+    for (const item of standIn.data) expect(Object.keys(item).sort()).toEqual(['id', 'watchUrl']);
+    const real = answerPage(url, context).answer.body as { data: { title: string; description: string }[] };
+    expect(real.data[0]!.title).toMatch(/./);
+    expect(real.data[0]!.description).toMatch(/described at length/);
+    // a key that changes with a listed video's inputs changes with stand-ins too
+    const changed = createAnswerKeys(model, new Map([...computeVideoInputs(catalogue, BASE_URL)].map(([group, key]) => [group, group === `video:${(real.data[0] as unknown as { id: string }).id}` ? `${key}!` : key])), BASE_URL);
+    expect(changed(withStandIns(() => answerPage(url, context)).answer)).not.toBe(answerKey(answerPage(url, context).answer));
+  });
+
+  it('makes real resources again after a handler threw inside withStandIns', () => {
+    expect(() => withStandIns(() => answerPage('/v1/videos?limit=20&sort=nonsense', context))).toThrow();
+    const real = answerPage('/v1/videos?limit=20&sort=latest', context).answer.body as { data: { title?: string }[] };
+    expect(real.data[0]!.title).toBeDefined();
+  });
+});

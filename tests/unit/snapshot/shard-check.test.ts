@@ -1,0 +1,88 @@
+// The check of the served snapshot's page shards before a rebuild links them (shard-check.ts,
+// link-check.ts): real files, real worker thread. A shard skipped before rendering (a video of it
+// changed) is not hashed unless the writer wants it after all; a damaged one is never whole.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MANIFEST_FILE, PAGE_KINDS, pageFileName } from '../../../src/snapshot/layout.ts';
+import { startLinkCheck } from '../../../src/snapshot/link-check.ts';
+import type { FileRecord } from '../../../src/snapshot/manifest.ts';
+import { shardOf } from '../../../src/snapshot/page-shards.ts';
+import { videoPath } from '../../../src/snapshot/plan-pages.ts';
+import type { PreviousPageFiles } from '../../../src/snapshot/previous-snapshot.ts';
+import { startShardCheck } from '../../../src/snapshot/shard-check.ts';
+import { tempDirs } from '../support/fixtures.ts';
+
+const dirs = tempDirs();
+afterEach(() => dirs.cleanup());
+const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
+const SHARDS = 8;
+
+/** A served snapshot's folder with SHARDS shards of page files and a manifest; the records and the id. */
+function servedSnapshot(): { dir: string; id: string; records: Record<string, FileRecord> } {
+  const dir = dirs.make();
+  mkdirSync(dir, { recursive: true });
+  const records: Record<string, FileRecord> = {};
+  for (let shard = 0; shard < SHARDS; shard++) {
+    for (const kind of PAGE_KINDS) {
+      const bytes = Buffer.from(`${kind} bytes of shard ${shard}\n`.repeat(50));
+      writeFileSync(join(dir, pageFileName(kind, shard)), bytes);
+      records[pageFileName(kind, shard)] = { size: bytes.length, sha256: sha256(bytes) };
+    }
+  }
+  const manifest = '{"format":3}\n';
+  writeFileSync(join(dir, MANIFEST_FILE), manifest);
+  return { dir, id: sha256(manifest).slice(0, 16), records };
+}
+
+describe('shard check', () => {
+  it('finds every shard whole, and a shard damaged in place not whole', async () => {
+    const { dir, id, records } = servedSnapshot();
+    writeFileSync(join(dir, pageFileName('br', 3)), Buffer.from('br bytes of shard 3\n'.repeat(50)).fill(0x41, 5, 9));
+    const check = startShardCheck(dir, id, SHARDS, records);
+    const whole = await check.finish();
+    await check.stop();
+    expect(Array.from({ length: SHARDS }, (_, shard) => whole(shard))).toEqual([true, true, true, false, true, true, true, true]);
+  });
+
+  it('does not count a shard skipped before it started as whole, unless it is wanted again', async () => {
+    const { dir, id, records } = servedSnapshot();
+    const check = startShardCheck(dir, id, SHARDS, records, [2, 5]);
+    check.want(5);
+    const whole = await check.finish();
+    await check.stop();
+    expect(whole(2)).toBe(false);
+    expect(whole(5)).toBe(true);
+    expect(whole(4)).toBe(true);
+  });
+
+  it('a wanted shard that was skipped is still checked: damaged, it is not whole', async () => {
+    const { dir, id, records } = servedSnapshot();
+    writeFileSync(join(dir, pageFileName('body', 6)), 'other bytes');
+    const check = startShardCheck(dir, id, SHARDS, records, [6]);
+    check.want(6);
+    const whole = await check.finish();
+    await check.stop();
+    expect(whole(6)).toBe(false);
+  });
+
+  it('startLinkCheck skips the shards of the videos whose inputs changed, were added or removed, and only those', async () => {
+    const { dir, id, records } = servedSnapshot();
+    const previous = { dir, id, shards: SHARDS, records, read: () => Buffer.alloc(0), close: () => {} } as PreviousPageFiles;
+    const ids = Array.from({ length: 40 }, (_, i) => `vid-${i}`);
+    const before = new Map(ids.map((v) => [`video:${v}`, `key-${v}`]));
+    before.set('/v1/categories', 'k');
+    const now = new Map(before);
+    now.set('video:vid-3', 'changed');
+    now.delete('video:vid-7');
+    now.set('video:new one', 'k');
+    now.set('/v1/categories', 'other'); // a list page's key: its shard is not known before rendering
+    const changed = new Set(['vid-3', 'vid-7', 'new one'].map((v) => shardOf(videoPath(v), SHARDS)));
+    expect(changed.size).toBeLessThan(SHARDS);
+    const check = startLinkCheck(previous, SHARDS, now, before);
+    const whole = await check.finish();
+    await check.stop();
+    for (let shard = 0; shard < SHARDS; shard++) expect(whole(shard), `shard ${shard}`).toBe(!changed.has(shard));
+  });
+});
