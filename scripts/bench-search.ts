@@ -150,7 +150,7 @@ await runCli('bench:search', async () => {
       });
       // npm start answers prerendered pages at once and other queries 503 until the model and the
       // search index are loaded (docs/reliability.md): the streams start once search answers
-      await waitFor(`http://127.0.0.1:${PORT}/v1/search?q=talk`);
+      await waitFor(`http://127.0.0.1:${PORT}/v1/search?q=talk`, 600);
       const pid = server.pid!; // taskset execs the command in its own process
       const loaded = rssOf(pid);
       const pool = searchQueries(catalogue, Number(process.env['BENCH_POOL'] ?? 5000));

@@ -45,14 +45,16 @@ export function wrk(port: number, urls: string, seconds: number): number {
   return Number(match[1]);
 }
 
-export async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
+/** Waits until `url` answers 2xx, polling every 100 ms for at most `seconds` (a model of a million videos loads in minutes). */
+export async function waitFor(url: string, seconds = 60): Promise<void> {
+  const deadline = performance.now() + seconds * 1000;
+  while (performance.now() < deadline) {
     try {
       if ((await fetch(url)).ok) return;
     } catch { /* not up yet */ }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`${url} did not come up`);
+  throw new Error(`${url} did not come up in ${seconds} s`);
 }
 
 export const median = (values: readonly number[]): number => {
