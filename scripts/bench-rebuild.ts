@@ -12,13 +12,15 @@
 // Prints the machine's load average.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { loadavg, totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { join } from 'node:path';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { markRevision } from '../src/catalogue/revision.ts';
 import { wholeNumber } from '../src/cli/args.ts';
 import { layoutOf } from '../src/snapshot/layout.ts';
 import { currentSnapshotId } from '../src/snapshot/swap.ts';
+import { chooseHeapLimit, countVideos } from '../src/snapshot/build-heap.ts';
 import type { Reuse } from '../src/snapshot/build-snapshot.ts';
 import { runCommand, UsageError } from './cli.ts';
 import { EVERY_MS, get, rssOf, spawnServer, startProbe, summarise } from './bench/latency-probe.ts';
@@ -42,9 +44,16 @@ interface Run { id: string; seconds: number; rssMb: number; pages: number; video
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
-/** One build in a fresh process (scripts/bench/run-build.ts), without blocking this one's event loop. */
+/**
+ * One build in a fresh process (scripts/bench/run-build.ts), without blocking this one's event loop,
+ * with the heap limit `npm run build` would choose for the catalogue (build-heap.ts): without it a
+ * rebuild of a million videos runs out of V8's default heap.
+ */
 function timedBuild(catalogue: string, distDir: string, full: boolean, progress: boolean): Promise<Run> {
-  const child = spawn(process.execPath, ['scripts/bench/run-build.ts'], {
+  const videos = countVideos(catalogue) ?? 0;
+  const heap = chooseHeapLimit({ videos, totalMemory: totalmem(), defaultLimit: getHeapStatistics().heap_size_limit, nodeOptions: process.env['NODE_OPTIONS'] ?? '' });
+  const flags = heap.limitMb === undefined ? [] : [`--max-old-space-size=${heap.limitMb}`];
+  const child = spawn(process.execPath, [...flags, 'scripts/bench/run-build.ts'], {
     env: { ...process.env, CATALOGUE_DB: catalogue, DIST_DIR: distDir, FULL_BUILD: String(full), BUILD_PROGRESS: String(progress) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
