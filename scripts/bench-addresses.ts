@@ -5,7 +5,8 @@
 // RSS before and after, and how many of the requests were refused once the one bucket they share
 // (the socket's address) was spent, against the target: the RSS grows by less than 50 MB.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { rssOf } from './bench/latency-probe.ts';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +37,8 @@ function options(): { requests: number; bytes: number } {
   };
 }
 
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+/** the server's RSS: npm start's supervisor and its serving processes */
+const rssMb = (pid: number): number => rssOf(pid);
 
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 const get = (path: string, headers: Record<string, string>): Promise<number> => getStatus(agent, PORT, path, headers);

@@ -11,6 +11,7 @@
 //   4. fuzz: N random malformed heads (default 24,000): answers, drops, 5xx, problems with CORS.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { processTree } from './bench/latency-probe.ts';
 import { request, Agent } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -73,10 +74,16 @@ function slowConnection(port: number, localAddress: string, first: string, rest:
   });
 }
 
-/** CPU time (user + system) of a process so far, in ms. */
+/** CPU time (user + system) so far of a process and its descendants (npm start's serving processes), in ms. */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  let ms = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ms += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch { /* gone */ }
+  }
+  return ms;
 }
 
 const BENCH_HOSTILE_COMMAND = {

@@ -22,7 +22,7 @@ import { readManifestBaseUrl } from '../src/snapshot/manifest.ts';
 import { runCommand, UsageError } from './cli.ts';
 import { mixUrls } from './bench/mix-urls.ts';
 import { freePort, median, need, positive, waitFor } from './bench/serving.ts';
-import { startScript } from './bench/latency-probe.ts';
+import { memoryOfTree, processTree, startScript } from './bench/latency-probe.ts';
 
 /**
  * Waits (up to 10 minutes: a 100,000-video snapshot on a busy machine loads in a minute or more)
@@ -83,11 +83,10 @@ function wrk(port: number, urls: string, seconds: number): { rate: number; reque
 
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
-/** VmRSS and VmHWM (peak) of a process, in MB. */
+/** VmRSS and VmHWM (peak) of the server: npm start's supervisor and its serving processes, in MB. */
 function memoryOf(pid: number): string {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return `RSS ${(kb('VmRSS') / 1024).toFixed(0)} MB (peak ${(kb('VmHWM') / 1024).toFixed(0)} MB)`;
+  const { now, peak } = memoryOfTree(pid);
+  return `RSS ${now.toFixed(0)} MB (peak ${peak.toFixed(0)} MB)`;
 }
 
 /** GETs each path once, one at a time on one connection: each answer's status, body and time. */
@@ -164,7 +163,7 @@ await runCommand('bench:mix', BENCH_MIX_COMMAND, async ({ values }) => {
     const oursPerCpu: number[] = [];
     for (let run = 1; run <= runs; run++) {
       const before = load();
-      const { rate, errors, perCpuSecond, spent } = measuredRun(ourPort, join(dir, 'ours.txt'), seconds, () => [server!.pid!]);
+      const { rate, errors, perCpuSecond, spent } = measuredRun(ourPort, join(dir, 'ours.txt'), seconds, () => processTree(server!.pid!));
       ours.push(rate);
       oursPerCpu.push(perCpuSecond);
       console.log(`ours run ${run}${run === 1 ? ' (fresh)' : ''}: ${rate.toFixed(0)} req/s, ${perCpuSecond.toFixed(0)} requests per CPU second (${spent}; load before ${before})${errors}; ${memoryOf(server.pid!)}`);

@@ -12,7 +12,7 @@
 // 4610; the snapshot is built for http://127.0.0.1:4610 whatever the port, or for PUBLIC_BASE_URL
 // when it is set: a snapshot built for another base URL is refused by the server).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import { seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
 import { runLightClient, type Answered } from './bench/light-client.ts';
 import { searchQueries } from './bench/search-queries.ts';
 import { waitFor } from './bench/serving.ts';
-import { startScript } from './bench/latency-probe.ts';
+import { memoryOfTree, startScript } from './bench/latency-probe.ts';
 import { wholeNumber } from '../src/cli/args.ts';
 import { readCommandLine, runCli } from './cli.ts';
 
@@ -99,11 +99,8 @@ async function load(next: () => string, clients: number, seconds: number) {
   return { slowest, requests: count, failures, rps: count / seconds, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: sorted[count - 1]! };
 }
 
-function rssOf(pid: number): { now: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
+/** the server's memory: npm start's supervisor and its serving processes (docs/reliability.md, "Swaps between processes") */
+const rssOf = (pid: number): { now: number; peak: number } => memoryOfTree(pid);
 
 await runCli('bench:search', async () => {
   const videos = wholeNumber('videos', values.videos, { min: 1, max: 10_000_000, fallback: 100_000 });

@@ -13,7 +13,7 @@
 // The requests alternate a prerendered page and a dynamic list query. Prints the machine's load
 // average: on a shared machine the figures move with it. The twin is removed at the end.
 import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.ts';
@@ -45,6 +45,7 @@ const BENCH_SWAP_COMMAND = {
   about: 'What a snapshot swap and a start-up cost a running server, on the catalogue and snapshots of CATALOGUE_DB and DIST_DIR (build them first): start-up to the first answer, the worst latency of a request every 50 ms during a swap, failures and RSS, against the targets.',
   options: {
     seconds: { type: 'string', value: 'S', help: 'how long to keep measuring after each swap (default 3)' },
+    'server-log': { type: 'string', value: 'FILE', help: 'write the server\'s whole output to FILE, and every request slower than 100 ms with its time since the spawn (e.g. beside NODE_OPTIONS=--trace-gc, whose times count from the server\'s start)' },
   },
   notes: ['environment: CATALOGUE_DB, DIST_DIR and PUBLIC_BASE_URL name a built catalogue; PORT defaults to 4620.'],
 } as const;
@@ -63,11 +64,19 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
     throw new UsageError(`the snapshot was not built for PUBLIC_BASE_URL=${config.publicBaseUrl}; set PUBLIC_BASE_URL to the one it was built for`);
   }
 
+  const serverLog = values['server-log'];
+  if (serverLog !== undefined) writeFileSync(serverLog, '');
   const probe = startProbe(port, (n) => (n % 2 === 0 ? page : dynamic(n + 1)));
   const { samples } = probe;
   const started = performance.now();
   const spawned = spawnServer({ ...process.env, PORT: String(port), HOST: '127.0.0.1' });
   const { server } = spawned;
+  /** the server's output so far and the slow requests of `phase`, appended to --server-log */
+  const keepLog = (phase: string) => {
+    if (serverLog === undefined) return;
+    const slow = samples.filter((s) => s.ms > 100).map((s) => `slow request: sent ${Math.round(s.at - started)} ms after the spawn, ${Math.round(s.ms)} ms, ${s.status} ${s.path}`);
+    appendFileSync(serverLog, `--- ${phase}\n${spawned.log()}${slow.join('\n')}\n`);
+  };
   try {
     // the first 200 (a prerendered page, served before the model is loaded), then the first 200
     // to a dynamic query (the model loaded)
@@ -86,6 +95,7 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
     const rssServing = rssOf(server.pid!);
     console.log(`start-up: first 200 answer ${firstAnswer === undefined ? 'never' : `${Math.round(firstAnswer)} ms`} after spawning npm start (target <= ${TARGET.firstAnswerMs} ms); first 200 to a dynamic query ${firstDynamic === undefined ? 'never' : `${Math.round(firstDynamic)} ms`} (${unavailable} answered 503 before); RSS ${rssServing.toFixed(0)} MB once the model is loaded (target <= ${TARGET.rssMb} MB)`);
     console.log(spawned.log().split('\n').filter((line) => /serving|refused/.test(line)).map((line) => `  server: ${line}`).join('\n'));
+    keepLog('start-up');
     spawned.clearLog();
 
     const twin = makeTwin(root, original);
@@ -111,6 +121,7 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
         const after = rssOf(server.pid!);
         console.log(`swap ${from} -> ${to}: served after ${servedAt === undefined ? 'never' : `${Math.round(servedAt - swapAt)} ms`}; ${during.count} requests every ${EVERY_MS} ms: worst ${during.worst.toFixed(0)} ms (target <= ${TARGET.worstMs}), p99 ${during.p99.toFixed(0)} ms, p50 ${during.p50.toFixed(0)} ms, ${during.failures} failures${during.failures ? ` (${during.byStatus})` : ''} (target 0); peak RSS ${peak.toFixed(0)} MB, ${after.toFixed(0)} MB ${settle / 1000} s after it served (target <= ${TARGET.rssMb} MB)`);
         console.log(spawned.log().split('\n').filter((line) => /serving|refused/.test(line)).map((line) => `  server: ${line}`).join('\n'));
+        keepLog(`swap ${from} -> ${to}`);
         spawned.clearLog();
       }
     } finally {

@@ -2,6 +2,7 @@
 // is none (or it was built for another PUBLIC_BASE_URL or an older catalogue revision), build the Astro app if it is missing or
 // older than the sources (the SDK too), then serve.
 import { execFileSync } from 'node:child_process';
+import cluster from 'node:cluster';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SEED_OPTIONS, seedCatalogue } from '../src/catalogue/seed-catalogue.ts';
@@ -13,7 +14,9 @@ import { buildSnapshot } from '../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import { readManifestBaseUrl } from '../src/snapshot/manifest.ts';
 import { currentSnapshotId, readBuiltFrom } from '../src/snapshot/swap.ts';
-import { ASTRO_ENTRY, CLIENT_DIR, startServer } from '../src/server/start-server.ts';
+import { ASTRO_ENTRY, CLIENT_DIR } from '../src/server/start-server.ts';
+import { runServingProcess } from '../src/server/serving-process.ts';
+import { superviseServers } from '../src/server/supervise-servers.ts';
 import { baseUrlSource } from '../src/snapshot/deployment.ts';
 import { runCommand } from './cli.ts';
 
@@ -35,7 +38,13 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-await runCommand('start', START_COMMAND, async ({ values }) => {
+// a serving process started by the supervisor below (supervise-servers.ts)
+if (cluster.isWorker) {
+  await runServingProcess(loadConfig()).catch((error: unknown) => {
+    console.error(`start: ${(error as Error).message}`);
+    process.exit(1);
+  });
+} else await runCommand('start', START_COMMAND, async ({ values }) => {
   const config = loadConfig();
   if (!existsSync(config.catalogueDb)) {
     console.log(`start: no catalogue at ${config.catalogueDb}; seeding a demo catalogue of ${DEFAULT_SEED_OPTIONS.videos} videos`);
@@ -68,11 +77,13 @@ await runCommand('start', START_COMMAND, async ({ values }) => {
     console.log('start: building the pages, the player, the SDK and the API description (npm run build:app)');
     execFileSync('npm', ['run', '--silent', 'build:app'], { stdio: 'inherit' });
   }
-  const running = await startServer(config);
-  console.log(`start: listening on port ${running.port}, serving ${config.publicBaseUrl}`);
+  // served by a process of its own, replaced by another at each swap (docs/reliability.md, "Swaps between processes")
+  const supervisor = superviseServers({ root: layout.root, log: (m) => console.log(m), sitePassSecret: config.sitePassSecret });
+  const port = await supervisor.listening;
+  console.log(`start: listening on port ${port}, serving ${config.publicBaseUrl}`);
   const stop = () => {
     console.log('start: shutting down');
-    void running.close().then(() => process.exit(0));
+    void supervisor.stop().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -26,19 +26,36 @@ export function get(port: number, path: string, timeoutMs = 30_000): Promise<{ s
   });
 }
 
-/** RSS of a process and its children (npm → sh → node), in MB, from /proc. */
-export function rssOf(pid: number): number {
-  let total = 0;
+/** A process and its descendants (npm → sh → node → the serving processes of npm start), from /proc. */
+export function processTree(pid: number): number[] {
+  const pids: number[] = [];
   const walk = (p: number) => {
     try {
-      const status = readFileSync(`/proc/${p}/status`, 'utf8');
-      total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-      for (const child of readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) walk(Number(child));
+      const children = readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+      pids.push(p);
+      for (const child of children) walk(Number(child));
     } catch { /* gone */ }
   };
   walk(pid);
-  return total;
+  return pids;
 }
+
+/** VmRSS and VmHWM (peak) of a process and its descendants, in MB: each process's own, summed. */
+export function memoryOfTree(pid: number): { now: number; peak: number } {
+  let now = 0;
+  let peak = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      now += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+      peak += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    } catch { /* gone */ }
+  }
+  return { now, peak };
+}
+
+/** RSS of a process and its descendants, in MB. */
+export const rssOf = (pid: number): number => memoryOfTree(pid).now;
 
 export const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);

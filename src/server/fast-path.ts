@@ -167,8 +167,12 @@ function answerShared(socket: Socket, snapshot: Snapshot, query: SharedQuery, an
 
 export interface FrontServer {
   readonly server: Server;
-  /** Destroys the idle connections the fast path holds. */
-  closeIdle(): void;
+  /**
+   * Ends, gracefully, every connection the fast path holds that is not part way through a request
+   * head (its answers written first), and from now on each one once it has answered what it read:
+   * for a server handing its port over to another process (supervise-servers.ts).
+   */
+  retire(): void;
   /** Destroys every connection, including those handed to node:http. */
   closeAll(): void;
 }
@@ -197,6 +201,9 @@ export function createFrontServer(options: FrontOptions): FrontServer {
   const { snapshots, http, gate, record, urls, answerQuery } = options;
   const idle = new Set<Socket>();
   const all = new Set<Socket>();
+  /** fast-path connections holding part of a request head */
+  const partway = new Set<Socket>();
+  let retiring = false;
   const guard = guardConnections({
     perClient: options.connectionsPerClient,
     headTimeoutMs: options.headTimeoutMs,
@@ -230,6 +237,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     socket.on('close', () => {
       idle.delete(socket);
       all.delete(socket);
+      partway.delete(socket);
     });
 
     const handOff = () => {
@@ -238,6 +246,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       socket.removeListener('data', onData);
       socket.setTimeout(0);
       idle.delete(socket);
+      partway.delete(socket);
       // the head's deadline keeps running until node:http has read it (the 'request' listener above)
       guard.startHead(socket, Date.now());
       // node:http takes the socket over (possibly reading it natively from now on); the bytes we
@@ -293,16 +302,23 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       }
       // the next head's clock starts with this chunk if a head was answered in it, or runs on
       if (answered) guard.endHead(socket);
-      if (reader.settle()) guard.startHead(socket, arrived);
-      else guard.endHead(socket);
+      if (reader.settle()) {
+        guard.startHead(socket, arrived);
+        partway.add(socket);
+      } else {
+        guard.endHead(socket);
+        partway.delete(socket);
+        if (retiring) socket.end();
+      }
     }
     socket.on('data', onData);
   });
 
   return {
     server,
-    closeIdle() {
-      for (const socket of idle) socket.destroy();
+    retire() {
+      retiring = true;
+      for (const socket of idle) if (!partway.has(socket)) socket.end();
     },
     closeAll() {
       guard.close();

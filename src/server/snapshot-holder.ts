@@ -26,11 +26,23 @@ export interface SnapshotHolder {
   readonly loading: string | undefined;
   /** Loads `current` if it changed (waiting for a load under way first); true when a new snapshot was swapped in. */
   refresh(): Promise<boolean>;
+  /**
+   * What another process found out about `current` on disk (the serving process of `npm start` is
+   * told by its supervisor: supervise-servers.ts): the snapshot it is loading, or why it refused
+   * it; neither clears both.
+   */
+  tell(told: Told): void;
   /** settles when the first snapshot serves its pages, or the first load (and any fallback) is over */
   readonly ready: Promise<void>;
   /** settles when the first load (and any fallback) is over: a snapshot is served whole, or none is */
   readonly loaded: Promise<void>;
   close(): void;
+}
+
+/** What a holder that does not follow `current` is told of it. */
+export interface Told {
+  readonly loading?: string | undefined;
+  readonly problem?: SnapshotProblem | undefined;
 }
 
 export interface HoldOptions {
@@ -39,6 +51,16 @@ export interface HoldOptions {
   /** the server's PUBLIC_BASE_URL: snapshots built for another are refused */
   readonly baseUrl?: string | undefined;
   readonly log: (message: string) => void;
+  /**
+   * Whether to follow `current` (watch it, poll it each second, swap in what it names); default
+   * true. false: the first snapshot is loaded (with the fall-back) and kept, and swaps are left to
+   * whoever replaces this process (supervise-servers.ts).
+   */
+  readonly follow?: boolean;
+  /** serve a snapshot's pages before its model is loaded while nothing is served (default true) */
+  readonly pagesFirst?: boolean;
+  /** when `current` is refused and nothing is served, serve the newest intact snapshot beside it (default true) */
+  readonly fallBack?: boolean;
 }
 
 const SNAPSHOT_ID = /^[0-9a-f]{16}$/;
@@ -46,7 +68,7 @@ const SNAPSHOT_ID = /^[0-9a-f]{16}$/;
 const PAGE_FILE = /^pages-\d+\.(?:bin|br\.bin|gz\.bin)$/;
 
 /** Sizes and times of a snapshot's files: when it changes, a refused snapshot is worth another look. */
-function signatureOf(dir: string): string {
+export function signatureOf(dir: string): string {
   let pageFiles: string[];
   try {
     pageFiles = readdirSync(dir).filter((name) => PAGE_FILE.test(name)).sort();
@@ -102,7 +124,7 @@ export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolde
   const firstPages = new Promise<void>((resolve) => { pagesServed = resolve; });
 
   /** Opens a snapshot; while nothing is served, its pages are served as soon as they can be. */
-  const open = (id: string, started: number) => openSnapshot(join(root, id), id, { cacheBytes: options.cacheBytes, baseUrl: options.baseUrl }, current ? undefined : (pagesOnly) => {
+  const open = (id: string, started: number) => openSnapshot(join(root, id), id, { cacheBytes: options.cacheBytes, baseUrl: options.baseUrl }, current || options.pagesFirst === false ? undefined : (pagesOnly) => {
     if (closed || current) {
       closeSnapshot(pagesOnly);
       return;
@@ -155,8 +177,8 @@ export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolde
       refused.set(id, signature);
       problem = { id, reason };
       dropPagesOnly(id);
-      log(`refused snapshot ${id}: ${reason}; ${current ? `still serving ${current.id}` : 'looking for an intact snapshot beside it'}`);
-      if (!current) await fallBack(id);
+      log(`refused snapshot ${id}: ${reason}; ${current ? `still serving ${current.id}` : options.fallBack === false ? 'nothing served' : 'looking for an intact snapshot beside it'}`);
+      if (!current && options.fallBack !== false) await fallBack(id);
       return false;
     } finally {
       loading = undefined;
@@ -208,13 +230,16 @@ export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolde
   const loaded = refresh().then(() => undefined, () => undefined);
   const ready = Promise.race([firstPages, loaded]);
   let watcher: FSWatcher | undefined;
-  try {
-    watcher = watch(root, () => void refresh());
-  } catch {
-    watcher = undefined;
+  let poll: NodeJS.Timeout | undefined;
+  if (options.follow ?? true) {
+    try {
+      watcher = watch(root, () => void refresh());
+    } catch {
+      watcher = undefined;
+    }
+    poll = setInterval(() => void refresh(), 1000);
+    poll.unref();
   }
-  const poll = setInterval(() => void refresh(), 1000);
-  poll.unref();
   return {
     get current() {
       return current;
@@ -228,6 +253,10 @@ export function holdSnapshots(root: string, options: HoldOptions): SnapshotHolde
       return loading;
     },
     refresh,
+    tell(told) {
+      problem = told.problem;
+      loading = told.loading;
+    },
     ready,
     loaded,
     close() {

@@ -35,14 +35,32 @@ export interface RunningServer {
   readonly front: NetServer;
   readonly snapshots: SnapshotHolder;
   readonly port: number;
-  close(): Promise<void>;
+  /**
+   * Stops listening and closes every connection once it has answered what it read (busy ones are
+   * cut after `graceMs`, default 1 s); then writes the counts it holds and stops its threads.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
-export async function startServer(config: Config, options: { log?: (m: string) => void; astroEntry?: string; clientDir?: string } = {}): Promise<RunningServer> {
+export interface StartOptions {
+  readonly log?: (m: string) => void;
+  readonly astroEntry?: string;
+  readonly clientDir?: string;
+  /** follow `current` and swap in place (the default), or keep the first snapshot (snapshot-holder.ts `follow`) */
+  readonly follow?: boolean;
+  /**
+   * Listen only once the snapshot is loaded whole (model and search index), and only when it is
+   * `current`'s (not refused): a process taking over from another (supervise-servers.ts). Without
+   * it the server listens as soon as its pages are served. `port` is 0 when it did not listen.
+   */
+  readonly whole?: boolean;
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? ((m: string) => console.log(m));
   const entry = pathToFileURL(resolve(options.astroEntry ?? ASTRO_ENTRY)).href;
   const { handler } = (await import(entry)) as { handler: AstroHandler };
-  const snapshots = holdSnapshots(layoutOf(config.distDir).root, { cacheBytes: config.snapshotCacheBytes, baseUrl: config.publicBaseUrl, log });
+  const snapshots = holdSnapshots(layoutOf(config.distDir).root, { cacheBytes: config.snapshotCacheBytes, baseUrl: config.publicBaseUrl, log, follow: options.follow ?? true, pagesFirst: !options.whole, fallBack: !options.whole });
   // every read and write of the catalogue runs in this thread, never on the event loop
   const catalogue = startCatalogueThread(config.catalogueDb);
   // SHARED_STATE_STORE: rate limits, live state, alerts, keys and usage shared by every origin
@@ -76,35 +94,43 @@ export async function startServer(config: Config, options: { log?: (m: string) =
   // The first snapshot is verified and loaded off the event loop (snapshot-holder.ts); the server
   // listens once its pages are served (its model follows), or once it is refused and no intact
   // one exists (then it answers 503).
-  await snapshots.ready;
+  await (options.whole ? snapshots.loaded : snapshots.ready);
+  const accept = !options.whole || (snapshots.current?.complete === true && snapshots.problem === undefined);
   // the first reads of keys, live state and alerts, so the first requests see them (bounded: a
   // locked or missing catalogue does not hold the start up)
   await Promise.race([Promise.all([partners.ready(), live.refresh(), checks.ready()]), new Promise((r) => setTimeout(r, FIRST_READ_MS).unref())]);
-  await new Promise<void>((done, fail) => {
-    front.server.once('error', fail);
-    front.server.listen(config.port, config.host, () => done());
-  });
-  const port = (front.server.address() as AddressInfo).port;
+  if (accept) {
+    await new Promise<void>((done, fail) => {
+      front.server.once('error', fail);
+      front.server.listen(config.port, config.host, () => done());
+    });
+  }
+  const port = accept ? (front.server.address() as AddressInfo).port : 0;
   return {
     server,
     front: front.server,
     snapshots,
     port,
-    // Stops listening, closes idle connections at once and busy ones after a grace period.
-    close: async () => {
+    close: async ({ graceMs = 1000 } = {}) => {
       await new Promise<void>((done) => {
         snapshots.close();
         live.close();
         checks.close();
         monitor.close();
-        const force = setTimeout(() => front.closeAll(), 1000);
+        // each connection is closed as soon as it has answered what it read: at once when idle
+        const sweep = setInterval(() => {
+          front.retire();
+          server.closeIdleConnections();
+        }, 50);
+        const force = setTimeout(() => front.closeAll(), graceMs);
         front.server.close(() => {
+          clearInterval(sweep);
           clearTimeout(force);
           front.closeAll();
           server.close(() => {}); // stops node:http's deadline checks; it was never listening itself
           done();
         });
-        front.closeIdle();
+        front.retire();
         server.closeIdleConnections();
       });
       // after the last request: every count is written before the thread stops

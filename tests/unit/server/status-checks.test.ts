@@ -40,7 +40,7 @@ function writeCatalogue(path: string, raws: readonly Raw[] = []): string {
   }
 }
 
-const snapshotHolder = (current: Snapshot | undefined, problem?: SnapshotProblem): SnapshotHolder => ({ current, problem, loading: undefined, refresh: async () => false, ready: Promise.resolve(), loaded: Promise.resolve(), close: () => {} });
+const snapshotHolder = (current: Snapshot | undefined, problem?: SnapshotProblem): SnapshotHolder => ({ current, problem, loading: undefined, refresh: async () => false, ready: Promise.resolve(), loaded: Promise.resolve(), tell: () => {}, close: () => {} });
 const fakeSnapshot = (id = SNAPSHOT_ID, faults = { count: 0, last: undefined as string | undefined }): Snapshot =>
   ({ id, builtAt: T0 - 3 * 3_600_000, info: { id, videos: 12, pages: 34, loadedAt: '2026-03-01T09:00:00Z' }, faults }) as unknown as Snapshot;
 
