@@ -1,6 +1,7 @@
 // npm start: on a fresh clone, seed the demo catalogue if there is none, build a snapshot if there
 // is none (or it was built for another PUBLIC_BASE_URL or an older catalogue revision), build the Astro app if it is missing or
-// older than the sources (the SDK too), then serve.
+// older than the sources (the SDK too), then serve: from a serving process of its own, replaced by
+// another at each snapshot swap (src/server/supervise-servers.ts).
 import { execFileSync } from 'node:child_process';
 import cluster from 'node:cluster';
 import { existsSync, readdirSync, statSync } from 'node:fs';

@@ -168,9 +168,10 @@ function answerShared(socket: Socket, snapshot: Snapshot, query: SharedQuery, an
 export interface FrontServer {
   readonly server: Server;
   /**
-   * Ends, gracefully, every connection the fast path holds that is not part way through a request
-   * head (its answers written first), and from now on each one once it has answered what it read:
-   * for a server handing its port over to another process (supervise-servers.ts).
+   * Ends, gracefully, every connection the fast path holds that has answered what it was sent and
+   * holds no part of a next request (its answers written first); a new connection that has sent
+   * nothing yet, and one part way through a head, are ended once they have been answered. For a
+   * server handing its port over to another process (supervise-servers.ts), or closing.
    */
   retire(): void;
   /** Destroys every connection, including those handed to node:http. */
@@ -203,6 +204,12 @@ export function createFrontServer(options: FrontOptions): FrontServer {
   const all = new Set<Socket>();
   /** fast-path connections holding part of a request head */
   const partway = new Set<Socket>();
+  /**
+   * connections that have sent nothing yet: a client sends its first request on a new connection
+   * without waiting, and does not send it again if that connection is ended first (unlike one
+   * that had answered a request before), so a retiring server answers it before ending it
+   */
+  const fresh = new Set<Socket>();
   let retiring = false;
   const guard = guardConnections({
     perClient: options.connectionsPerClient,
@@ -232,12 +239,14 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     const reader = createHeadReader();
     idle.add(socket);
     all.add(socket);
+    fresh.add(socket);
     guard.startHead(socket, Date.now());
     socket.setTimeout(KEEP_ALIVE_MS, () => socket.destroy());
     socket.on('close', () => {
       idle.delete(socket);
       all.delete(socket);
       partway.delete(socket);
+      fresh.delete(socket);
     });
 
     const handOff = () => {
@@ -257,6 +266,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     };
 
     function onData(chunk: Buffer): void {
+      fresh.delete(socket);
       if (isClosing(socket)) return;
       const arrived = Date.now();
       reader.push(chunk);
@@ -318,7 +328,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     server,
     retire() {
       retiring = true;
-      for (const socket of idle) if (!partway.has(socket)) socket.end();
+      for (const socket of idle) if (!partway.has(socket) && !fresh.has(socket)) socket.end();
     },
     closeAll() {
       guard.close();

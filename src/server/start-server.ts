@@ -1,5 +1,7 @@
-// Starts the API server: follows the snapshots under DIST_DIR, mounts the built Astro app, listens,
-// and shuts down cleanly on SIGINT/SIGTERM (finishing requests in flight).
+// Starts the API server: serves the snapshots under DIST_DIR (following `current` in place, or, in
+// a serving process of `npm start`, keeping the first while its supervisor swaps processes:
+// supervise-servers.ts), mounts the built Astro app, listens, and closes cleanly (each connection
+// after what it was asked).
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo, Server as NetServer } from 'node:net';

@@ -159,38 +159,56 @@ describe('npm start swapping serving processes', () => {
     expect((await get('/v1/videos?limit=3&sort=likes')).status).toBe(200);
   }, 300_000);
 
-  it('closes a kept-alive connection to the old process once it has answered, so the next request reaches the new one', async () => {
-    const socket = connect(port, '127.0.0.1');
-    let received = '';
-    let ended = false;
-    socket.on('data', (c: Buffer) => { received += c.toString('latin1'); });
-    socket.on('end', () => { ended = true; });
-    await new Promise<void>((r) => socket.once('connect', () => r()));
-    socket.write('GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n');
-    await until('the first answer', () => (received.includes('\r\n\r\n') ? true : undefined), 10_000);
-    swapCurrent(root, second);
-    await until('the swap', async () => ((await served()) === second ? true : undefined));
+  it('ends a kept-alive connection to the old process after its answer, and answers a new one that had sent nothing yet before ending it', async () => {
+    const open = async () => {
+      const socket = connect(port, '127.0.0.1');
+      const state = { received: '', ended: false, socket };
+      socket.on('data', (c: Buffer) => { state.received += c.toString('latin1'); });
+      socket.on('end', () => { state.ended = true; });
+      await new Promise<void>((r) => socket.once('connect', () => r()));
+      return state;
+    };
+    const [old] = servingPids();
+    const kept = await open();
+    kept.socket.write('GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n');
+    await until('the first answer', () => (kept.received.includes('\r\n\r\n') ? true : undefined), 10_000);
+    // accepted by the old process, its request not sent yet: a client sends it without waiting and
+    // would not send it again if the connection were ended first
+    const quiet = await open();
+    const to = (await served()) === first ? second : first;
+    swapCurrent(root, to);
+    await until('the swap', async () => ((await served()) === to ? true : undefined));
     // the retired process ended the idle connection after its answer: nothing was cut short
-    await until('the kept-alive connection closing', () => (ended ? true : undefined), 15_000);
-    expect(received.startsWith('HTTP/1.1 200')).toBe(true);
-    expect(received.match(/HTTP\/1\.1 /g)).toHaveLength(1);
-    socket.destroy();
+    await until('the kept-alive connection closing', () => (kept.ended ? true : undefined), 15_000);
+    expect(kept.received.startsWith('HTTP/1.1 200')).toBe(true);
+    expect(kept.received.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    // the quiet connection still open on the old process, which waits for it
+    expect(quiet.ended).toBe(false);
+    expect(alive(old!)).toBe(true);
+    quiet.socket.write('GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n');
+    await until('the quiet connection answered and ended', () => (quiet.ended ? true : undefined), 15_000);
+    expect(quiet.received.startsWith('HTTP/1.1 200')).toBe(true);
+    expect(quiet.received.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    await until('the old process exiting', () => (alive(old!) ? undefined : true), 20_000);
+    kept.socket.destroy();
+    quiet.socket.destroy();
   }, 300_000);
 
   it('refuses a damaged snapshot in the process that tried it: the old one keeps serving and /v1/status names it, until it is mended', async () => {
-    expect(await served()).toBe(second);
-    const model = join(root, first, MODEL_FILE);
+    const serving = (await served())!;
+    const other = serving === first ? second : first;
+    const model = join(root, other, MODEL_FILE);
     const intact = readFileSync(model);
     truncateSync(model, Math.floor(intact.length / 2));
-    swapCurrent(root, first);
+    swapCurrent(root, other);
     const status = await until('the refusal in /v1/status', async () => {
       const s = await get('/v1/status');
       const snapshot = (JSON.parse(s.body) as { data: { components: { id: string; status: string; detail: string }[] } }).data.components.find((c) => c.id === 'snapshot');
-      return snapshot && snapshot.detail.includes(`Snapshot ${first} (current) is not served`) && !snapshot.detail.includes('being verified') ? snapshot : undefined;
+      return snapshot && snapshot.detail.includes(`Snapshot ${other} (current) is not served`) && !snapshot.detail.includes('being verified') ? snapshot : undefined;
     });
     expect(status.status).toBe('degraded');
-    expect(status.detail).toContain(`Snapshot ${second}:`);
-    expect(await served()).toBe(second);
+    expect(status.detail).toContain(`Snapshot ${serving}:`);
+    expect(await served()).toBe(serving);
     expect((await get('/v1/videos?limit=4&sort=views')).status).toBe(200);
     // the refusing process leaves; the refusal is not tried again while the files stay as they are
     await until('one serving process', () => (servingPids().length === 1 ? true : undefined), 20_000);
@@ -198,19 +216,20 @@ describe('npm start swapping serving processes', () => {
     expect(servingPids()).toHaveLength(1);
     // mended: tried again, served
     writeFileSync(model, intact);
-    await until('the mended snapshot served', async () => ((await served()) === first ? true : undefined));
-    expect(basename(realpathSync(join(root, 'current')))).toBe(first);
+    await until('the mended snapshot served', async () => ((await served()) === other ? true : undefined));
+    expect(basename(realpathSync(join(root, 'current')))).toBe(other);
   }, 300_000);
 
   it('replaces a serving process that dies', async () => {
     // the process retired by the last swap gone first: the one left is the one serving
     await until('one serving process', () => (servingPids().length === 1 ? true : undefined), 20_000);
     const [serving] = servingPids();
+    const snapshot = await served();
     process.kill(serving!, 'SIGKILL');
     const replacement = await until('a replacement', () => servingPids().find((pid) => pid !== serving));
     expect(replacement).not.toBe(serving);
     await until('answers again', async () => ((await get('/v1/videos?limit=2')).status === 200 ? true : undefined));
-    expect(await served()).toBe(first);
+    expect(await served()).toBe(snapshot);
     expect(output).toContain(`serving process ${serving} stopped (signal SIGKILL)`);
   }, 300_000);
 
