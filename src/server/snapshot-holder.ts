@@ -8,7 +8,8 @@
 // and search index are loaded (dynamic queries answer 503 until then). docs/reliability.md, "Snapshots".
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { MANIFEST_FILE, MODEL_FILE, SEARCH_FILE } from '../snapshot/layout.ts';
+import { MANIFEST_FILE } from '../snapshot/layout.ts';
+import { signatureOf } from './snapshot-signature.ts';
 import { currentSnapshotId } from '../snapshot/swap.ts';
 import { closeSnapshot, openSnapshot, SnapshotRefused, type Snapshot } from './snapshot-store.ts';
 
@@ -64,26 +65,6 @@ export interface HoldOptions {
 }
 
 const SNAPSHOT_ID = /^[0-9a-f]{16}$/;
-/** a shard's page file (layout.ts pageFileName) */
-const PAGE_FILE = /^pages-\d+\.(?:bin|br\.bin|gz\.bin)$/;
-
-/** Sizes and times of a snapshot's files: when it changes, a refused snapshot is worth another look. */
-export function signatureOf(dir: string): string {
-  let pageFiles: string[];
-  try {
-    pageFiles = readdirSync(dir).filter((name) => PAGE_FILE.test(name)).sort();
-  } catch {
-    pageFiles = [];
-  }
-  return [MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, ...pageFiles].map((name) => {
-    try {
-      const s = statSync(join(dir, name));
-      return `${s.size}:${s.mtimeMs}`;
-    } catch {
-      return '-';
-    }
-  }).join(' ');
-}
 
 /** The snapshots in `root` other than `except`, newest first. */
 function otherSnapshots(root: string, except: string | undefined): string[] {

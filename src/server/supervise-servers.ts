@@ -7,13 +7,14 @@
 // The old model is never collected in a heap that is answering requests: the process ends instead.
 // A snapshot the new process refuses (or that it fails to load) is told to the old one, which keeps
 // serving and names it in /v1/status; it is tried again when its files change (snapshot-holder.ts
-// signatureOf). A serving process that stops unexpectedly is replaced.
+// snapshot-signature.ts). A serving process that stops unexpectedly is replaced.
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { currentSnapshotId } from '../snapshot/swap.ts';
-import { signatureOf, type SnapshotProblem, type Told } from './snapshot-holder.ts';
+import type { SnapshotProblem, Told } from './snapshot-holder.ts';
+import { signatureOf } from './snapshot-signature.ts';
 
 /** What a serving process tells its supervisor. */
 export type ServingMessage =
