@@ -8,7 +8,7 @@
 // one-word queries (a frequent term, a short prefix) are ranked at build time too: their best
 // matches are stored as top lists, exactly what ranking them at query time gives.
 import type { Model } from '../model/build-model.ts';
-import { KIND_SPECS, SEARCH_KINDS, searchDocuments, type SearchDocument, type SearchKind } from './documents.ts';
+import { KIND_SPECS, SEARCH_KINDS, searchSources, type SearchDocument, type SearchKind } from './documents.ts';
 import type { KindIndex, Ranking, SearchIndex } from './kind-index.ts';
 import { editsFor, KEPT_MATCHES, postingsOf, rankWords, variantsOf } from './rank.ts';
 
@@ -249,7 +249,7 @@ export function documentSources(docs: KindDocuments): KindSources {
 }
 
 export function buildSearchIndex(model: Model, options: BuildOptions = {}): SearchIndex {
-  return buildSearchIndexOf(documentSources(searchDocuments(model)), options);
+  return buildSearchIndexOf(searchSources(model), options);
 }
 
 /** The index of every kind's documents (the build packs them on its main thread and indexes them on a worker: packed-documents.ts). */

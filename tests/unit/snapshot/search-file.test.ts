@@ -2,7 +2,7 @@
 // worker thread while the pages are rendered, it must hold exactly the bytes the index serialised
 // on the main thread holds, and a worker that fails must fail the build as any other step does:
 // nothing of it left, the served snapshot untouched.
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildModel, deriveCatalogue } from '../../../src/model/build-model.ts';
@@ -66,6 +66,59 @@ describe('the search index of a build', () => {
     const rewritten = readFileSync(join(snapshotDir(options, second.id), SEARCH_FILE));
     expect(rewritten.equals(written)).toBe(false);
     expect(rewritten.equals(serialSearchBytes(options))).toBe(true);
+  });
+
+  it('is started before the model data is known: when that data is the served snapshot\'s, the worker is stopped and the index copied, or built after all when the served copy is damaged', async () => {
+    const options = setup();
+    const first = await buildSnapshot(options);
+    const served = join(snapshotDir(options, first.id), SEARCH_FILE);
+    const bytes = readFileSync(served);
+
+    // the same model data: the served index is copied, the worker started for it stopped first
+    const same = await buildSnapshot(options);
+    expect(same.id).toBe(first.id);
+    expect(same.reuse.search).toBe(true);
+    expect(readFileSync(served).equals(bytes)).toBe(true);
+    expect(rootEntries(options).filter((e) => e.startsWith('.building-'))).toEqual([]);
+
+    // a served search.json damaged in place is refused as a source: the index is built anew, the full build's bytes
+    const damaged = Buffer.from(bytes);
+    damaged[damaged.length - 10] = damaged[damaged.length - 10]! ^ 1;
+    writeFileSync(served, damaged);
+    const rebuilt = await buildSnapshot(options);
+    expect(rebuilt.reuse.search).toBe(false);
+    expect(rebuilt.id).toBe(first.id);
+    expect(readFileSync(join(snapshotDir(options, rebuilt.id), SEARCH_FILE)).equals(bytes)).toBe(true);
+    expect(readFileSync(join(snapshotDir(options, rebuilt.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);
+  });
+
+  it('holds after an incremental build the bytes a full build writes, whatever changed: titles, added, removed and privated videos, a channel renamed', async () => {
+    const options = setup();
+    await buildSnapshot(options);
+    const changes = [
+      "UPDATE videos SET title = 'Pytest, renamed' WHERE id = 'w4'",
+      "UPDATE videos SET privacy = 'private' WHERE id = 'w9'",
+      "DELETE FROM videos WHERE id = 'w10'",
+      "UPDATE channels SET display_name = 'Carol Naïve' WHERE username = 'carol'",
+    ];
+    for (const sql of changes) {
+      runSql(options.catalogue, sql);
+      const incremental = await buildSnapshot(options);
+      expect(incremental.reuse.none).toBeUndefined();
+      expect(incremental.reuse.search).toBe(false);
+      const fresh = { ...options, distDir: join(dirs.make(), 'dist') };
+      const full = await buildSnapshot({ ...fresh, full: true });
+      expect(full.id).toBe(incremental.id);
+      const written = readFileSync(join(snapshotDir(options, incremental.id), SEARCH_FILE));
+      expect(written.equals(readFileSync(join(snapshotDir(fresh, full.id), SEARCH_FILE)))).toBe(true);
+      expect(written.equals(serialSearchBytes(options))).toBe(true);
+    }
+    // an added video
+    writeCatalogueFile(options.catalogue, [rawVideo('added', { channel: 'carol', title: 'An added talk on asyncio', publishedAt: '2026-03-30T10:00:00Z' })]);
+    const added = await buildSnapshot(options);
+    const fresh = { ...options, distDir: join(dirs.make(), 'dist') };
+    expect((await buildSnapshot({ ...fresh, full: true })).id).toBe(added.id);
+    expect(readFileSync(join(snapshotDir(options, added.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);
   });
 
   it('fails the build when its worker fails (out of its heap), removing what the build wrote and leaving the served snapshot serving', async () => {
