@@ -177,7 +177,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     if (choice.reuse && typeof choice.reuse.files !== 'string') choice.reuse.files.close();
     throw error;
   }
-  progress(`model ready (${lap()}); starting the search index, writing model data and every video's input key`);
+  progress(`model ready (${lap()}); starting the search index on a worker thread`);
   // filled as the model data is written: each record is serialised once, for its line and its key
   const videoInputs = new Map<string, string>();
   const written: Leftovers = {};
