@@ -30,7 +30,7 @@ import { startLinkCheck } from './link-check.ts';
 import type { ShardCheck } from './shard-check.ts';
 import { shardCountFor } from './page-shards.ts';
 import { buildCodeId } from './previous-snapshot.ts';
-import { currentSnapshotId, removeLeftovers, withBuildLock } from './swap.ts';
+import { currentSnapshotId, readBuiltFrom, removeLeftovers, withBuildLock } from './swap.ts';
 import { createLap } from './build-progress.ts';
 import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { choosePrevious, snapshotWhole, type PreviousChoice } from './choose-previous.ts';
@@ -177,7 +177,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     if (choice.reuse && typeof choice.reuse.files !== 'string') choice.reuse.files.close();
     throw error;
   }
-  progress(`model ready (${lap()}); starting the search index on a worker thread`);
+  progress(`model ready (${lap()}); the search index and the model data next`);
   // filled as the model data is written: each record is serialised once, for its line and its key
   const videoInputs = new Map<string, string>();
   const written: Leftovers = {};
@@ -214,24 +214,30 @@ interface DataFiles {
 }
 
 /**
- * The search index, then the model data. The index is started first on a worker thread
- * (search-file.ts), which builds and writes search.json while this thread writes the model data,
- * stamps the site files and renders the pages: its time hides behind theirs on a machine with a
- * second core. When the model data turns out to be the served snapshot's (the model data is
- * everything the pages and the index are made from, and the server rebuilds the same model from
- * it, so when it did not change, neither did the index), the worker is stopped and search.json is
- * copied from the served snapshot instead (docs/architecture.md, "Incremental builds").
+ * The search index and the model data. The index is built on a worker thread (search-file.ts),
+ * which writes search.json while this thread writes the model data, stamps the site files and
+ * renders the pages: its time hides behind theirs on a machine with a second core. When the model
+ * data turns out to be the served snapshot's (the model data is everything the pages and the index
+ * are made from, and the server rebuilds the same model from it, so when it did not change,
+ * neither did the index), search.json is copied from the served snapshot instead
+ * (docs/architecture.md, "Incremental builds"). That is only known once the model data is written,
+ * so the index is started before it, unless the served snapshot was built from this very catalogue
+ * revision for this base URL (nothing was imported since: the model data is most likely the same,
+ * and the index would most likely be stopped unused); a guess either way, only the SHA-256 decides.
  */
 async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFiles> {
-  const { tmp, input, derived, options, choice: { reuse }, progress, lap, videoInputs } = build;
-  let search = startSearch(build, written);
-  progress(`search index started on a worker thread (${lap()}); writing model data and every video's input key`);
+  const { tmp, input, derived, options, layout, choice: { reuse }, progress, lap, videoInputs } = build;
+  const builtFrom = reuse && readBuiltFrom(layout.root);
+  const likelySame = reuse !== undefined && builtFrom?.snapshot === reuse.id && builtFrom.catalogueRevision === input.revision && reuse.head.baseUrl === options.baseUrl;
+  let search = likelySame ? undefined : startSearch(build, written);
+  progress(search ? `search index started on a worker thread (${lap()}); writing model data and every video's input key`
+    : `the catalogue's revision is the one the served snapshot was built from: writing model data and every video's input key before the search index`);
   const key = videoInputKeys(options.baseUrl);
   const model = writeText(join(tmp, MODEL_FILE), modelLines(input.catalogue, derived, options.baseUrl,
     (video, json, channel, comments) => videoInputs.set(videoGroup(video.id), key(json, channel, comments))));
   progress(`model data written, and every video's input key (${lap()})`);
   if (reuse && reuse.head.files[MODEL_FILE]?.sha256 === model.sha256) {
-    // the worker ends before search.json is copied in its place: it writes nothing after
+    // a worker started ends before search.json is copied in its place: it writes nothing after
     await written.search?.stop();
     delete written.search;
     const copied = copySearchIndex(reuse, model, join(tmp, SEARCH_FILE));
@@ -240,7 +246,11 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
       return { model, search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
     }
     // the served copy could not be read or failed its check: the index is built after all
+    search = undefined;
+  }
+  if (!search) {
     search = startSearch(build, written);
+    progress(`search index started on a worker thread (${lap()})`);
   }
   return { model, searchReused: false, ...search };
 }

@@ -68,16 +68,34 @@ describe('the search index of a build', () => {
     expect(rewritten.equals(serialSearchBytes(options))).toBe(true);
   });
 
-  it('is started before the model data is known: when that data is the served snapshot\'s, the worker is stopped and the index copied, or built after all when the served copy is damaged', async () => {
+  it('is copied when the model data is the served snapshot\'s: not started when nothing was imported since, stopped when it was started; built when the served copy is damaged', async () => {
     const options = setup();
     const first = await buildSnapshot(options);
     const served = join(snapshotDir(options, first.id), SEARCH_FILE);
     const bytes = readFileSync(served);
+    const building = async () => {
+      const lines: string[] = [];
+      const summary = await buildSnapshot({ ...options, onProgress: (line) => lines.push(line) });
+      const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
+      return { summary, started: at(/search index started/), modelData: at(/model data written/), copied: at(/search index copied/) };
+    };
 
-    // the same model data: the served index is copied, the worker started for it stopped first
-    const same = await buildSnapshot(options);
-    expect(same.id).toBe(first.id);
-    expect(same.reuse.search).toBe(true);
+    // the catalogue's revision is the served snapshot's: the model data is written first, the index copied, no worker started
+    const same = await building();
+    expect(same.summary.id).toBe(first.id);
+    expect(same.summary.reuse.search).toBe(true);
+    expect(same.started).toBe(-1);
+    expect(same.copied).toBeGreaterThan(same.modelData);
+    expect(readFileSync(served).equals(bytes)).toBe(true);
+
+    // a new revision (an import of the same records): the worker is started before the model data, then stopped and the index copied
+    runSql(options.catalogue, "INSERT OR REPLACE INTO meta (key, value) VALUES ('revision', 'another revision')");
+    const reimported = await building();
+    expect(reimported.summary.id).toBe(first.id);
+    expect(reimported.summary.reuse.search).toBe(true);
+    expect(reimported.started).toBeGreaterThan(-1);
+    expect(reimported.started).toBeLessThan(reimported.modelData);
+    expect(reimported.copied).toBeGreaterThan(reimported.modelData);
     expect(readFileSync(served).equals(bytes)).toBe(true);
     expect(rootEntries(options).filter((e) => e.startsWith('.building-'))).toEqual([]);
 
@@ -85,11 +103,12 @@ describe('the search index of a build', () => {
     const damaged = Buffer.from(bytes);
     damaged[damaged.length - 10] = damaged[damaged.length - 10]! ^ 1;
     writeFileSync(served, damaged);
-    const rebuilt = await buildSnapshot(options);
-    expect(rebuilt.reuse.search).toBe(false);
-    expect(rebuilt.id).toBe(first.id);
-    expect(readFileSync(join(snapshotDir(options, rebuilt.id), SEARCH_FILE)).equals(bytes)).toBe(true);
-    expect(readFileSync(join(snapshotDir(options, rebuilt.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);
+    const rebuilt = await building();
+    expect(rebuilt.summary.reuse.search).toBe(false);
+    expect(rebuilt.started).toBeGreaterThan(rebuilt.modelData);
+    expect(rebuilt.summary.id).toBe(first.id);
+    expect(readFileSync(join(snapshotDir(options, rebuilt.summary.id), SEARCH_FILE)).equals(bytes)).toBe(true);
+    expect(readFileSync(join(snapshotDir(options, rebuilt.summary.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);
   });
 
   it('holds after an incremental build the bytes a full build writes, whatever changed: titles, added, removed and privated videos, a channel renamed', async () => {
@@ -101,8 +120,9 @@ describe('the search index of a build', () => {
       "DELETE FROM videos WHERE id = 'w10'",
       "UPDATE channels SET display_name = 'Carol Naïve' WHERE username = 'carol'",
     ];
-    for (const sql of changes) {
-      runSql(options.catalogue, sql);
+    for (const [i, sql] of changes.entries()) {
+      // with a new revision, as an import makes: the index is started before the model data is written
+      runSql(options.catalogue, `${sql}; INSERT OR REPLACE INTO meta (key, value) VALUES ('revision', 'change ${i}')`);
       const incremental = await buildSnapshot(options);
       expect(incremental.reuse.none).toBeUndefined();
       expect(incremental.reuse.search).toBe(false);
