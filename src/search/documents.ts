@@ -4,7 +4,6 @@
 // are indexed by their first 1,000 characters, which bounds the index without losing what a
 // description is about.
 import type { Model } from '../model/build-model.ts';
-import type { DocumentSource, KindSources } from './search-index.ts';
 
 export const DESCRIPTION_CHARS = 1000;
 
@@ -30,6 +29,18 @@ export interface SearchDocument {
   readonly id: number;
   readonly [field: string]: string | number;
 }
+
+/** What the index reads of a kind's documents (search-index.ts buildKind): each document's key and the text of each of its fields, read once. */
+export interface DocumentSource {
+  readonly keys: readonly string[];
+  readonly count: number;
+  /** the text of field `f` (KIND_SPECS order) of document `d` */
+  text(d: number, f: number): string;
+  /** called once every text was read: the source may let its memory go */
+  release?(): void;
+}
+
+export type KindSources = Readonly<Record<SearchKind, DocumentSource>>;
 
 /**
  * Each kind's documents read straight from the model, in document order: the key of each and the
