@@ -30,27 +30,64 @@ export interface SearchDocument {
   readonly [field: string]: string | number;
 }
 
-/** The documents of each kind and the key (video id, username, playlist id) of each document. */
-export function searchDocuments(model: Model): Record<SearchKind, { keys: string[]; documents: SearchDocument[] }> {
+/** What the index reads of a kind's documents (search-index.ts buildKind): each document's key and the text of each of its fields, read once. */
+export interface DocumentSource {
+  readonly keys: readonly string[];
+  readonly count: number;
+  /** the text of field `f` (KIND_SPECS order) of document `d` */
+  text(d: number, f: number): string;
+  /** called once every text was read: the source may let its memory go */
+  release?(): void;
+}
+
+export type KindSources = Readonly<Record<SearchKind, DocumentSource>>;
+
+/**
+ * Each kind's documents read straight from the model, in document order: the key of each and the
+ * text of each indexed field (KIND_SPECS order), made when asked for and never held as objects.
+ * This is where a document's fields are declared; searchDocuments and the build's packing
+ * (packed-documents.ts packSources) both read them from here.
+ */
+export function searchSources(model: Model): KindSources {
   const short = (text: string | undefined) => (text ?? '').slice(0, DESCRIPTION_CHARS);
-  const videos = model.orders.latest.map((e, id) => ({
-    key: e.video.id,
-    document: {
-      id,
-      title: e.video.title,
-      tags: e.video.tags.join(' '),
-      creator: `${e.creator.displayName ?? ''} ${e.video.channel}`,
-      description: short(e.video.description),
-    },
-  }));
-  const channels = [...model.channels.values()].map((c, id) => ({
-    key: c.channel.username,
-    document: { id, displayName: c.channel.displayName, username: c.channel.username, description: short(c.channel.description) },
-  }));
-  const playlists = [...model.playlists.values()].filter((p) => p.playlist.privacy === 'public').map((p, id) => ({
-    key: p.playlist.id,
-    document: { id, title: p.playlist.title, description: short(p.playlist.description) },
-  }));
-  const split = (list: { key: string; document: SearchDocument }[]) => ({ keys: list.map((x) => x.key), documents: list.map((x) => x.document) });
-  return { videos: split(videos), channels: split(channels), playlists: split(playlists) };
+  const latest = model.orders.latest;
+  const channels = [...model.channels.values()];
+  const playlists = [...model.playlists.values()].filter((p) => p.playlist.privacy === 'public');
+  const source = <T>(items: readonly T[], key: (item: T) => string, fields: readonly ((item: T) => string)[]): DocumentSource => ({
+    keys: items.map(key),
+    count: items.length,
+    text: (d, f) => fields[f]!(items[d]!),
+  });
+  return {
+    // KIND_SPECS.videos.fields: title, tags, creator, description
+    videos: source(latest, (e) => e.video.id, [
+      (e) => e.video.title ?? '',
+      (e) => e.video.tags.join(' '),
+      (e) => `${e.creator.displayName ?? ''} ${e.video.channel}`,
+      (e) => short(e.video.description),
+    ]),
+    // KIND_SPECS.channels.fields: displayName, username, description
+    channels: source(channels, (c) => c.channel.username, [
+      (c) => c.channel.displayName ?? '',
+      (c) => c.channel.username ?? '',
+      (c) => short(c.channel.description),
+    ]),
+    // KIND_SPECS.playlists.fields: title, description
+    playlists: source(playlists, (p) => p.playlist.id, [
+      (p) => p.playlist.title ?? '',
+      (p) => short(p.playlist.description),
+    ]),
+  };
+}
+
+/** The documents of each kind as objects (a field per indexed field) and the key of each document. */
+export function searchDocuments(model: Model): Record<SearchKind, { keys: string[]; documents: SearchDocument[] }> {
+  const sources = searchSources(model);
+  const kind = (k: SearchKind) => {
+    const { keys, count, text } = sources[k];
+    const fields = KIND_SPECS[k].fields;
+    const documents = Array.from({ length: count }, (_, id): SearchDocument => Object.fromEntries([['id', id], ...fields.map((field, f) => [field, text(id, f)])]) as SearchDocument);
+    return { keys: [...keys], documents };
+  };
+  return { videos: kind('videos'), channels: kind('channels'), playlists: kind('playlists') };
 }

@@ -8,7 +8,7 @@
 // would replace), so the index is the one built from the documents themselves.
 import { KIND_SPECS, SEARCH_KINDS, type SearchKind } from './documents.ts';
 import { runSteps } from '../model/steps.ts';
-import { packStrings, unpackStrings, type DocumentSource, type KindDocuments, type KindSources, type PackedStrings } from './search-index.ts';
+import { documentSources, packStrings, unpackStrings, type DocumentSource, type KindDocuments, type KindSources, type PackedStrings } from './search-index.ts';
 
 export interface PackedField {
   /** the values' UTF-16 code units, one after the other */
@@ -25,22 +25,40 @@ export interface PackedKind {
 
 export type PackedDocuments = Readonly<Record<SearchKind, PackedKind>>;
 
-function packField(values: readonly string[]): PackedField {
-  const ends = new Int32Array(values.length);
+/**
+ * Field `f` of every document of `source`, packed: each value is made once (source.text), then
+ * copied into a buffer of its own (never the pool's, so it can be transferred) that is not zeroed
+ * first, since every byte of it is written (checked).
+ */
+function packField(source: DocumentSource, f: number): PackedField {
+  const n = source.count;
+  const values = new Array<string>(n);
+  const ends = new Int32Array(n);
   let at = 0;
-  values.forEach((v, i) => (ends[i] = at += v.length));
-  const bytes = Buffer.alloc(at * 2); // a buffer of its own (never the pool's), so it can be transferred
+  for (let d = 0; d < n; d++) {
+    const value = source.text(d, f);
+    values[d] = value;
+    ends[d] = at += value.length;
+  }
+  const bytes = Buffer.allocUnsafeSlow(at * 2);
   let written = 0;
   for (const v of values) written += bytes.write(v, written, 'utf16le');
+  if (written !== bytes.length) throw new Error(`search documents: ${written} of ${bytes.length} bytes packed`);
   return { utf16: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), ends };
 }
 
-export function packDocuments(docs: KindDocuments): PackedDocuments {
+/** The documents of every kind packed, from their sources (documents.ts searchSources: straight from the model). */
+export function packSources(sources: KindSources): PackedDocuments {
   const kind = (k: SearchKind): PackedKind => {
-    const { keys, documents } = docs[k];
-    return { keys: packStrings(keys), fields: KIND_SPECS[k].fields.map((field) => packField(documents.map((doc) => String(doc[field] ?? '')))) };
+    const source = sources[k];
+    return { keys: packStrings(source.keys), fields: KIND_SPECS[k].fields.map((_, f) => packField(source, f)) };
   };
   return { videos: kind('videos'), channels: kind('channels'), playlists: kind('playlists') };
+}
+
+/** The documents held as objects (searchDocuments), packed. */
+export function packDocuments(docs: KindDocuments): PackedDocuments {
+  return packSources(documentSources(docs));
 }
 
 /** The buffers of the packed documents (each once), which postMessage transfers instead of copying. */

@@ -8,11 +8,11 @@
 // one-word queries (a frequent term, a short prefix) are ranked at build time too: their best
 // matches are stored as top lists, exactly what ranking them at query time gives.
 import type { Model } from '../model/build-model.ts';
-import { KIND_SPECS, SEARCH_KINDS, searchDocuments, type SearchDocument, type SearchKind } from './documents.ts';
+import { KIND_SPECS, SEARCH_KINDS, searchSources, type DocumentSource, type KindSources, type SearchDocument, type SearchKind } from './documents.ts';
 import type { KindIndex, Ranking, SearchIndex } from './kind-index.ts';
 import { editsFor, KEPT_MATCHES, postingsOf, rankWords, variantsOf } from './rank.ts';
 
-export type { KindIndex, SearchIndex };
+export type { DocumentSource, KindIndex, KindSources, SearchIndex };
 import { decodeArray, encodeArray, readDeltas, writeDeltas, type StoredArray } from './stored-arrays.ts';
 import { allowsTypos, termsOf } from './text.ts';
 import { buildTypoIndex, type TypoIndex } from './typo-index.ts';
@@ -226,18 +226,6 @@ function topListWords(terms: readonly string[], frequency: Int32Array, least: nu
 /** The documents of every kind, as searchDocuments (documents.ts) makes them. */
 export type KindDocuments = Readonly<Record<SearchKind, { readonly keys: readonly string[]; readonly documents: readonly SearchDocument[] }>>;
 
-/** What buildKind reads of a kind's documents: each document's key and the text of each of its fields, read once. */
-export interface DocumentSource {
-  readonly keys: readonly string[];
-  readonly count: number;
-  /** the text of field `f` (KIND_SPECS order) of document `d` */
-  text(d: number, f: number): string;
-  /** called once every text was read: the source may let its memory go */
-  release?(): void;
-}
-
-export type KindSources = Readonly<Record<SearchKind, DocumentSource>>;
-
 /** The sources of documents held as objects: a field's text is `String(doc[field] ?? '')`. */
 export function documentSources(docs: KindDocuments): KindSources {
   const source = (k: SearchKind): DocumentSource => {
@@ -249,7 +237,7 @@ export function documentSources(docs: KindDocuments): KindSources {
 }
 
 export function buildSearchIndex(model: Model, options: BuildOptions = {}): SearchIndex {
-  return buildSearchIndexOf(documentSources(searchDocuments(model)), options);
+  return buildSearchIndexOf(searchSources(model), options);
 }
 
 /** The index of every kind's documents (the build packs them on its main thread and indexes them on a worker: packed-documents.ts). */

@@ -30,7 +30,7 @@ import { startLinkCheck } from './link-check.ts';
 import type { ShardCheck } from './shard-check.ts';
 import { shardCountFor } from './page-shards.ts';
 import { buildCodeId } from './previous-snapshot.ts';
-import { currentSnapshotId, removeLeftovers, withBuildLock } from './swap.ts';
+import { currentSnapshotId, readBuiltFrom, removeLeftovers, withBuildLock } from './swap.ts';
 import { createLap } from './build-progress.ts';
 import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { choosePrevious, snapshotWhole, type PreviousChoice } from './choose-previous.ts';
@@ -177,7 +177,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     if (choice.reuse && typeof choice.reuse.files !== 'string') choice.reuse.files.close();
     throw error;
   }
-  progress(`model ready (${lap()}); writing model data and every video's input key`);
+  progress(`model ready (${lap()}); the search index and the model data next`);
   // filled as the model data is written: each record is serialised once, for its line and its key
   const videoInputs = new Map<string, string>();
   const written: Leftovers = {};
@@ -191,7 +191,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     reusable, previousInputs,
   };
   try {
-    const data = writeDataFiles(build, written);
+    const data = await writeDataFiles(build, written);
     // the served shards are checked for linking from now on, on a worker thread (link-check.ts),
     // while this thread stamps the site files: the changed videos are known once their keys are
     if (reusable && previousInputs) written.check = startLinkCheck(reusable.files, reusable.files.shards, videoInputs, previousInputs);
@@ -214,29 +214,55 @@ interface DataFiles {
 }
 
 /**
- * The model data, then the search index: copied when the model data is the served snapshot's (the
- * model data is everything the pages and the index are made from, and the server rebuilds the same
- * model from it, so when it did not change, neither did the index), else started on a worker
- * thread (search-file.ts), which writes search.json while this thread stamps the site files and
- * renders the pages: its time hides behind theirs on a machine with a second core.
+ * The search index and the model data. The index is built on a worker thread (search-file.ts),
+ * which writes search.json while this thread writes the model data, stamps the site files and
+ * renders the pages: its time hides behind theirs on a machine with a second core. When the model
+ * data turns out to be the served snapshot's (the model data is everything the pages and the index
+ * are made from, and the server rebuilds the same model from it, so when it did not change,
+ * neither did the index), search.json is copied from the served snapshot instead
+ * (docs/architecture.md, "Incremental builds"). That is only known once the model data is written,
+ * so the index is started before it, unless the served snapshot was built from this very catalogue
+ * revision for this base URL (nothing was imported since: the model data is most likely the same,
+ * and the index would most likely be stopped unused); a guess either way, only the SHA-256 decides.
  */
-function writeDataFiles({ tmp, input, derived, model, options, choice: { reuse }, progress, lap, videoInputs }: Build, written: Leftovers): DataFiles {
+async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFiles> {
+  const { tmp, input, derived, options, layout, choice: { reuse }, progress, lap, videoInputs } = build;
+  const builtFrom = reuse && readBuiltFrom(layout.root);
+  const likelySame = reuse !== undefined && builtFrom?.snapshot === reuse.id && builtFrom.catalogueRevision === input.revision && reuse.head.baseUrl === options.baseUrl;
+  let search = likelySame ? undefined : startSearch(build, written);
+  progress(search ? `search index started on a worker thread (${lap()}); writing model data and every video's input key`
+    : `the catalogue's revision is the one the served snapshot was built from: writing model data and every video's input key before the search index`);
   const key = videoInputKeys(options.baseUrl);
-  const modelFile = writeText(join(tmp, MODEL_FILE), modelLines(input.catalogue, derived, options.baseUrl,
+  const model = writeText(join(tmp, MODEL_FILE), modelLines(input.catalogue, derived, options.baseUrl,
     (video, json, channel, comments) => videoInputs.set(videoGroup(video.id), key(json, channel, comments))));
   progress(`model data written, and every video's input key (${lap()})`);
-  const copied = reuse && copySearchIndex(reuse, modelFile, join(tmp, SEARCH_FILE));
-  if (copied) {
-    progress(`search index copied from the served snapshot: ${(copied.size / 1e6).toFixed(1)} MB (${lap()})`);
-    return { model: modelFile, search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
+  if (reuse && reuse.head.files[MODEL_FILE]?.sha256 === model.sha256) {
+    // a worker started ends before search.json is copied in its place: it writes nothing after
+    await written.search?.stop();
+    delete written.search;
+    const copied = copySearchIndex(reuse, model, join(tmp, SEARCH_FILE));
+    if (copied) {
+      progress(`search index copied from the served snapshot: ${(copied.size / 1e6).toFixed(1)} MB (${lap()})`);
+      return { model, search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
+    }
+    // the served copy could not be read or failed its check: the index is built after all
+    search = undefined;
   }
+  if (!search) {
+    search = startSearch(build, written);
+    progress(`search index started on a worker thread (${lap()})`);
+  }
+  return { model, searchReused: false, ...search };
+}
+
+/** Starts the search index on its worker thread (search-file.ts), stopped by cleanUp after a failure. */
+function startSearch({ tmp, model, options }: Build, written: Leftovers): Pick<DataFiles, 'search' | 'checkSearch'> {
   const task = startSearchIndex(join(tmp, SEARCH_FILE), model, options.searchLimits);
   written.search = task;
   let failure: { error: unknown } | undefined;
   task.record.catch((error: unknown) => (failure = { error }));
-  progress(`search index started on a worker thread (${lap()})`);
   return {
-    model: modelFile, search: task.record, searchReused: false,
+    search: task.record,
     checkSearch: () => {
       if (failure) throw failure.error;
     },

@@ -7,8 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { Model } from '../model/build-model.ts';
-import { searchDocuments } from '../search/documents.ts';
-import { packDocuments, packedBuffers, type PackedDocuments } from '../search/packed-documents.ts';
+import { searchSources } from '../search/documents.ts';
+import { packedBuffers, packSources, type PackedDocuments } from '../search/packed-documents.ts';
 import { serialisedPieces, type SearchIndex } from '../search/search-index.ts';
 import { MODEL_FILE, SEARCH_FILE } from './layout.ts';
 import type { FileRecord } from './manifest.ts';
@@ -35,14 +35,22 @@ export function writeSearchFile(file: string, index: SearchIndex): FileRecord {
 }
 
 /**
- * Starts building the search index of `model` into `file` on a worker thread: the documents are
- * made here (cheap: strings the model holds) and handed over packed. `limits` bounds the worker's
- * heap (the default is V8's, as for the main thread).
+ * Starts building the search index of `model` into `file` on a worker thread: the worker is
+ * started first, so that it loads its code while the documents are packed here, straight from the
+ * model (searchSources, packSources), then handed to it (transferred, not copied). `limits`
+ * bounds the worker's heap (the default is V8's, as for the main thread).
  */
 export function startSearchIndex(file: string, model: Model, limits?: ResourceLimits): SearchIndexTask {
-  const documents = packDocuments(searchDocuments(model));
+  const worker = new Worker(new URL('./search-index-worker.ts', import.meta.url), { resourceLimits: limits });
+  let documents: PackedDocuments;
+  try {
+    documents = packSources(searchSources(model));
+  } catch (error) {
+    void worker.terminate();
+    throw error;
+  }
   const job: SearchIndexJob = { file, documents };
-  const worker = new Worker(new URL('./search-index-worker.ts', import.meta.url), { workerData: job, transferList: packedBuffers(documents), resourceLimits: limits });
+  worker.postMessage(job, packedBuffers(documents));
   const record = new Promise<FileRecord>((resolve, reject) => {
     let settled = false;
     worker.once('message', (written: FileRecord) => {

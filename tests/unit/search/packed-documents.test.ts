@@ -2,10 +2,10 @@
 // worker reads is what was packed, value for value (any string, lone surrogates included), the
 // index made from it is the index made from the documents, and damaged packing is refused.
 import { describe, expect, it } from 'vitest';
-import { KIND_SPECS, SEARCH_KINDS, searchDocuments } from '../../../src/search/documents.ts';
-import { packDocuments, packedBuffers, sourcesOf } from '../../../src/search/packed-documents.ts';
+import { DESCRIPTION_CHARS, KIND_SPECS, SEARCH_KINDS, searchDocuments, searchSources } from '../../../src/search/documents.ts';
+import { packDocuments, packedBuffers, packSources, sourcesOf } from '../../../src/search/packed-documents.ts';
 import { buildSearchIndex, buildSearchIndexOf, serialiseSearchIndex } from '../../../src/search/search-index.ts';
-import { catalogueOf, channel, modelOf, video } from '../support/fixtures.ts';
+import { catalogueOf, channel, modelOf, playlist, video } from '../support/fixtures.ts';
 
 const model = modelOf(catalogueOf({
   channels: [channel('alice', { displayName: 'Alice Ŀ 東京', description: 'emoji 🎉 and café' }), channel('bob')],
@@ -51,5 +51,35 @@ describe('packDocuments and sourcesOf', () => {
     expect(() => sourcesOf(backwards)).toThrow(/damaged/);
     const missing = { ...packed, videos: { ...packed.videos, fields: packed.videos.fields.slice(1) } };
     expect(() => sourcesOf(missing)).toThrow(/packed videos do not have 4 fields of 3 values/);
+  });
+
+  it('packs straight from the model what the documents hold: public videos newest first, channels, public playlists, each field as searched', () => {
+    const withPlaylists = modelOf(catalogueOf({
+      channels: [channel('alice', { displayName: 'Alice Ŀ', description: 'x'.repeat(1200) }), channel('bob', { displayName: 'Bob' })],
+      videos: [
+        video('old', { title: 'Old one', tags: ['a', 'b c'], publishedAt: '2026-01-01T00:00:00Z', description: 'é'.repeat(1500) }),
+        video('new', { title: 'New one', channel: 'bob', publishedAt: '2026-03-01T00:00:00Z' }),
+        video('hidden', { title: 'Hidden', privacy: 'unlisted', publishedAt: '2026-02-01T00:00:00Z' }),
+      ],
+      playlists: [playlist('open', ['old'], { title: 'Open list', description: 'about' }), playlist('shut', ['old'], { title: 'Shut', privacy: 'unlisted' })],
+    }));
+    const sources = sourcesOf(packSources(searchSources(withPlaylists)));
+    const texts = (k: (typeof SEARCH_KINDS)[number]) => Array.from({ length: sources[k].count }, (_, d) => KIND_SPECS[k].fields.map((_, f) => sources[k].text(d, f)));
+    expect(sources.videos.keys).toEqual(['new', 'old']);
+    expect(texts('videos')).toEqual([['New one', '', 'Bob bob', ''], ['Old one', 'a b c', 'Alice Ŀ alice', 'é'.repeat(DESCRIPTION_CHARS)]]);
+    expect(sources.channels.keys).toEqual(['alice', 'bob']);
+    expect(texts('channels')).toEqual([['Alice Ŀ', 'alice', 'x'.repeat(DESCRIPTION_CHARS)], ['Bob', 'bob', '']]);
+    expect(sources.playlists.keys).toEqual(['open']);
+    expect(texts('playlists')).toEqual([['Open list', 'about']]);
+    // the same bytes as packing the documents held as objects
+    const objects = packDocuments(searchDocuments(withPlaylists));
+    const direct = packSources(searchSources(withPlaylists));
+    for (const k of SEARCH_KINDS) {
+      expect(direct[k].keys).toEqual(objects[k].keys);
+      direct[k].fields.forEach((field, f) => {
+        expect(Buffer.from(field.utf16).equals(Buffer.from(objects[k].fields[f]!.utf16))).toBe(true);
+        expect(field.ends).toEqual(objects[k].fields[f]!.ends);
+      });
+    }
   });
 });

@@ -2,7 +2,7 @@
 // worker thread while the pages are rendered, it must hold exactly the bytes the index serialised
 // on the main thread holds, and a worker that fails must fail the build as any other step does:
 // nothing of it left, the served snapshot untouched.
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildModel, deriveCatalogue } from '../../../src/model/build-model.ts';
@@ -66,6 +66,79 @@ describe('the search index of a build', () => {
     const rewritten = readFileSync(join(snapshotDir(options, second.id), SEARCH_FILE));
     expect(rewritten.equals(written)).toBe(false);
     expect(rewritten.equals(serialSearchBytes(options))).toBe(true);
+  });
+
+  it('is copied when the model data is the served snapshot\'s: not started when nothing was imported since, stopped when it was started; built when the served copy is damaged', async () => {
+    const options = setup();
+    const first = await buildSnapshot(options);
+    const served = join(snapshotDir(options, first.id), SEARCH_FILE);
+    const bytes = readFileSync(served);
+    const building = async () => {
+      const lines: string[] = [];
+      const summary = await buildSnapshot({ ...options, onProgress: (line) => lines.push(line) });
+      const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
+      return { summary, started: at(/search index started/), modelData: at(/model data written/), copied: at(/search index copied/) };
+    };
+
+    // the catalogue's revision is the served snapshot's: the model data is written first, the index copied, no worker started
+    const same = await building();
+    expect(same.summary.id).toBe(first.id);
+    expect(same.summary.reuse.search).toBe(true);
+    expect(same.started).toBe(-1);
+    expect(same.copied).toBeGreaterThan(same.modelData);
+    expect(readFileSync(served).equals(bytes)).toBe(true);
+
+    // a new revision (an import of the same records): the worker is started before the model data, then stopped and the index copied
+    runSql(options.catalogue, "INSERT OR REPLACE INTO meta (key, value) VALUES ('revision', 'another revision')");
+    const reimported = await building();
+    expect(reimported.summary.id).toBe(first.id);
+    expect(reimported.summary.reuse.search).toBe(true);
+    expect(reimported.started).toBeGreaterThan(-1);
+    expect(reimported.started).toBeLessThan(reimported.modelData);
+    expect(reimported.copied).toBeGreaterThan(reimported.modelData);
+    expect(readFileSync(served).equals(bytes)).toBe(true);
+    expect(rootEntries(options).filter((e) => e.startsWith('.building-'))).toEqual([]);
+
+    // a served search.json damaged in place is refused as a source: the index is built anew, the full build's bytes
+    const damaged = Buffer.from(bytes);
+    damaged[damaged.length - 10] = damaged[damaged.length - 10]! ^ 1;
+    writeFileSync(served, damaged);
+    const rebuilt = await building();
+    expect(rebuilt.summary.reuse.search).toBe(false);
+    expect(rebuilt.started).toBeGreaterThan(rebuilt.modelData);
+    expect(rebuilt.summary.id).toBe(first.id);
+    expect(readFileSync(join(snapshotDir(options, rebuilt.summary.id), SEARCH_FILE)).equals(bytes)).toBe(true);
+    expect(readFileSync(join(snapshotDir(options, rebuilt.summary.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);
+  });
+
+  it('holds after an incremental build the bytes a full build writes, whatever changed: titles, added, removed and privated videos, a channel renamed', async () => {
+    const options = setup();
+    await buildSnapshot(options);
+    const changes = [
+      "UPDATE videos SET title = 'Pytest, renamed' WHERE id = 'w4'",
+      "UPDATE videos SET privacy = 'private' WHERE id = 'w9'",
+      "DELETE FROM videos WHERE id = 'w10'",
+      "UPDATE channels SET display_name = 'Carol Naïve' WHERE username = 'carol'",
+    ];
+    for (const [i, sql] of changes.entries()) {
+      // with a new revision, as an import makes: the index is started before the model data is written
+      runSql(options.catalogue, `${sql}; INSERT OR REPLACE INTO meta (key, value) VALUES ('revision', 'change ${i}')`);
+      const incremental = await buildSnapshot(options);
+      expect(incremental.reuse.none).toBeUndefined();
+      expect(incremental.reuse.search).toBe(false);
+      const fresh = { ...options, distDir: join(dirs.make(), 'dist') };
+      const full = await buildSnapshot({ ...fresh, full: true });
+      expect(full.id).toBe(incremental.id);
+      const written = readFileSync(join(snapshotDir(options, incremental.id), SEARCH_FILE));
+      expect(written.equals(readFileSync(join(snapshotDir(fresh, full.id), SEARCH_FILE)))).toBe(true);
+      expect(written.equals(serialSearchBytes(options))).toBe(true);
+    }
+    // an added video
+    writeCatalogueFile(options.catalogue, [rawVideo('added', { channel: 'carol', title: 'An added talk on asyncio', publishedAt: '2026-03-30T10:00:00Z' })]);
+    const added = await buildSnapshot(options);
+    const fresh = { ...options, distDir: join(dirs.make(), 'dist') };
+    expect((await buildSnapshot({ ...fresh, full: true })).id).toBe(added.id);
+    expect(readFileSync(join(snapshotDir(options, added.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);
   });
 
   it('fails the build when its worker fails (out of its heap), removing what the build wrote and leaving the served snapshot serving', async () => {
