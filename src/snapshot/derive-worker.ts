@@ -1,24 +1,58 @@
 // Worker thread of the build: computes trending scores and related lists (build-model.ts
-// deriveCatalogue) from the fields of the videos it is given, while the main thread makes the
-// pages' input keys (derive-on-worker.ts: started before the catalogue is read, given the videos
-// once they are); answers with the scores and the lists packed in one
-// transferred buffer. A failure is thrown: the main thread's build fails with it.
+// deriveCatalogue) and answers with the scores and the lists packed in one transferred buffer.
+// Given a catalogue file (derive-on-worker.ts startCheckAndDerive), it first checks the catalogue
+// and reads the fields those are made from on its own connection, in one transaction, while the
+// main thread reads the records (read-build-input.ts); given videos (prepareDerive), it computes
+// from their fields. A failure is thrown: the main thread's build fails with it.
 import { parentPort } from 'node:worker_threads';
+import { CatalogueCheckError, checkCatalogue } from '../catalogue/check-catalogue.ts';
+import { openCatalogue } from '../catalogue/open-catalogue.ts';
+import { readDeriveFields } from '../catalogue/read-catalogue.ts';
+import { readRevision } from '../catalogue/revision.ts';
 import { computeRelated } from '../model/related.ts';
 import { trendingScores } from '../model/trending.ts';
-import type { DeriveFields, DerivedPacked } from './derive-on-worker.ts';
+import type { CheckedFields, DeriveFields, DerivedPacked, DeriveMessage } from './derive-on-worker.ts';
 
-/** Computes and answers once the videos come (derive-on-worker.ts prepareDerive: the worker starts before they are read). */
-function derive(videos: DeriveFields[]): void {
-  // what build-model.ts deriveCatalogue computes (trending.ts, related.ts read nothing else)
+/** What build-model.ts deriveCatalogue computes (trending.ts, related.ts read nothing else), packed. */
+function derive(videos: readonly DeriveFields[]): DerivedPacked {
   const trending = trendingScores(videos);
   const related = computeRelated(videos, trending);
   const offsets = new Int32Array(related.length + 1);
   for (let i = 0; i < related.length; i++) offsets[i + 1] = offsets[i]! + related[i]!.length;
   const pool = new Int32Array(offsets[related.length]!);
   for (let i = 0; i < related.length; i++) pool.set(related[i]!, offsets[i]!);
-  const packed: DerivedPacked = { trending: Float64Array.from(trending), pool, offsets };
-  parentPort!.postMessage(packed, [packed.trending.buffer, pool.buffer, offsets.buffer] as ArrayBuffer[]);
+  return { trending: Float64Array.from(trending), pool, offsets };
 }
 
-parentPort?.once('message', ({ videos }: { videos: DeriveFields[] }) => derive(videos));
+/** The check's verdict and the derive fields of the catalogue at `file`, from one read transaction. */
+function checkAndRead(file: string): { check: CheckedFields['check']; revision: string; fields: DeriveFields[] } {
+  const db = openCatalogue(file, { readonly: true });
+  try {
+    return db.transaction(() => {
+      const revision = readRevision(db);
+      try {
+        checkCatalogue(db);
+      } catch (error) {
+        if (!(error instanceof CatalogueCheckError)) throw error;
+        return { check: { problems: error.problems, total: error.total }, revision, fields: [] };
+      }
+      return { check: undefined, revision, fields: readDeriveFields(db) };
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+const transfer = (packed: DerivedPacked) => [packed.trending.buffer, packed.pool.buffer, packed.offsets.buffer] as ArrayBuffer[];
+
+parentPort?.once('message', (message: DeriveMessage) => {
+  if ('videos' in message) {
+    const packed = derive(message.videos);
+    parentPort!.postMessage(packed, transfer(packed));
+    return;
+  }
+  const { check, revision, fields } = checkAndRead(message.file);
+  const packed = derive(fields);
+  const answer: CheckedFields = { check, revision, videos: fields.length, derived: packed };
+  parentPort!.postMessage(answer, transfer(packed));
+});
