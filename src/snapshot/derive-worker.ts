@@ -10,7 +10,9 @@ import { openCatalogue } from '../catalogue/open-catalogue.ts';
 import { readDeriveFields } from '../catalogue/read-catalogue.ts';
 import { readRevision } from '../catalogue/revision.ts';
 import { computeRelated } from '../model/related.ts';
+import { runSteps } from '../model/steps.ts';
 import { trendingScores } from '../model/trending.ts';
+import { sortVideoOrdersInSteps } from '../model/video-orders.ts';
 import type { CheckedFields, DeriveFields, DerivedPacked, DeriveMessage } from './derive-on-worker.ts';
 
 /** What build-model.ts deriveCatalogue computes (trending.ts, related.ts read nothing else), packed. */
@@ -21,7 +23,8 @@ function derive(videos: readonly DeriveFields[]): DerivedPacked {
   for (let i = 0; i < related.length; i++) offsets[i + 1] = offsets[i]! + related[i]!.length;
   const pool = new Int32Array(offsets[related.length]!);
   for (let i = 0; i < related.length; i++) pool.set(related[i]!, offsets[i]!);
-  return { trending: Float64Array.from(trending), pool, offsets };
+  // the sort orders too (video-orders.ts), which the main thread's model would otherwise sort
+  return { trending: Float64Array.from(trending), pool, offsets, orders: runSteps(sortVideoOrdersInSteps(videos, trending)) };
 }
 
 /** The check's verdict and the derive fields of the catalogue at `file`, from one read transaction. */
@@ -43,7 +46,8 @@ function checkAndRead(file: string): { check: CheckedFields['check']; revision: 
   }
 }
 
-const transfer = (packed: DerivedPacked) => [packed.trending.buffer, packed.pool.buffer, packed.offsets.buffer] as ArrayBuffer[];
+const transfer = (packed: DerivedPacked) =>
+  [packed.trending.buffer, packed.pool.buffer, packed.offsets.buffer, ...Object.values(packed.orders).map((o) => o.buffer)] as ArrayBuffer[];
 
 parentPort?.once('message', (message: DeriveMessage) => {
   if ('videos' in message) {
