@@ -150,7 +150,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   progress(`reading ${options.catalogue}`);
   const reader = openBuildInput(options.catalogue);
   const workers: { stop(): Promise<void> }[] = [];
-  let input: BuildInput;
+  let input: BuildInput | undefined;
   let choice: PreviousChoice | undefined;
   let previousInputs: PageInputs | undefined;
   let derived: Derived;
@@ -162,7 +162,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); checking them and computing trending and related on a worker thread, reading the served manifest and the model's records here`);
     choice = choosePrevious(layout.root, options.full ?? false, code);
     progress(choice.reuse ? `starting from the served snapshot ${choice.reuse.id} (${choice.reuse.pages.size} pages)` : `building every page anew: ${choice.none}`);
-    let starting = startModel(input.catalogue);
+    let starting: ReturnType<typeof startModel> | undefined = startModel(input.catalogue);
     // read here while the worker computes: the input keys the served snapshot recorded
     const { reuse } = choice;
     previousInputs = reuse && typeof reuse.files !== 'string' ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined;
@@ -171,12 +171,16 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
       if (done.check) throw new CatalogueCheckError(done.check.problems, done.check.total);
       derived = done.derived;
     } else {
-      // another connection committed while the two read: read again, checked, in one transaction
+      // another connection committed while the two read: read again, checked, in one transaction,
+      // the stale read's records let go first (never two catalogues held at once)
       progress(`the catalogue changed while it was read (${lap()}); reading it again, checked, in one transaction`);
-      input = readBuildInput(options.catalogue);
-      const task = startDerive(input.catalogue.videos);
+      starting = undefined;
+      input = undefined;
+      const again = readBuildInput(options.catalogue);
+      input = again;
+      const task = startDerive(again.catalogue.videos);
       workers.push(task);
-      starting = startModel(input.catalogue);
+      starting = startModel(again.catalogue);
       derived = await task.derived;
     }
     progress(`checked, trending and related computed, the served manifest read and the model's records taken (${lap()}); finishing the model`);
