@@ -159,6 +159,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     const working = startCheckAndDerive(options.catalogue);
     workers.push(working);
     input = reader.read();
+    working.go();
     progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); checking them and computing trending and related on a worker thread, reading the served manifest and the model's records here`);
     choice = choosePrevious(layout.root, options.full ?? false, code);
     progress(choice.reuse ? `starting from the served snapshot ${choice.reuse.id} (${choice.reuse.pages.size} pages)` : `building every page anew: ${choice.none}`);

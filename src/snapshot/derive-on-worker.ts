@@ -37,7 +37,7 @@ const fieldsOf = ({ id, privacy, tags, channel, category, views, likes, publishe
   ({ id, privacy, tags, channel, category, views, likes, publishedAt });
 
 /** What the worker is given: the fields of videos, or a catalogue file to check and read them from. */
-export type DeriveMessage = { readonly videos: readonly DeriveFields[] } | { readonly file: string };
+export type DeriveMessage = { readonly videos: readonly DeriveFields[] } | { readonly file: string } | { readonly go: true };
 
 /** What the worker answers when given a catalogue file. */
 export interface CheckedFields {
@@ -83,6 +83,8 @@ function answerOf<M, T>(worker: Worker, read: (message: M) => T): Promise<T> {
 export interface CheckAndDeriveTask {
   /** the check's verdict, the revision it read and trending and related of the videos it read; rejects when the worker failed or stopped first */
   readonly result: Promise<{ readonly check: CheckedFields['check']; readonly revision: string; readonly videos: number; readonly derived: Derived }>;
+  /** tells the worker this thread has read its records: it computes once it has read its fields (before, it only reads) */
+  go(): void;
   /** ends the worker */
   stop(): Promise<void>;
 }
@@ -90,15 +92,26 @@ export interface CheckAndDeriveTask {
 /**
  * Starts the worker on the catalogue file: it checks it and reads the derive fields of its visible
  * videos (read-catalogue.ts readDeriveFields: the videos readCatalogue reads, in its order) in one
- * read transaction of its own connection, then computes their trending and related. The caller
- * makes sure that transaction saw the catalogue it read itself (read-build-input.ts openBuildInput).
+ * read transaction of its own connection, then, once told (`go`), computes their trending,
+ * related and orders. The caller makes sure that transaction saw the catalogue it read itself
+ * (read-build-input.ts openBuildInput).
  */
 export function startCheckAndDerive(file: string): CheckAndDeriveTask {
   const worker = new Worker(new URL('./derive-worker.ts', import.meta.url));
   const result = answerOf(worker, (answer: CheckedFields) => ({ check: answer.check, revision: answer.revision, videos: answer.videos, derived: unpack(answer.derived) }));
   const message: DeriveMessage = { file };
   worker.postMessage(message);
-  return { result, stop: async () => { await worker.terminate(); } };
+  let told = false;
+  return {
+    result,
+    go() {
+      if (told) return;
+      told = true;
+      const go: DeriveMessage = { go: true };
+      worker.postMessage(go);
+    },
+    stop: async () => { await worker.terminate(); },
+  };
 }
 
 /** A worker started before its videos are known: it loads its code while the catalogue is read. */

@@ -2,8 +2,8 @@
 // deriveCatalogue) and answers with the scores and the lists packed in one transferred buffer.
 // Given a catalogue file (derive-on-worker.ts startCheckAndDerive), it first checks the catalogue
 // and reads the fields those are made from on its own connection, in one transaction, while the
-// main thread reads the records (read-build-input.ts); given videos (prepareDerive), it computes
-// from their fields. A failure is thrown: the main thread's build fails with it.
+// main thread reads the records (read-build-input.ts), and computes once told the main thread has
+// read them (`go`); given videos (prepareDerive), it computes from their fields. A failure is thrown: the main thread's build fails with it.
 import { parentPort } from 'node:worker_threads';
 import { CatalogueCheckError, checkCatalogue } from '../catalogue/check-catalogue.ts';
 import { openCatalogue } from '../catalogue/open-catalogue.ts';
@@ -55,8 +55,13 @@ parentPort?.once('message', (message: DeriveMessage) => {
     parentPort!.postMessage(packed, transfer(packed));
     return;
   }
+  if (!('file' in message)) throw new Error('the trending and related worker was told to go before it was given a catalogue');
   const { check, revision, fields } = checkAndRead(message.file);
-  const packed = derive(fields);
-  const answer: CheckedFields = { check, revision, videos: fields.length, derived: packed };
-  parentPort!.postMessage(answer, transfer(packed));
+  // computed once the main thread has read its records (its `go`, at once when it came during the
+  // read above): computing beside that read took its CPU and garbage-collection time under load
+  parentPort!.once('message', () => {
+    const packed = derive(fields);
+    const answer: CheckedFields = { check, revision, videos: fields.length, derived: packed };
+    parentPort!.postMessage(answer, transfer(packed));
+  });
 });

@@ -79,7 +79,9 @@ describe('startCheckAndDerive', () => {
     const file = catalogueFile();
     const { catalogue, revision } = readBuildInput(file);
     const here = deriveCatalogue(catalogue);
-    const there = await startCheckAndDerive(file).result;
+    const task = startCheckAndDerive(file);
+    task.go();
+    const there = await task.result;
     expect(there.check).toBeUndefined();
     expect(there.revision).toBe(revision);
     expect(there.videos).toBe(catalogue.videos.length);
@@ -98,8 +100,21 @@ describe('startCheckAndDerive', () => {
       thrown = error as CatalogueCheckError;
     }
     expect(thrown).toBeInstanceOf(CatalogueCheckError);
-    const there = await startCheckAndDerive(file).result;
+    const task = startCheckAndDerive(file);
+    task.go();
+    const there = await task.result;
     expect(there.check).toEqual({ problems: thrown!.problems, total: 2 });
+  });
+
+  it('reads, then waits to be told before it computes: nothing is answered until then', async () => {
+    const file = catalogueFile();
+    const task = startCheckAndDerive(file);
+    let answered = false;
+    void task.result.then(() => { answered = true; });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(answered).toBe(false);
+    task.go();
+    expect((await task.result).videos).toBe(readBuildInput(file).catalogue.videos.length);
   });
 
   it('fails with a message when the catalogue cannot be read', async () => {
