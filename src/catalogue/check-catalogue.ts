@@ -14,13 +14,10 @@ export interface CatalogueProblem {
 
 export class CatalogueCheckError extends Error {
   readonly problems: readonly CatalogueProblem[];
-  /** every problem found (`problems` holds the first thousand) */
-  readonly total: number;
   constructor(problems: readonly CatalogueProblem[], total: number) {
     const shown = problems.slice(0, 20).map((p) => `  ${p.record}: ${p.field}: ${p.message}`).join('\n');
     super(`the catalogue has ${total} record field${total === 1 ? '' : 's'} that would break the site; fix them (or re-import) and build again:\n${shown}${total > 20 ? `\n  ... and ${total - 20} more` : ''}`);
     this.problems = problems;
-    this.total = total;
   }
 }
 

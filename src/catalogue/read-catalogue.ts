@@ -101,33 +101,6 @@ function readVideos(db: Catalogue): PublicVideo[] {
   return sortBinary(videos, (v) => v.id);
 }
 
-/** What trending and related are computed from (model/trending.ts, model/related.ts), of one visible video. */
-export type DeriveFields = Pick<PublicVideo, 'id' | 'privacy' | 'tags' | 'channel' | 'category' | 'views' | 'likes' | 'publishedAt'>;
-
-/**
- * Those fields of the videos readCatalogue reads (the same videos, in the same order, each field
- * the value its record has), without their text: the build reads them on a worker thread, its own
- * connection, while this thread reads the records (src/snapshot/derive-on-worker.ts).
- */
-export function readDeriveFields(db: Catalogue): DeriveFields[] {
-  const tags = childrenOf(db, 'SELECT video_id, tag FROM video_tags ORDER BY video_id, position', (r) => r[1] as string);
-  const videos: DeriveFields[] = [];
-  for (const v of rowsOf(db, `SELECT id, channel, category, views, likes, published_at, privacy FROM videos WHERE ${VISIBLE}`)) {
-    const id = v[0] as string;
-    videos.push({
-      id,
-      privacy: v[6] as 'public' | 'unlisted',
-      tags: tags.get(id) ?? [],
-      channel: v[1] as string,
-      category: present(v[2] as string | null),
-      views: (v[3] as number | null) ?? 0,
-      likes: (v[4] as number | null) ?? 0,
-      publishedAt: v[5] as string,
-    });
-  }
-  return sortBinary(videos, (v) => v.id);
-}
-
 function readPlaylists(db: Catalogue, visible: ReadonlySet<string>): PublicPlaylist[] {
   // items are (playlist, video): keyed by playlist, kept when the video is visible
   const items = new Map<string, string[]>();

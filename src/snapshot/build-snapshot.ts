@@ -6,9 +6,9 @@
 // bytes did not change takes its compressed variants from it and is not checked against its
 // schema again, and when the model data did not change the search index is copied from it; the
 // result is byte-identical to a full build (`full`). Each step is its own module: reading
-// (read-build-input.ts), the reuse decision (choose-previous.ts), the check with trending and
-// related (derive-on-worker.ts: on a worker thread reading its own connection while this thread
-// reads the records, the served manifest and takes the model's records), the model data with every video's input key (one serialisation of each
+// (read-build-input.ts), the reuse decision (choose-previous.ts), trending and related
+// (derive-on-worker.ts: on a worker thread while the served manifest is read and the model's
+// records are taken), the model data with every video's input key (one serialisation of each
 // record for both: model-data.ts, page-inputs.ts), the search index
 // (search-file.ts: built on a worker thread while the pages are rendered), the pages
 // (render-pages.ts), the manifest (write-manifest.ts) and the swap (install-snapshot.ts); this
@@ -17,8 +17,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { startModel, type Derived, type Model } from '../model/build-model.ts';
-import { startCheckAndDerive, startDerive } from './derive-on-worker.ts';
-import { CatalogueCheckError } from '../catalogue/check-catalogue.ts';
+import { prepareDerive, type DeriveTask } from './derive-on-worker.ts';
 import { checkDeploymentOrigin } from './deployment.ts';
 import { diffPages } from './diff-manifests.ts';
 import { diffSiteFiles, readSiteFileStamps, SITE_FILES_FILE, stampSiteFiles, writeSiteFileStamps } from './site-file-stamps.ts';
@@ -33,7 +32,7 @@ import { shardCountFor } from './page-shards.ts';
 import { buildCodeId } from './previous-snapshot.ts';
 import { currentSnapshotId, removeLeftovers, withBuildLock } from './swap.ts';
 import { createLap } from './build-progress.ts';
-import { openBuildInput, readBuildInput, type BuildInput } from './read-build-input.ts';
+import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { choosePrevious, snapshotWhole, type PreviousChoice } from './choose-previous.ts';
 import { copySearchIndex, startSearchIndex, type SearchIndexTask } from './search-file.ts';
 import { writeText } from './text-files.ts';
@@ -142,59 +141,42 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   if (leftovers.length > 0) progress(`removed ${leftovers.length} leftover${leftovers.length === 1 ? '' : 's'} of builds that were stopped: ${leftovers.map((l) => basename(l)).join(', ')}`);
   const lap = createLap();
   const code = buildCodeId();
-  // Independent of each other (docs/architecture.md, "Reading the catalogue on two threads"): a
-  // worker thread checks the catalogue and computes trending and related from its own read
-  // (derive-on-worker.ts startCheckAndDerive) while this thread reads the records, reads the
-  // served snapshot's manifest and takes the records into the model (startModel), which is
-  // finished once the worker has answered and both reads are known to have seen the same catalogue.
-  progress(`reading ${options.catalogue}`);
-  const reader = openBuildInput(options.catalogue);
-  const workers: { stop(): Promise<void> }[] = [];
-  let input: BuildInput | undefined;
-  let choice: PreviousChoice | undefined;
+  // Independent of each other: trending and related on the second core (derive-on-worker.ts: the
+  // worker starts now and loads its code while the catalogue is read) while this thread reads the
+  // served snapshot's manifest and takes the catalogue's records into the model (startModel),
+  // which is finished once trending and related are in.
+  const deriving = prepareDerive();
+  let input: BuildInput;
+  let choice: PreviousChoice;
+  let task: DeriveTask;
+  let starting: ReturnType<typeof startModel>;
+  try {
+    progress(`reading ${options.catalogue}`);
+    input = readBuildInput(options.catalogue);
+    progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); computing trending and related on a worker thread, reading the served manifest and the model's records here`);
+    task = deriving.give(input.catalogue.videos);
+    choice = choosePrevious(layout.root, options.full ?? false, code);
+    progress(choice.reuse ? `starting from the served snapshot ${choice.reuse.id} (${choice.reuse.pages.size} pages)` : `building every page anew: ${choice.none}`);
+    starting = startModel(input.catalogue);
+  } catch (error) {
+    await deriving.stop();
+    throw error;
+  }
+  // read here while the worker computes: the served snapshot's pages and the input keys it recorded
+  const { reuse } = choice;
+  const reusable = reuse && typeof reuse.files !== 'string' ? { pages: reuse.pages, files: reuse.files } : undefined;
   let previousInputs: PageInputs | undefined;
   let derived: Derived;
   let model: Model;
   try {
-    const working = startCheckAndDerive(options.catalogue);
-    workers.push(working);
-    input = reader.read();
-    working.go();
-    progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); checking them and computing trending and related on a worker thread, reading the served manifest and the model's records here`);
-    choice = choosePrevious(layout.root, options.full ?? false, code);
-    progress(choice.reuse ? `starting from the served snapshot ${choice.reuse.id} (${choice.reuse.pages.size} pages)` : `building every page anew: ${choice.none}`);
-    let starting: ReturnType<typeof startModel> | undefined = startModel(input.catalogue);
-    // read here while the worker computes: the input keys the served snapshot recorded
-    const { reuse } = choice;
-    previousInputs = reuse && typeof reuse.files !== 'string' ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined;
-    const done = await working.result;
-    if (reader.unchanged() && done.revision === input.revision) {
-      if (done.check) throw new CatalogueCheckError(done.check.problems, done.check.total);
-      derived = done.derived;
-    } else {
-      // another connection committed while the two read: read again, checked, in one transaction,
-      // the stale read's records let go first (never two catalogues held at once)
-      progress(`the catalogue changed while it was read (${lap()}); reading it again, checked, in one transaction`);
-      starting = undefined;
-      input = undefined;
-      const again = readBuildInput(options.catalogue);
-      input = again;
-      const task = startDerive(again.catalogue.videos);
-      workers.push(task);
-      starting = startModel(again.catalogue);
-      derived = await task.derived;
-    }
-    progress(`checked, trending and related computed, the served manifest read and the model's records taken (${lap()}); finishing the model`);
+    previousInputs = reusable && reuse ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined;
+    derived = await task.derived;
+    progress(`trending and related computed, the served manifest read and the model's records taken (${lap()}); finishing the model`);
     model = starting.finish(derived, options.baseUrl);
   } catch (error) {
-    await Promise.all(workers.map((w) => w.stop()));
-    if (choice?.reuse && typeof choice.reuse.files !== 'string') choice.reuse.files.close();
+    if (choice.reuse && typeof choice.reuse.files !== 'string') choice.reuse.files.close();
     throw error;
-  } finally {
-    reader.close();
   }
-  const { reuse } = choice;
-  const reusable = reuse && typeof reuse.files !== 'string' ? { pages: reuse.pages, files: reuse.files } : undefined;
   progress(`model ready (${lap()}); writing model data and every video's input key`);
   // filled as the model data is written: each record is serialised once, for its line and its key
   const videoInputs = new Map<string, string>();

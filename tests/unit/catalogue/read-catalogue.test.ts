@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCatalogue, type Catalogue } from '../../../src/catalogue/open-catalogue.ts';
-import { readCatalogue, readDeriveFields } from '../../../src/catalogue/read-catalogue.ts';
+import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
 import { rawCategory, rawChannel, rawComment, rawPlaylist, rawVideo, writeRecords } from '../support/fixtures.ts';
 
 let db: Catalogue;
@@ -174,44 +174,5 @@ describe('readCatalogue, the order of what it reads (the model and the snapshot 
   it('gives top-level comments first, then replies, each in the order of SQLite\'s ORDER BY id', () => {
     const expected = db.prepare('SELECT id FROM comments ORDER BY parent_id IS NOT NULL, id').pluck().all();
     expect(readCatalogue(db).comments.map((c) => c.id)).toEqual(expected);
-  });
-});
-
-describe('readDeriveFields (what the build\'s worker thread reads for trending and related)', () => {
-  const fieldsOf = ({ id, privacy, tags, channel, category, views, likes, publishedAt }: ReturnType<typeof readCatalogue>['videos'][number]) =>
-    ({ id, privacy, tags, channel, category, views, likes, publishedAt });
-
-  it('gives the fields of exactly the videos readCatalogue reads, in its order, each as its record has it', () => {
-    const other = openCatalogue(':memory:');
-    try {
-      writeRecords(other, [
-        rawCategory('music'),
-        rawChannel('alice'),
-        rawChannel('bob'),
-        ...['zeta', 'Alpha', 'B_1', 'a.2', 'mid'].map((id, i) => rawVideo(id, {
-          channel: i % 2 === 0 ? 'alice' : 'bob',
-          category: i % 3 === 0 ? undefined : 'music',
-          tags: Array.from({ length: i }, (_, t) => `${id}-${t}`),
-          views: i === 1 ? undefined : i * 10,
-          likes: i === 2 ? undefined : i,
-          publishedAt: `2026-01-0${i + 1}T00:00:00Z`,
-          privacy: i === 3 ? 'unlisted' : 'public',
-          description: 'long text the fields do not carry',
-        })),
-        rawVideo('hidden', { privacy: 'private', tags: ['SECRET-TAG'] }),
-      ]);
-      const fields = readDeriveFields(other);
-      expect(fields).toEqual(readCatalogue(other).videos.map(fieldsOf));
-      expect(fields.map((f) => f.id)).not.toContain('hidden');
-      expect(fields.some((f) => f.category === undefined) && fields.some((f) => f.privacy === 'unlisted')).toBe(true);
-    } finally {
-      other.close();
-    }
-  });
-
-  it('never gives a private video or its tags (the privacy choke point holds for the worker\'s read too)', () => {
-    const fields = readDeriveFields(db);
-    expect(fields.map((f) => f.id)).toEqual(readCatalogue(db).videos.map((v) => v.id));
-    expect(JSON.stringify(fields)).not.toContain('SECRET');
   });
 });
