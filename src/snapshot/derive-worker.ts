@@ -1,8 +1,9 @@
 // Worker thread of the build: computes trending scores and related lists (build-model.ts
-// deriveCatalogue) and the sort orders (model/video-orders.ts) from the fields of the videos it is given, while the main thread makes the
-// pages' input keys (derive-on-worker.ts: started before the catalogue is read, given the videos
-// once they are); answers with the scores and the lists packed in one
-// transferred buffer. A failure is thrown: the main thread's build fails with it.
+// deriveCatalogue) and the public videos' sort orders (model/video-orders.ts) from the fields of
+// the videos it is given, while the main thread reads the served manifest and takes the model's
+// records (derive-on-worker.ts: started before the catalogue is read, given the videos
+// once they are); answers with the scores, the lists packed in one transferred buffer and each
+// order as one transferred Int32Array. A failure is thrown: the main thread's build fails with it.
 import { parentPort } from 'node:worker_threads';
 import { computeRelated } from '../model/related.ts';
 import { runSteps } from '../model/steps.ts';

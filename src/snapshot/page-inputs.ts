@@ -80,7 +80,7 @@ export function videoInputKeys(baseUrl: string): (video: string, channel: string
  * Each video's input key by its entry's place in the model (`model.entries[i]`: entry.index), looked
  * up once: a lookup by group name makes and hashes a new string each time, and the pages and site
  * files look up videos hundreds of thousands of times (docs/performance.md, "The phases before the
- * pages, on two threads").
+ * pages, eighth round").
  */
 export function videoKeysOf(model: Model, inputs: PageInputs): readonly (string | undefined)[] {
   return model.entries.map((entry) => inputs.get(videoGroup(entry.video.id)));
