@@ -15,8 +15,9 @@ import { sharedFeatures, toCategory, toCreator, toStoredComment } from './resour
 import { createSharer } from './shared-values.ts';
 import { StoredVideo, TextPool } from './stored-video.ts';
 import { trendingScores } from './trending.ts';
-import { runSteps, sortInSteps, STEP_ITEMS, type Steps } from './steps.ts';
+import { runSteps, STEP_ITEMS, type Steps } from './steps.ts';
 import { createUrls, type Urls } from './urls.ts';
+import { sortVideoOrdersInSteps, type VideoOrders } from './video-orders.ts';
 
 
 /** What the build computes once and the snapshot stores: aligned with `catalogue.videos`. */
@@ -24,6 +25,12 @@ export interface Derived {
   readonly trending: readonly number[];
   /** indexes into catalogue.videos */
   readonly related: readonly ArrayLike<number>[];
+  /**
+   * The public videos in each order, as indexes into catalogue.videos (video-orders.ts), when
+   * computed beside trending and related (the build's worker thread), for startModel's `finish`
+   * (ModelBuilder.derive); else, and in buildModel, the model sorts them itself.
+   */
+  readonly orders?: VideoOrders | undefined;
 }
 
 
@@ -223,6 +230,7 @@ export function createModelBuilder(options: { relatedBlockInts?: number; textBlo
   const stored: StoredVideo[] = [];
   let trending: number[] = [];
   let related: { pool: RelatedPool; from: number; to: number }[] = [];
+  let orders: VideoOrders | undefined;
   const texts = new TextPool(options.textBlockBytes);
   const blocks = new RelatedBlocks(options.relatedBlockInts ?? RELATED_BLOCK);
 
@@ -287,8 +295,9 @@ export function createModelBuilder(options: { relatedBlockInts?: number; textBlo
         `derived data for ${derived.trending.length} trending scores and ${derived.related.length} related lists, not the ${stored.length} videos given`);
       trending = Array.from(derived.trending);
       related = derived.related.map((list) => blocks.add(list));
+      orders = derived.orders;
     },
-    finishInSteps: (baseUrl) => finishModel(baseUrl, { categories, channels, playlists, live, stored, trending, related, topLevel, repliesOf }),
+    finishInSteps: (baseUrl) => finishModel(baseUrl, { categories, channels, playlists, live, stored, trending, related, orders, topLevel, repliesOf }),
   };
 }
 
@@ -301,6 +310,7 @@ function* finishModel(baseUrl: string, taken: {
   stored: readonly StoredVideo[];
   trending: readonly number[];
   related: readonly { pool: RelatedPool; from: number; to: number }[];
+  orders: VideoOrders | undefined;
   topLevel: ReadonlyMap<string, OpenThread[]>;
   repliesOf: ReadonlyMap<string, StoredComment[]>;
 }): Steps<Model> {
@@ -340,18 +350,13 @@ function* finishModel(baseUrl: string, taken: {
 
   const visible = entries.filter((e) => e.video.privacy === 'public');
   yield;
-  // Ties go by id. When the videos came in id order (the catalogue's, read-catalogue.ts, and so
-  // the model data's), an entry's index orders ids as well, and comparing two numbers is cheaper
-  // than comparing two ids that often share a long prefix: a quarter of the sorts' time.
-  let idOrder = true;
-  for (let i = 1; i < entries.length && idOrder; i++) idOrder = entries[i - 1]!.video.id < entries[i]!.video.id;
-  const tie = idOrder ? (a: VideoEntry, b: VideoEntry) => a.index - b.index : (a: VideoEntry, b: VideoEntry) => byId(a.video, b.video);
-  const orders: Record<VideoSort, VideoEntry[]> = {
-    latest: yield* sortInSteps(visible, (a, b) => (a.video.publishedAt < b.video.publishedAt ? 1 : a.video.publishedAt > b.video.publishedAt ? -1 : tie(a, b))),
-    trending: yield* sortInSteps(visible, (a, b) => b.trending - a.trending || tie(a, b)),
-    views: yield* sortInSteps(visible, (a, b) => b.video.views - a.video.views || tie(a, b)),
-    likes: yield* sortInSteps(visible, (a, b) => b.video.likes - a.video.likes || tie(a, b)),
+  const order = taken.orders ?? (yield* sortVideoOrdersInSteps(stored, taken.trending));
+  const entriesOf = (indexes: Int32Array): VideoEntry[] => {
+    check(indexes.length === visible.length, `an order of ${indexes.length} videos, not the ${visible.length} public ones`);
+    return Array.from(indexes, (i) => entries[i]!);
   };
+  const orders: Record<VideoSort, VideoEntry[]> = { latest: entriesOf(order.latest), trending: entriesOf(order.trending), views: entriesOf(order.views), likes: entriesOf(order.likes) };
+  yield;
 
   const counts = new Map<string, number>();
   for (const e of visible) if (e.video.category !== undefined) counts.set(e.video.category, (counts.get(e.video.category) ?? 0) + 1);

@@ -9,12 +9,15 @@ import type { PublicVideo } from '../catalogue/public-catalogue.ts';
 import type { Derived } from '../model/build-model.ts';
 import type { RelatedFields } from '../model/related.ts';
 import type { TrendingFields } from '../model/trending.ts';
+import type { OrderFields, VideoOrders } from '../model/video-orders.ts';
 
 /** What the worker answers: the scores, and every video's list as `pool[offsets[i]..offsets[i + 1]]`. */
 export interface DerivedPacked {
   readonly trending: Float64Array;
   readonly pool: Int32Array;
   readonly offsets: Int32Array;
+  /** the public videos in each sort order (model/video-orders.ts) */
+  readonly orders: VideoOrders;
 }
 
 export interface DeriveTask {
@@ -24,8 +27,8 @@ export interface DeriveTask {
   stop(): Promise<void>;
 }
 
-/** The fields of a video that trending and related read (their types say which: trending.ts, related.ts). */
-export type DeriveFields = TrendingFields & RelatedFields;
+/** The fields of a video that trending, related and the sort orders read (their types say which: trending.ts, related.ts, video-orders.ts). */
+export type DeriveFields = TrendingFields & RelatedFields & OrderFields;
 
 const fieldsOf = ({ id, privacy, tags, channel, category, views, likes, publishedAt }: PublicVideo): DeriveFields =>
   ({ id, privacy, tags, channel, category, views, likes, publishedAt });
@@ -50,11 +53,11 @@ export function prepareDerive(): PendingDerive {
   };
   const derived = new Promise<Derived>((resolve, reject) => {
     let settled = false;
-    worker.once('message', ({ trending, pool, offsets }: DerivedPacked) => {
+    worker.once('message', ({ trending, pool, offsets, orders }: DerivedPacked) => {
       settled = true;
       const related = new Array<Int32Array>(offsets.length - 1);
       for (let i = 0; i < related.length; i++) related[i] = pool.subarray(offsets[i]!, offsets[i + 1]!);
-      resolve({ trending: Array.from(trending), related });
+      resolve({ trending: Array.from(trending), related, orders });
     });
     worker.once('error', (error: Error) => {
       settled = true;

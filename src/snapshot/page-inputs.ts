@@ -77,17 +77,28 @@ export function videoInputKeys(baseUrl: string): (video: string, channel: string
 }
 
 /**
+ * Each video's input key by its entry's place in the model (`model.entries[i]`: entry.index), looked
+ * up once: a lookup by group name makes and hashes a new string each time, and the pages and site
+ * files look up videos hundreds of thousands of times (docs/performance.md, "The phases before the
+ * pages, eighth round").
+ */
+export function videoKeysOf(model: Model, inputs: PageInputs): readonly (string | undefined)[] {
+  return model.entries.map((entry) => inputs.get(videoGroup(entry.video.id)));
+}
+
+/**
  * The key of an answered page (the second rule above): a function of the answer that serialises
  * no video resource, only its input key. Strings starting with NUL are escaped, so no field can
  * pass for a video's key.
  */
 export function createAnswerKeys(model: Model, inputs: PageInputs, baseUrl: string): (answer: Answer) => string {
+  const keys = videoKeysOf(model, inputs);
   const replace = (_: string, value: unknown): unknown => {
     if (typeof value === 'string') return value.startsWith('\u0000') ? `\u0000${value}` : value;
     if (typeof value !== 'object' || value === null) return value;
     // video resources are made when asked, so they are recognised, not looked up by identity
     const entry = entryOfResource(model, value);
-    const key = entry === undefined ? undefined : inputs.get(videoGroup(entry.video.id));
+    const key = entry === undefined ? undefined : keys[entry.index];
     return key === undefined ? value : `\u0000${key}`;
   };
   return (answer) => createHash('sha256')

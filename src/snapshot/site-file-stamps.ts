@@ -16,7 +16,7 @@ import { etagFrom } from '../http/etag.ts';
 import type { Model } from '../model/build-model.ts';
 import { siteFileInputs, siteFileKeys, siteFilePieces } from '../site/site-files.ts';
 import type { FileRecord } from './manifest.ts';
-import { siteGroup, videoGroup, type PageInputs } from './page-inputs.ts';
+import { siteGroup, videoKeysOf, type PageInputs } from './page-inputs.ts';
 
 export const SITE_FILES_FILE = 'site-files.json';
 
@@ -56,12 +56,12 @@ export function etagOfPieces(pieces: Iterable<string>): string {
 }
 
 /** The input key of the site file at `key`, or undefined when it has no declared inputs (always rendered). */
-function inputKeyOf(model: Model, key: string, videoInputs: PageInputs): string | undefined {
+function inputKeyOf(model: Model, key: string, videoKeys: readonly (string | undefined)[]): string | undefined {
   const inputs = siteFileInputs(model, key);
   if (inputs === undefined) return undefined;
   const hash = createHash('sha256').update(JSON.stringify(inputs.facts));
   for (const entry of inputs.videos) {
-    const video = videoInputs.get(videoGroup(entry.video.id));
+    const video = videoKeys[entry.index];
     if (video === undefined) return undefined;
     hash.update('\n').update(video);
   }
@@ -78,9 +78,10 @@ export function stampSiteFiles(model: Model, options: StampOptions): SiteStampin
   const { previous } = options;
   let rendered = 0;
   let carried = 0;
+  const videoKeys = videoKeysOf(model, options.videoInputs);
   for (const key of siteFileKeys(model)) {
     const group = siteGroup(key);
-    const inputKey = inputKeyOf(model, key, options.videoInputs);
+    const inputKey = inputKeyOf(model, key, videoKeys);
     if (inputKey !== undefined) inputs.set(group, inputKey);
     const etag = inputKey !== undefined && previous?.inputs.get(group) === inputKey ? previous.stamps.get(key) : undefined;
     if (etag !== undefined) {

@@ -3,9 +3,9 @@
 // fields the worker is given; a failure of the worker is the build's, with a message.
 import { describe, expect, it } from 'vitest';
 import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
-import { deriveCatalogue } from '../../../src/model/build-model.ts';
+import { buildModel, deriveCatalogue, startModel, VIDEO_SORTS } from '../../../src/model/build-model.ts';
 import { prepareDerive, startDerive } from '../../../src/snapshot/derive-on-worker.ts';
-import { catalogueOf, prng, video } from '../support/fixtures.ts';
+import { catalogueOf, channel, prng, video } from '../support/fixtures.ts';
 
 /** Videos with shared and distinct tags (any case), channels, categories, ties in views and dates, ids beyond ASCII. */
 function videos(count: number, seed: number): PublicVideo[] {
@@ -63,5 +63,32 @@ describe('startDerive', () => {
     await pending.stop();
     const task = pending.give(videos(10, 7));
     await expect(task.derived).rejects.toThrow(/stopped \(exit code \d+\) before answering/);
+  });
+});
+
+const CHANNELS = ['alice', 'bob', 'carol', 'dave'].map((name) => channel(name));
+
+describe('the sort orders computed on the worker thread', () => {
+  it('make the model the build finishes with them the one buildModel makes sorting them itself, order for order (ids in catalogue order or not)', async () => {
+    for (const [count, seed] of [[0, 11], [1, 12], [700, 13], [3_000, 14]] as const) {
+      const list = videos(count, seed);
+      for (const given of [list, [...list].reverse()]) {
+        const catalogue = catalogueOf({ videos: given, channels: CHANNELS });
+        const withOrders = await startDerive(given).derived;
+        expect(withOrders.orders).toBeDefined();
+        const here = buildModel(catalogue, deriveCatalogue(catalogue), 'https://example.test');
+        // the build's path: the records taken, then finished with the worker's answer
+        const there = startModel(catalogue).finish(withOrders, 'https://example.test');
+        for (const sort of VIDEO_SORTS) expect(there.orders[sort].map((e) => e.video.id)).toEqual(here.orders[sort].map((e) => e.video.id));
+      }
+    }
+  });
+
+  it('are refused when they do not hold the public videos', async () => {
+    const list = videos(50, 15);
+    const catalogue = catalogueOf({ videos: list, channels: CHANNELS });
+    const derived = await startDerive(list).derived;
+    const short = { ...derived, orders: { ...derived.orders!, views: derived.orders!.views.subarray(1) } };
+    expect(() => startModel(catalogue).finish(short, 'https://example.test')).toThrow(/an order of \d+ videos, not the \d+ public ones/);
   });
 });
