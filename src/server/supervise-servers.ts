@@ -136,12 +136,12 @@ export function superviseServers(options: SuperviseOptions): Supervisor {
       check();
       return;
     }
-    // the new process refused `current` (or fell back to another snapshot): the old one keeps serving
+    // the new process refused `current` (it does not fall back): the old one keeps serving
     refused.set(target, signature);
-    const problem = message.problem ?? { id: target, reason: 'it could not be loaded' };
+    const problem = message.problem?.id === target ? message.problem : { id: target, reason: 'it could not be loaded' };
     log(`start: snapshot ${target} refused (${problem.reason}); process ${active?.worker.process.pid ?? '-'} keeps serving ${active?.serving ?? 'nothing'}`);
     retire(s);
-    tellActive({ problem: problem.id === target ? problem : { id: target, reason: 'it could not be loaded' } });
+    tellActive({ problem });
   };
 
   const onExit = (s: Serving, code: number | null, signal: string | null) => {
@@ -165,14 +165,14 @@ export function superviseServers(options: SuperviseOptions): Supervisor {
       return;
     }
     if (s !== active) return;
-    // the serving process stopped: another takes its place (the one loading, if any, serves once loaded)
+    // the serving process stopped: a new first one takes its place, serving the pages at once
     active = undefined;
     log(`start: serving process ${s.worker.process.pid} stopped (${how}); starting another`);
     const pause = performance.now() - s.started < CRASH_PAUSE_MS ? CRASH_PAUSE_MS : 0;
     setTimeout(() => {
       if (stopping || active) return;
       if (next) {
-        // the one loading takes over at once: it listens and serves as it loads
+        // a process loading a snapshot would listen only once loaded: it is stopped instead
         retire(next.process);
         next = undefined;
       }
