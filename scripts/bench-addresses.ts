@@ -56,7 +56,7 @@ await runCli('bench:addresses', async () => {
     console.log(`bench:addresses: seeding 300 videos and building the snapshot in ${dir}`);
     seedCatalogue(catalogue, { videos: 300, seed: 42 });
     execFileSync(process.execPath, ['scripts/build.ts'], { env, stdio: 'ignore' });
-    server = spawn(process.execPath, ['scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     await untilListening(server);
     const pid = server.pid!;
     for (let i = 0; i < 200; i++) await get('/v1/categories', { 'x-forwarded-for': '192.0.2.1' });

@@ -57,7 +57,7 @@ await runCommand('bench:cdn', BENCH_CDN_COMMAND, async ({ values }) => {
       brotliModule: installedBrotliModule(),
     }));
     writeConf();
-    origin = spawn('taskset', ['-c', '0', process.execPath, 'scripts/start.ts'], {
+    origin = spawn('taskset', ['-c', '0', process.execPath, 'scripts/start.mjs'], {
       env: { ...process.env, PORT: String(originPort), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, CATALOGUE_DB: catalogue, DIST_DIR: distDir, TRUST_PROXY: 'true', RATE_LIMIT_PUBLIC: '10000000' },
       stdio: 'ignore',
     });

@@ -1,5 +1,5 @@
 // npm run bench:hostile -- [--videos N] [--slow N] [--trickle N] [--fuzz N] [--only slow|trickle|cap|fuzz]: the HTTP front under
-// hostile clients (docs/reliability.md, "HTTP front"), against `scripts/start.ts` with the default
+// hostile clients (docs/reliability.md, "HTTP front"), against `scripts/start.mjs` with the default
 // deadlines and limits:
 //   1. slow clients: N connections (default 1,000, from 8 loopback addresses) that send a byte a
 //      second — heads read by the fast path, heads after an OPTIONS (node:http's), 1 MB POST bodies,
@@ -115,7 +115,7 @@ await runCommand('bench:hostile', BENCH_HOSTILE_COMMAND, async ({ values }) => {
     const distDir = join(dir, 'dist');
     seedCatalogue(catalogue, { videos, seed: 42 });
     await buildSnapshot({ catalogue, distDir, baseUrl: base });
-    server = spawn(process.execPath, ['scripts/start.ts'], {
+    server = spawn(process.execPath, ['scripts/start.mjs'], {
       // the normal client alone comes from 127.0.0.1: lane budgets are not what is measured here
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, CATALOGUE_DB: catalogue, DIST_DIR: distDir, RATE_LIMIT_PUBLIC: '10000000' },
       stdio: 'ignore',
@@ -123,7 +123,7 @@ await runCommand('bench:hostile', BENCH_HOSTILE_COMMAND, async ({ values }) => {
     await waitFor(`${base}/v1/health`);
     const pid = server.pid!;
     const pages = ['/v1/categories', '/v1/videos?limit=20&sort=latest', '/v1/videos?limit=5'];
-    console.log(`server: scripts/start.ts with the default deadlines and limits, ${videos}-video snapshot; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+    console.log(`server: scripts/start.mjs with the default deadlines and limits, ${videos}-video snapshot; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 
     if (run('slow')) {
       // 1. slow clients

@@ -104,7 +104,7 @@ await runCli('bench:lock', async () => {
     const app = createApp(db, 'bench:lock', new Date().toISOString());
     db.close();
 
-    server = spawn(hasTaskset ? 'taskset' : process.execPath, [...(hasTaskset ? ['-c', '0', process.execPath] : []), 'scripts/start.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(hasTaskset ? 'taskset' : process.execPath, [...(hasTaskset ? ['-c', '0', process.execPath] : []), 'scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     await untilListening(server);
 
     const keyed = { authorization: `Bearer ${app.key}` };

@@ -127,7 +127,7 @@ await runCli('bench:search', async () => {
     // flags), unless BENCH_SERVER_FLAGS gives other node flags
     const start = startScript();
     const flags = process.env['BENCH_SERVER_FLAGS'];
-    const args = flags === undefined ? start.args : [...flags.split(' ').filter(Boolean), 'scripts/start.ts'];
+    const args = flags === undefined ? start.args : [...flags.split(' ').filter(Boolean), 'scripts/start.mjs'];
     const server = spawn(hasTaskset ? 'taskset' : process.execPath, [...(hasTaskset ? ['-c', '0', process.execPath] : []), ...args], { env: { ...env, ...start.env }, stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       await new Promise<void>((ready, fail) => {

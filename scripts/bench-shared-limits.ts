@@ -86,7 +86,7 @@ await runCli('bench:shared-limits', async () => {
     execFileSync(process.execPath, ['scripts/build.ts'], { env: base, stdio: 'ignore' });
     redis = await startRedis();
     const start = async (port: number, extra: Record<string, string>) => {
-      const child = spawn(process.execPath, ['scripts/start.ts'], { env: { ...base, ...extra, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['scripts/start.mjs'], { env: { ...base, ...extra, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
       servers.push(child);
       await untilListening(child);
     };

@@ -89,7 +89,7 @@ http { access_log off; sendfile on; tcp_nopush on; tcp_nodelay on; keepalive_tim
   server { listen 127.0.0.1:${nginxPort}; root ${root}; add_header Access-Control-Allow-Origin *; } }
 `);
     execFileSync('taskset', ['-c', '0', 'nginx', '-p', prefix, '-c', join(prefix, 'nginx.conf')]);
-    server = spawn('taskset', ['-c', '0', process.execPath, 'scripts/start.ts'], {
+    server = spawn('taskset', ['-c', '0', process.execPath, 'scripts/start.mjs'], {
       // one load generator from one address: a lane budget would answer 429 after 600 requests
       env: { ...process.env, PORT: String(ourPort), HOST: '127.0.0.1', PUBLIC_BASE_URL: base, CATALOGUE_DB: catalogue, DIST_DIR: distDir, RATE_LIMIT_PUBLIC: '10000000' },
       stdio: 'ignore',

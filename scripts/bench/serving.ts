@@ -74,7 +74,7 @@ export function getStatus(agent: Agent, port: number, path: string, headers: Rec
   });
 }
 
-/** Resolves once a spawned `scripts/start.ts` prints that it listens; rejects if it exits first. */
+/** Resolves once a spawned `scripts/start.mjs` prints that it listens; rejects if it exits first. */
 export function untilListening(server: ChildProcess): Promise<void> {
   return new Promise((ready, fail) => {
     let out = '';

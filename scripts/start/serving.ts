@@ -1,5 +1,5 @@
-// A serving process of npm start (scripts/start.ts), started by its supervisor
-// (src/server/supervise-servers.ts): serves until it is retired.
+// A serving process of npm start (scripts/start.mjs), bundled by build:app (dist/app/start/serving.mjs)
+// and started by its supervisor (src/server/supervise-servers.ts): serves until it is retired.
 import { loadConfig } from '../../src/config.ts';
 import { runServingProcess } from '../../src/server/serving-process.ts';
 

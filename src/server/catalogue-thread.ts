@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { CatalogueFailure } from './catalogue-connection.ts';
 import type { ArgumentOf, Operation, ResultOf } from './catalogue-operations.ts';
 import type { Reply, Request, WorkerSettings } from './catalogue-worker.ts';
+import { workerUrl } from '../lib/worker-url.ts';
 
 /** An operation's failure, with the kind the status endpoint names. */
 export class CatalogueOperationError extends Error {
@@ -32,7 +33,7 @@ export interface ThreadOptions {
   readonly timeoutMs?: number;
 }
 
-const WORKER_URL = new URL('./catalogue-worker.ts', import.meta.url);
+const WORKER_URL = workerUrl('./catalogue-worker.ts', import.meta.url);
 
 export function startCatalogueThread(path: string, options: ThreadOptions = {}): CatalogueThread {
   const settings: WorkerSettings = { path, busyTimeoutMs: options.busyTimeoutMs ?? 100 };

@@ -27,6 +27,7 @@ import { readVerifiedFile, SnapshotRefused, verifyManifest, type VerifiedManifes
 import type { SearchReply, SearchRequest } from './search-worker.ts';
 import { chunkLines } from './chunk-lines.ts';
 import type { FileRequest, VerifyReply, VerifyRequest } from './verify-worker.ts';
+import { workerUrl } from '../lib/worker-url.ts';
 
 export type { PageLookup, PageSource };
 export { SnapshotRefused };
@@ -249,7 +250,7 @@ interface Verifier {
 function verifyOffThread(dir: string, id: string, options: VerifyOptions): Promise<Verifier> {
   return new Promise((resolve, reject) => {
     const request: VerifyRequest = { dir, id, options: { cacheBytes: options.cacheBytes, baseUrl: options.baseUrl } };
-    const worker = new Worker(new URL('./verify-worker.ts', import.meta.url), { workerData: request });
+    const worker = new Worker(workerUrl('./verify-worker.ts', import.meta.url), { workerData: request });
     /** who waits for the worker's next reply */
     let waiting: { resolve: (reply: VerifyReply) => void; reject: (error: Error) => void } | undefined;
     let stopped: Error | undefined;
@@ -306,7 +307,7 @@ function verifyOffThread(dir: string, id: string, options: VerifyOptions): Promi
  */
 function decodeSearchOffThread(dir: string, file: string, head: ManifestHead): Promise<DecodedSearchIndex> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./search-worker.ts', import.meta.url), { workerData: { dir, file, head } satisfies SearchRequest });
+    const worker = new Worker(workerUrl('./search-worker.ts', import.meta.url), { workerData: { dir, file, head } satisfies SearchRequest });
     let answered = false;
     worker.once('message', (reply: SearchReply) => {
       answered = true;

@@ -41,6 +41,8 @@ export interface SuperviseOptions {
   readonly log: (message: string) => void;
   /** the server's SITE_PASS_SECRET, when set: otherwise one is made here, shared by every serving process */
   readonly sitePassSecret: string | undefined;
+  /** the module each serving process runs (app-files.ts SERVING_BUNDLE) */
+  readonly serving: string;
   /** how often `current` is looked at besides watching it (ms) */
   readonly pollMs?: number;
 }
@@ -73,6 +75,7 @@ export function superviseServers(options: SuperviseOptions): Supervisor {
   // every serving process checks the passes the others issued
   const sitePassSecret = options.sitePassSecret ?? randomBytes(32).toString('base64');
   cluster.schedulingPolicy = cluster.SCHED_NONE; // each serving process accepts connections itself
+  cluster.setupPrimary({ exec: options.serving });
   const all = new Set<Serving>();
   let active: Serving | undefined;
   let next: { readonly process: Serving; readonly target: string; readonly signature: string } | undefined;

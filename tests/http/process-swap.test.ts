@@ -1,5 +1,5 @@
 // `npm start` swaps snapshots by swapping serving processes (docs/reliability.md, "Swaps between
-// processes"): the real scripts/start.ts, its supervisor and its serving processes, on a free port.
+// processes"): the real scripts/start.mjs, its supervisor and its serving processes, on a free port.
 // While `current` moves to another snapshot, a request every 20 ms is answered 200 every time by
 // the old process until the new one has loaded the snapshot whole; then the old one exits. A
 // damaged snapshot is refused by the process that tried it: the old one keeps serving and

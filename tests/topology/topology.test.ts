@@ -66,7 +66,7 @@ beforeAll(async () => {
     // each origin its own copy of the catalogue, as on its own machine
     const copy = join(dir, `origin-${i}.db`);
     copyFileSync(catalogue, copy);
-    const child = spawn(process.execPath, ['scripts/start.ts'], {
+    const child = spawn(process.execPath, ['scripts/start.mjs'], {
       env: {
         ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: baseUrl, CATALOGUE_DB: copy, DIST_DIR: dist,
         TRUST_PROXY: 'true', SHARED_STATE_STORE: redis.url, RATE_LIMIT_KEY: String(KEY_BUDGET), RATE_LIMIT_PUBLIC: '10000000', RATE_LIMIT_SITE: '10000000',

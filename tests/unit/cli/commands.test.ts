@@ -14,8 +14,8 @@ const run = promisify(execFile);
 const dirs = tempDirs();
 afterAll(() => dirs.cleanup());
 
-/** The commands: every script in scripts/ but the shared helper and the catalogue's own. */
-const COMMANDS = readdirSync('scripts').filter((name) => name.endsWith('.ts') && !['cli.ts', 'import.ts', 'export.ts'].includes(name)).sort();
+/** The commands: every script in scripts/ (npm start's is plain JavaScript) but the shared helper and the catalogue's own. */
+const COMMANDS = readdirSync('scripts').filter((name) => /\.m?[jt]s$/.test(name) && !['cli.ts', 'import.ts', 'export.ts'].includes(name)).sort();
 const SHELL = readdirSync('scripts').filter((name) => name.endsWith('.sh')).sort();
 
 let env: NodeJS.ProcessEnv;
@@ -51,12 +51,12 @@ function expectNothingRan(what: string) {
 
 describe('every command', () => {
   it('covers the scripts it should', () => {
-    expect(COMMANDS).toEqual(expect.arrayContaining(['build.ts', 'changes.ts', 'keys.ts', 'nginx-config.ts', 'seed.ts', 'start.ts', 'bench-build.ts', 'bench-cdn.ts', 'bench-search.ts', 'bench-static.ts']));
+    expect(COMMANDS).toEqual(expect.arrayContaining(['build.ts', 'changes.ts', 'keys.ts', 'nginx-config.ts', 'seed.ts', 'start.mjs', 'bench-build.ts', 'bench-cdn.ts', 'bench-search.ts', 'bench-static.ts']));
   });
 
   // -h is the same flag to the shared parser (tests/unit/cli/args.test.ts): asked of build and start here
   it.concurrent.each([...COMMANDS, ...SHELL])('%s answers --help with its usage and runs nothing', async (script) => {
-    for (const flag of ['build.ts', 'start.ts'].includes(script) ? ['--help', '-h'] : ['--help']) {
+    for (const flag of ['build.ts', 'start.mjs'].includes(script) ? ['--help', '-h'] : ['--help']) {
       const result = await command(script, flag);
       expect(result.code, `${script} ${flag}: ${result.stderr}`).toBe(0);
       expect(result.stdout, `${script} ${flag}`).toMatch(/^usage: /);

@@ -1,0 +1,28 @@
+// Bundles the server as `npm start` runs it (docs/architecture.md, "The server runs as bundled
+// JavaScript"): the supervisor, the serving process and each worker thread the server starts
+// (src/server/*-worker.ts, found by worker-url.ts beside the bundle that starts them), each into one
+// ES module of plain JavaScript. Packages stay imports, resolved from node_modules as before.
+import { build } from 'esbuild';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { SERVER_BUNDLE_DIR } from '../lib/app-files.ts';
+
+export interface BundledServerFile {
+  readonly path: string;
+  readonly bytes: number;
+}
+
+export async function bundleServer(outDir: string = SERVER_BUNDLE_DIR): Promise<BundledServerFile[]> {
+  const workers = readdirSync(join('src', 'server')).filter((name) => name.endsWith('-worker.ts'));
+  const entryPoints = {
+    supervisor: join('scripts', 'start', 'supervisor.ts'),
+    serving: join('scripts', 'start', 'serving.ts'),
+    ...Object.fromEntries(workers.map((name) => [name.slice(0, -'.ts'.length), join('src', 'server', name)])),
+  };
+  const result = await build({
+    entryPoints, outdir: outDir, outExtension: { '.js': '.mjs' },
+    bundle: true, platform: 'node', format: 'esm', target: 'node24', packages: 'external',
+    logLevel: 'error', charset: 'utf8', metafile: true,
+  });
+  return Object.keys(result.metafile.outputs).map((path) => ({ path, bytes: statSync(path).size }));
+}
