@@ -40,18 +40,24 @@ export function processTree(pid: number): number[] {
   return pids;
 }
 
-/** VmRSS and VmHWM (peak) of a process and its descendants, in MB: each process's own, summed. */
-export function memoryOfTree(pid: number): { now: number; peak: number } {
+/**
+ * VmRSS and VmHWM (peak) of a process and its descendants, in MB: each process's own, summed. RSS
+ * counts the pages processes share (the node binary's, ~34 MB) once per process; `pss`, the
+ * proportional set size summed, counts each page once in all.
+ */
+export function memoryOfTree(pid: number): { now: number; peak: number; pss: number } {
   let now = 0;
   let peak = 0;
+  let pss = 0;
   for (const p of processTree(pid)) {
     try {
       const status = readFileSync(`/proc/${p}/status`, 'utf8');
       now += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
       peak += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+      pss += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'))?.[1] ?? 0) / 1024;
     } catch { /* gone */ }
   }
-  return { now, peak };
+  return { now, peak, pss };
 }
 
 /** RSS of a process and its descendants, in MB. */
