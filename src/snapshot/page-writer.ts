@@ -12,6 +12,9 @@
 // page's CRC-32 checked: Run). A shard whose pages are all the
 // previous snapshot's, in their places, is not written at all: its previous files are hard-linked
 // once checked whole (shard-check.ts; docs/architecture.md, "Incremental builds").
+// The writer keeps no buffer it is given: bytes are copied into each file's own buffer when
+// appended, and into the compress pool's arena when they wait for their variants, so no page's
+// buffer outlives the page (docs/architecture.md, "Buffers of the pages phase").
 import { createHash } from 'node:crypto';
 import { closeSync, linkSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -55,16 +55,40 @@ describe('createPageWriter', () => {
     expect(writer.bytes.identity).toBe([...pages.values()].reduce((n, t) => n + Buffer.byteLength(t), 0));
   });
 
-  it('writes thousands of small pages held at once (more than one writev takes) in order', async () => {
+  it('writes thousands of small pages (many to a file\'s buffer) in order', async () => {
     const dir = dirs.make();
     const writer = createPageWriter(dir, { shards: 1 });
     const texts = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ i }));
-    // each body in memory of its own (not Node's shared pool), so none is written joined with the next
     for (const [i, text] of texts.entries()) writer.write(`/p/${i}`, { status: 200, body: Buffer.from(new Uint8Array(Buffer.from(text))), headers: { etag: etagOf(Buffer.from(text)) } });
     await writer.close();
     const body = reader(dir, 'body');
     expect(readFileSync(join(dir, pageFileName('body', 0))).toString()).toBe(texts.join(''));
     for (const [i, text] of texts.entries()) expect(body(writer.entries.get(`/p/${i}`)!.body).toString()).toBe(text);
+  });
+
+  it('keeps none of the buffers it is given: a body overwritten once written, large or small, is written as it was', async () => {
+    const dir = dirs.make();
+    const writer = createPageWriter(dir, { shards: 1 });
+    // small pages (held in the file's buffer), compressible ones (queued for compression) and one
+    // larger than a file's buffer, all from one buffer the caller overwrites for every page
+    const texts = Array.from({ length: 400 }, (_, i) => JSON.stringify({ i, text: 'words '.repeat(i % 7 === 0 ? 20_000 : i % 3 === 0 ? 400 : 2) }));
+    const scratch = Buffer.alloc(200_000);
+    for (const [i, text] of texts.entries()) {
+      const length = scratch.write(text);
+      const body = scratch.subarray(0, length);
+      writer.write(`/p/${i}`, { status: 200, body, headers: { etag: etagOf(body) } });
+      scratch.fill(0x2a);
+    }
+    await writer.close();
+    const [body, br, gzip] = (['body', 'br', 'gzip'] as const).map((kind) => reader(dir, kind));
+    for (const [i, text] of texts.entries()) {
+      const entry = writer.entries.get(`/p/${i}`)!;
+      expect(body(entry.body).toString()).toBe(text);
+      if (text.length >= MIN_COMPRESSIBLE) {
+        expect(brotliDecompressSync(br(entry.br!)).toString()).toBe(text);
+        expect(gunzipSync(gzip(entry.gzip!)).toString()).toBe(text);
+      }
+    }
   });
 
   it('records the Link and noindex headers of a page', async () => {
