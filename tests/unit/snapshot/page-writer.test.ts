@@ -80,7 +80,7 @@ describe('createPageWriter', () => {
       scratch.fill(0x2a);
     }
     await writer.close();
-    const [body, br, gzip] = (['body', 'br', 'gzip'] as const).map((kind) => reader(dir, kind));
+    const [body, br, gzip] = [reader(dir, 'body'), reader(dir, 'br'), reader(dir, 'gzip')];
     for (const [i, text] of texts.entries()) {
       const entry = writer.entries.get(`/p/${i}`)!;
       expect(body(entry.body).toString()).toBe(text);
