@@ -1,72 +1,125 @@
-// Compresses page bodies on worker threads while the main thread renders. Results come back in
-// submission order, whatever order the workers finish in, so the snapshot stays byte-identical.
-// Each worker holds at most IN_FLIGHT batches; the rest wait here, so that a main thread that has
-// rendered far enough ahead (a full build on two cores: compression is the slower half) compresses
-// the next waiting batch itself (`compressHere`) instead of idling, with the same function, so the
-// bytes are the same whichever thread made them.
+// Compresses page bodies on worker threads while the main thread renders. Pages are queued one by
+// one and handed back in the order queued, whatever order the workers finish in, so the snapshot
+// stays byte-identical. A page's bytes are copied into the page arena when queued (page-arena.ts:
+// chunks shared with the workers, reused), the workers write the variants next to them, and
+// `done` gets views of them: nothing is allocated, posted or transferred per page, so the pages
+// phase does not make V8 collect the whole heap for the memory its buffers take
+// (docs/architecture.md, "Buffers of the pages phase").
+// Pages go to the workers in batches; each worker holds at most IN_FLIGHT batches and the rest
+// wait here, so that a main thread that has rendered far enough ahead (a full build on two cores:
+// compression is the slower half) compresses the next waiting batch itself (`compressHere`)
+// instead of idling, with the same function, so the bytes are the same whichever thread made them.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { compressBody, type CompressJob, type CompressResult } from './compress-worker.ts';
+import { compressInPlace, type CompressMessage, type CompressResult } from './compress-worker.ts';
+import { createPageArena, type Slot } from './page-arena.ts';
 
+/** A page's br and gzip variants, each undefined when it would not be smaller than the body. */
 export type Variants = readonly [Buffer | undefined, Buffer | undefined];
 
 /** batches a worker holds at once: one compressing, one ready to start when it posts the first back */
 const IN_FLIGHT = 2;
+/** pages a batch holds at most (a batch is sent once full, or at `flush`) */
+export const BATCH_PAGES = 64;
+
+/** A page in a batch: a body to compress (its slot has room for the variants after it), or variants it already had. */
+interface QueuedPage {
+  readonly slot: Slot;
+  /** the body's length when it is compressed; undefined for variants queued ready */
+  readonly body: number | undefined;
+  /** the lengths of the ready variants (-1: none), in the slot one after the other */
+  readonly ready: readonly [number, number] | undefined;
+  readonly done: (variants: Variants) => void;
+}
+
+interface Batch {
+  readonly id: number;
+  readonly pages: QueuedPage[];
+  /** per compressed page, the lengths of its variants, once compressed */
+  lengths: number[] | undefined;
+}
 
 export interface CompressPool {
-  /** Queues bodies; `done` receives each body's [br, gzip] in the order submitted (an empty batch too, in its turn). */
-  submit(bodies: Buffer[], done: (variants: Variants[]) => void): void;
+  /**
+   * Queues a page: its `body`, compressed into br and gzip, or the variants it already has
+   * (`ready`); either is copied, so the caller may reuse its buffers at once. `done` receives the
+   * page's variants in the order pages were queued, as views valid only during the call (copy
+   * what is kept).
+   */
+  queue(page: { readonly body: Buffer } | { readonly ready: Variants }, done: (variants: Variants) => void): void;
+  /** Sends the pages queued since the last batch (a batch is sent every BATCH_PAGES pages anyway). */
+  flush(): void;
   /** Compresses the oldest batch no worker has taken yet, on this thread; false when there is none. */
   compressHere(): boolean;
-  /** Waits until every submitted batch has been handed to its `done`. */
+  /** Sends what is queued and waits until every page has been handed to its `done`. */
   drain(): Promise<void>;
-  /** Batches submitted but not yet handed back. */
+  /** Batches sent but not yet handed back. */
   readonly pending: number;
+  /** Whether no page waits for its variants (one with its variants at hand may be placed at once). */
+  readonly idle: boolean;
+  /** Bytes of the arena the pages are held in. */
+  readonly arenaBytes: number;
   close(): Promise<void>;
 }
 
-const asBuffer = (v: Uint8Array | undefined) => v && Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-
 export function createCompressPool(size = Math.max(1, availableParallelism() - 1)): CompressPool {
   const workers = Array.from({ length: size }, () => ({ worker: new Worker(new URL('./compress-worker.ts', import.meta.url)), inFlight: 0 }));
-  const callbacks = new Map<number, (variants: Variants[]) => void>();
-  const results = new Map<number, Variants[]>();
+  const post = (message: CompressMessage) => {
+    for (const { worker } of workers) worker.postMessage(message);
+  };
+  const arena = createPageArena({ made: (id, buffer) => post({ type: 'chunk', id, buffer }), dropped: (id) => post({ type: 'drop', id }) });
+  /** batches sent, not yet delivered, by id */
+  const sent = new Map<number, Batch>();
   /** batches no worker has taken yet, oldest first */
-  const waiting: CompressJob[] = [];
+  const waiting: Batch[] = [];
+  let open: QueuedPage[] = [];
   let next = 0;
   let delivered = 0;
   let failure: Error | undefined;
   let waiters: (() => void)[] = [];
 
+  const viewsOf = (page: QueuedPage, lengths: readonly number[], at: number): Variants => {
+    const [br, gzip] = page.ready ?? [lengths[at]!, lengths[at + 1]!];
+    const start = page.body ?? 0;
+    return [br >= 0 ? arena.view(page.slot, start, br) : undefined, gzip >= 0 ? arena.view(page.slot, page.body === undefined ? Math.max(br, 0) : 2 * page.body, gzip) : undefined];
+  };
   const deliver = () => {
-    while (results.has(delivered) && !failure) {
-      const variants = results.get(delivered)!;
-      results.delete(delivered);
+    for (let batch = sent.get(delivered); batch?.lengths !== undefined && !failure; batch = sent.get(delivered)) {
+      sent.delete(delivered);
+      let at = 0;
       try {
-        callbacks.get(delivered)!(variants);
+        for (const page of batch.pages) {
+          page.done(viewsOf(page, batch.lengths, at));
+          if (page.body !== undefined) at += 2;
+        }
       } catch (error) {
         // e.g. a full disk while appending the variants: drain() rejects with it (no uncaught throw)
         failure = error as Error;
       }
-      callbacks.delete(delivered);
+      for (const page of batch.pages) arena.release(page.slot);
       delivered++;
     }
     if (delivered === next || failure) for (const wake of waiters.splice(0)) wake();
+  };
+  const jobOf = (batch: Batch): number[] => {
+    const pages: number[] = [];
+    for (const page of batch.pages) if (page.body !== undefined) pages.push(page.slot.chunk, page.slot.offset, page.body);
+    return pages;
   };
   /** Hands waiting batches to the workers that have room, the least busy first. */
   const dispatch = () => {
     while (waiting.length > 0) {
       const free = workers.reduce<(typeof workers)[number] | undefined>((best, w) => (w.inFlight < IN_FLIGHT && (best === undefined || w.inFlight < best.inFlight) ? w : best), undefined);
       if (free === undefined) return;
-      const job = waiting.shift()!;
+      const batch = waiting.shift()!;
       free.inFlight++;
-      free.worker.postMessage(job, job.bodies.map((b) => b.buffer as ArrayBuffer));
+      free.worker.postMessage({ type: 'job', batch: batch.id, pages: jobOf(batch) } satisfies CompressMessage);
     }
   };
   for (const slot of workers) {
     slot.worker.on('message', (result: CompressResult) => {
       slot.inFlight--;
-      results.set(result.batch, result.variants.map(([br, gzip]) => [asBuffer(br), asBuffer(gzip)]));
+      sent.get(result.batch)!.lengths = result.lengths;
       dispatch();
       deliver();
     });
@@ -76,40 +129,70 @@ export function createCompressPool(size = Math.max(1, availableParallelism() - 1
     });
   }
 
+  const flush = () => {
+    if (open.length === 0) return;
+    const batch: Batch = { id: next++, pages: open, lengths: undefined };
+    open = [];
+    sent.set(batch.id, batch);
+    if (batch.pages.every((page) => page.body === undefined)) {
+      // nothing to compress (every page of the batch had its variants): delivered in its turn
+      batch.lengths = [];
+      deliver();
+      return;
+    }
+    waiting.push(batch);
+    dispatch();
+  };
+
   return {
-    submit(bodies, done) {
+    queue(page, done) {
       if (failure) throw failure;
-      const batch = next++;
-      callbacks.set(batch, done);
-      if (bodies.length === 0) {
-        // nothing to compress (every page of the batch reused its variants): delivered in its turn
-        results.set(batch, []);
-        deliver();
-        return;
+      if ('body' in page) {
+        const { body } = page;
+        const slot = arena.take(3 * body.length);
+        arena.view(slot, 0, body.length).set(body);
+        open.push({ slot, body: body.length, ready: undefined, done });
+      } else {
+        const [br, gzip] = page.ready;
+        const slot = arena.take((br?.length ?? 0) + (gzip?.length ?? 0));
+        if (br) arena.view(slot, 0, br.length).set(br);
+        if (gzip) arena.view(slot, br?.length ?? 0, gzip.length).set(gzip);
+        open.push({ slot, body: undefined, ready: [br?.length ?? -1, gzip?.length ?? -1], done });
       }
-      waiting.push({ batch, bodies: bodies.map((b) => new Uint8Array(b)) });
-      dispatch();
+      if (open.length === BATCH_PAGES) flush();
     },
+    flush,
     compressHere() {
-      const job = waiting.shift();
-      if (job === undefined) return false;
-      results.set(job.batch, job.bodies.map((body): Variants => {
-        const [br, gzip] = compressBody(body);
-        return [asBuffer(br), asBuffer(gzip)];
-      }));
+      const batch = waiting.shift();
+      if (batch === undefined) return false;
+      const lengths: number[] = [];
+      for (const page of batch.pages) {
+        if (page.body === undefined) continue;
+        const { slot } = page;
+        lengths.push(...compressInPlace(arena.view(slot), 0, page.body));
+      }
+      batch.lengths = lengths;
       deliver();
       return true;
     },
     async drain() {
+      flush();
       while (delivered < next && !failure) await new Promise<void>((wake) => waiters.push(wake));
       if (failure) throw failure;
     },
     get pending() {
       return next - delivered;
     },
+    get idle() {
+      return open.length === 0 && next === delivered;
+    },
+    get arenaBytes() {
+      return arena.bytes;
+    },
     async close() {
       waiters = [];
       waiting.length = 0;
+      open = [];
       await Promise.all(workers.map((w) => w.worker.terminate()));
     },
   };

@@ -1,32 +1,63 @@
 // Worker thread of the build: compresses batches of page bodies (br and gzip) off the main thread.
-// The main thread compresses with the same function when it would otherwise wait (compress-pool.ts).
+// The bodies are in the page arena's chunks (page-arena.ts), shared with this thread, and the
+// variants are written back into them, each in the room reserved after its body: nothing is
+// copied into a message or transferred per page (compress-pool.ts). The main thread compresses
+// with the same function when it would otherwise wait, so the bytes are the same whichever thread
+// made them.
 import { parentPort } from 'node:worker_threads';
 import { compress } from '../http/encoding.ts';
 
-export interface CompressJob {
-  readonly batch: number;
-  readonly bodies: Uint8Array[];
-}
+/** What the main thread posts: a chunk of the arena, a chunk to forget, or a batch to compress. */
+export type CompressMessage =
+  | { readonly type: 'chunk'; readonly id: number; readonly buffer: SharedArrayBuffer }
+  | { readonly type: 'drop'; readonly id: number }
+  | { readonly type: 'job'; readonly batch: number; readonly pages: readonly number[] };
 
+/**
+ * A compressed batch: per page, the length of its br and gzip variants, -1 for a variant that
+ * would not be smaller than the body (none is kept).
+ */
 export interface CompressResult {
   readonly batch: number;
-  /** per body: [br, gzip], each undefined when it would not be smaller */
-  readonly variants: [Uint8Array | undefined, Uint8Array | undefined][];
+  readonly lengths: number[];
 }
 
-/** A body's br and gzip variants, each undefined when it would not be smaller than the body. */
-export function compressBody(raw: Uint8Array): [Uint8Array | undefined, Uint8Array | undefined] {
-  const body = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-  const br = compress(body, 'br', 'build');
-  const gzip = compress(body, 'gzip', 'build');
-  // Copies of exactly their length: zlib's output may sit in a larger buffer, and posting a view
-  // would clone all of it.
-  return [br.length < body.length ? Uint8Array.prototype.slice.call(br) : undefined, gzip.length < body.length ? Uint8Array.prototype.slice.call(gzip) : undefined];
+/** Numbers a page takes in a job: its chunk, where its room starts, its body's length. */
+const JOB_FIELDS = 3;
+
+/**
+ * Compresses the body of `length` bytes at `offset` in `bytes` and writes its br variant right
+ * after it, its gzip variant after that (the room of a page is three times its body: a kept
+ * variant is smaller than the body); the variants' lengths, -1 for one not kept.
+ */
+export function compressInPlace(bytes: Buffer, offset: number, length: number): [number, number] {
+  const body = bytes.subarray(offset, offset + length);
+  const lengths: [number, number] = [-1, -1];
+  (['br', 'gzip'] as const).forEach((encoding, k) => {
+    const variant = compress(body, encoding, 'build');
+    if (variant.length >= length) return;
+    bytes.set(variant, offset + length * (k + 1));
+    lengths[k] = variant.length;
+  });
+  return lengths;
 }
 
-parentPort?.on('message', (job: CompressJob) => {
-  const variants = job.bodies.map(compressBody);
-  const result: CompressResult = { batch: job.batch, variants };
-  const transfer = variants.flat().filter((v): v is Uint8Array => v !== undefined).map((v) => v.buffer as ArrayBuffer);
-  parentPort!.postMessage(result, transfer);
-});
+if (parentPort) {
+  const port = parentPort;
+  const chunks = new Map<number, Buffer>();
+  port.on('message', (message: CompressMessage) => {
+    if (message.type === 'chunk') chunks.set(message.id, Buffer.from(message.buffer));
+    else if (message.type === 'drop') chunks.delete(message.id);
+    else {
+      const { pages } = message;
+      const lengths: number[] = [];
+      for (let i = 0; i < pages.length; i += JOB_FIELDS) {
+        const bytes = chunks.get(pages[i]!);
+        if (bytes === undefined) throw new Error(`compress worker: no chunk ${pages[i]}`);
+        lengths.push(...compressInPlace(bytes, pages[i + 1]!, pages[i + 2]!));
+      }
+      const result: CompressResult = { batch: message.batch, lengths };
+      port.postMessage(result);
+    }
+  });
+}

@@ -12,12 +12,16 @@
 // page's CRC-32 checked: Run). A shard whose pages are all the
 // previous snapshot's, in their places, is not written at all: its previous files are hard-linked
 // once checked whole (shard-check.ts; docs/architecture.md, "Incremental builds").
+// The writer keeps no buffer it is given: bytes are copied into each file's own buffer when
+// appended, and into the compress pool's arena when they wait for their variants, so no page's
+// buffer outlives the page (docs/architecture.md, "Buffers of the pages phase").
 import { createHash } from 'node:crypto';
-import { closeSync, linkSync, openSync, rmSync, writevSync } from 'node:fs';
+import { closeSync, linkSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIN_COMPRESSIBLE } from '../http/encoding.ts';
 import type { Rendered } from '../api/respond.ts';
 import { createCompressPool, type Variants } from './compress-pool.ts';
+import { writeAll } from './disk-faults.ts';
 import { PAGE_KINDS, pageFileName, type PageKind } from './layout.ts';
 import type { FileRecord, PageEntry, Range } from './manifest.ts';
 import { checksumOf, PageReadError, readExactly } from './page-files.ts';
@@ -25,104 +29,56 @@ import { shardOf } from './page-shards.ts';
 import type { PreviousPageFiles } from './previous-snapshot.ts';
 import { startShardCheck, type ShardCheck } from './shard-check.ts';
 
-const FLUSH_BYTES = 1 << 20;
-const BATCH = 64;
 const MAX_PENDING_BATCHES = 8;
 
 type MutableEntry = { -readonly [K in keyof PageEntry]: PageEntry[K] };
 /** the CRC-32 of a page's br and gzip variants, when known (read from the previous page files and checked) */
 type Checksums = readonly [number | undefined, number | undefined];
 
-/** At most this many buffers go to one writev(2) (Linux's IOV_MAX is 1024). */
-const WRITEV_BUFFERS = 1024;
-
-/**
- * Writes all of `buffers` at the file's position, in order, without joining them first. writev(2)
- * may write only part (a full disk, part way): the rest is written again, and that write fails
- * with the cause, so a short write never leaves a file that looks complete.
- */
-function writeAllOf(fd: number, buffers: Buffer[]): void {
-  let at = 0;
-  let skip = 0; // bytes of buffers[at] already written
-  while (at < buffers.length) {
-    const batch = buffers.slice(at, at + WRITEV_BUFFERS);
-    if (skip > 0) batch[0] = batch[0]!.subarray(skip);
-    let written = writevSync(fd, batch);
-    for (const buffer of batch) {
-      if (written < buffer.length) {
-        skip += written;
-        break;
-      }
-      written -= buffer.length;
-      at++;
-      skip = 0;
-    }
-  }
-}
-
-/** Bytes held for writing across all the page files of a build; beyond, every file writes what it holds. */
-const PENDING_BYTES = 32 << 20;
-
-/** What the page files of a build share: the bytes they hold, and how to make them all write. */
-interface Pending {
-  bytes: number;
-  readonly files: Set<AppendOnly>;
-}
+/** Bytes a page file holds before it writes them (its own buffer, made once). */
+const FILE_BUFFER_BYTES = 64 << 10;
 
 type AppendOnly = ReturnType<typeof appendOnly>;
 
 /**
- * A page file of one shard written in order: appended bytes are held (views, not copies) until
- * FLUSH_BYTES are pending in it, or PENDING_BYTES in all the build's page files, then hashed and
- * written with writev. A view that continues the last one in the same memory (pages copied from
- * one read of the previous page files) joins it, so a run of copied pages is one large write,
- * never copied in memory.
+ * A page file of one shard written in order: appended bytes are copied into the file's own
+ * buffer (FILE_BUFFER_BYTES, made at the first append and reused), which is hashed and written
+ * when full; bytes that would not fit an empty buffer are written at once. An append keeps
+ * nothing of what it is given, so a page's bytes are garbage once appended (docs/architecture.md,
+ * "Buffers of the pages phase").
  */
-function appendOnly(path: string, shard: number, shared: Pending) {
+function appendOnly(path: string, shard: number) {
   const fd = openSync(path, 'w');
   const hash = createHash('sha256');
   let open = true;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  let buffer: Buffer | undefined;
+  let held = 0;
   let offset = 0;
-  // the last bytes appended, as a place in memory: a view is made once the next bytes do not continue them
-  let tail: ArrayBufferLike | undefined;
-  let tailStart = 0;
-  let tailEnd = 0;
-  const endTail = () => {
-    if (tail !== undefined) pending.push(Buffer.from(tail, tailStart, tailEnd - tailStart));
-    tail = undefined;
+  const writeOut = (data: Buffer) => {
+    hash.update(data);
+    writeAll(fd, data);
   };
   const file = {
-    /** Appends `data` (which must not change until written); its range, with `checksum` when it is known (a copied page's, verified when read). */
+    /** Appends a copy of `data`; its range, with `checksum` when it is known (a copied page's, verified when read). */
     append(data: Buffer, checksum: number = checksumOf(data)): Range {
       const range: Range = [offset, data.length, checksum, shard];
-      if (tail === data.buffer && tailEnd === data.byteOffset) {
-        tailEnd += data.length;
-      } else {
-        endTail();
-        tail = data.buffer;
-        tailStart = data.byteOffset;
-        tailEnd = tailStart + data.length;
-      }
-      pendingBytes += data.length;
       offset += data.length;
-      shared.bytes += data.length;
-      shared.files.add(file);
-      if (pendingBytes >= FLUSH_BYTES) file.flush();
-      if (shared.bytes >= PENDING_BYTES) for (const other of shared.files) other.flush();
+      if (held + data.length > FILE_BUFFER_BYTES) file.flush();
+      if (data.length >= FILE_BUFFER_BYTES) {
+        writeOut(data);
+      } else {
+        // zero-filled once: no byte of it is written before a page's bytes are copied over it
+        (buffer ??= Buffer.alloc(FILE_BUFFER_BYTES)).set(data, held);
+        held += data.length;
+      }
       return range;
     },
     flush() {
-      endTail();
-      for (const data of pending) hash.update(data);
-      if (pending.length > 0) writeAllOf(fd, pending);
-      shared.bytes -= pendingBytes;
-      shared.files.delete(file);
-      pending = [];
-      pendingBytes = 0;
+      if (held === 0) return;
+      writeOut(buffer!.subarray(0, held));
+      held = 0;
     },
-    /** Writes what is pending and closes the file; its size and SHA-256. */
+    /** Writes what is held and closes the file; its size and SHA-256. */
     close(): FileRecord {
       try {
         file.flush();
@@ -239,14 +195,11 @@ const KIND_INDEX: Readonly<Record<PageKind, number>> = { body: 0, br: 1, gzip: 2
 
 export function createPageWriter(dir: string, options: PageWriterOptions): PageWriter {
   const { shards: shardCount } = options;
-  const pending: Pending = { bytes: 0, files: new Set() };
   const pool = createCompressPool();
   const entries = new Map<string, PageEntry>();
   const bytes = { identity: 0, br: 0, gzip: 0 };
   const counts: PageCounts = { reused: 0, compressed: 0, copied: 0, linked: 0, unlinked: 0 };
   const records: Record<string, FileRecord> = {};
-  /** pages waiting for their variants: compressed by the pool, or `ready` (the previous page's, with their checksums) */
-  let batch: { shard: Shard; entry: MutableEntry; body: Buffer; ready: Variants | undefined; sums: Checksums | undefined }[] = [];
   let reuse = options.reuse;
   let reuseStopped: string | undefined;
   /** shards of the previous snapshot a read from failed its check: nothing more is read from them */
@@ -262,7 +215,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined }));
 
   const filesOf = (shard: Shard): Record<PageKind, AppendOnly> =>
-    (shard.files ??= Object.fromEntries(PAGE_KINDS.map((kind) => [kind, appendOnly(join(dir, pageFileName(kind, shard.index)), shard.index, pending)])) as Record<PageKind, AppendOnly>);
+    (shard.files ??= Object.fromEntries(PAGE_KINDS.map((kind) => [kind, appendOnly(join(dir, pageFileName(kind, shard.index)), shard.index)])) as Record<PageKind, AppendOnly>);
 
   /** Runs a read of the previous page files; a failed check stops every later read from that shard. */
   const fromPrevious = <T>(shard: number, read: (previous: ReusablePages) => T): T | undefined => {
@@ -303,24 +256,16 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       bytes.gzip += gzip.length;
     }
   };
-  /** Queues a page for its variants; one whose variants are ready is placed at once when nothing is queued before it. */
+  /**
+   * Queues a page for its variants, compressed by the pool or `ready` (the previous page's, with
+   * their checksums), placed in page order; ready ones are placed at once when nothing waits.
+   */
   const queue = (shard: Shard, entry: MutableEntry, body: Buffer, ready: Variants | undefined, sums?: Checksums) => {
-    if (ready !== undefined && batch.length === 0 && pool.pending === 0) {
+    if (ready !== undefined && pool.idle) {
       place(shard, entry, ready, sums);
       return;
     }
-    batch.push({ shard, entry, body, ready, sums });
-    if (batch.length === BATCH) submit();
-  };
-
-  const submit = () => {
-    if (batch.length === 0) return;
-    const sent = batch;
-    batch = [];
-    pool.submit(sent.filter((p) => p.ready === undefined).map((p) => p.body), (compressed) => {
-      let next = 0;
-      for (const { shard, entry, ready, sums } of sent) place(shard, entry, ready ?? compressed[next++]!, sums);
-    });
+    pool.queue(ready !== undefined ? { ready } : { body }, (variants) => place(shard, entry, variants, sums));
   };
 
   /** Whether the previous page `before` would be at the same place in `shard` (its next bytes in every file). */
@@ -600,7 +545,6 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       try {
         await linkShards();
         for (const shard of shards) flushRun(shard);
-        submit();
         await pool.drain();
       } finally {
         await check?.stop();

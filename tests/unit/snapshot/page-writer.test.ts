@@ -7,7 +7,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIN_COMPRESSIBLE } from '../../../src/http/encoding.ts';
 import { type Rendered } from '../../../src/api/respond.ts';
-import { createCompressPool, type Variants } from '../../../src/snapshot/compress-pool.ts';
+import { BATCH_PAGES, createCompressPool, type Variants } from '../../../src/snapshot/compress-pool.ts';
+import { CHUNK_BYTES } from '../../../src/snapshot/page-arena.ts';
 import { MANIFEST_FILE, pageFileName, pageFileNames } from '../../../src/snapshot/layout.ts';
 import { createPageWriter, type PageWriter } from '../../../src/snapshot/page-writer.ts';
 import { shardOf } from '../../../src/snapshot/page-shards.ts';
@@ -54,16 +55,40 @@ describe('createPageWriter', () => {
     expect(writer.bytes.identity).toBe([...pages.values()].reduce((n, t) => n + Buffer.byteLength(t), 0));
   });
 
-  it('writes thousands of small pages held at once (more than one writev takes) in order', async () => {
+  it('writes thousands of small pages (many to a file\'s buffer) in order', async () => {
     const dir = dirs.make();
     const writer = createPageWriter(dir, { shards: 1 });
     const texts = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ i }));
-    // each body in memory of its own (not Node's shared pool), so none is written joined with the next
     for (const [i, text] of texts.entries()) writer.write(`/p/${i}`, { status: 200, body: Buffer.from(new Uint8Array(Buffer.from(text))), headers: { etag: etagOf(Buffer.from(text)) } });
     await writer.close();
     const body = reader(dir, 'body');
     expect(readFileSync(join(dir, pageFileName('body', 0))).toString()).toBe(texts.join(''));
     for (const [i, text] of texts.entries()) expect(body(writer.entries.get(`/p/${i}`)!.body).toString()).toBe(text);
+  });
+
+  it('keeps none of the buffers it is given: a body overwritten once written, large or small, is written as it was', async () => {
+    const dir = dirs.make();
+    const writer = createPageWriter(dir, { shards: 1 });
+    // small pages (held in the file's buffer), compressible ones (queued for compression) and one
+    // larger than a file's buffer, all from one buffer the caller overwrites for every page
+    const texts = Array.from({ length: 400 }, (_, i) => JSON.stringify({ i, text: 'words '.repeat(i % 7 === 0 ? 20_000 : i % 3 === 0 ? 400 : 2) }));
+    const scratch = Buffer.alloc(200_000);
+    for (const [i, text] of texts.entries()) {
+      const length = scratch.write(text);
+      const body = scratch.subarray(0, length);
+      writer.write(`/p/${i}`, { status: 200, body, headers: { etag: etagOf(body) } });
+      scratch.fill(0x2a);
+    }
+    await writer.close();
+    const [body, br, gzip] = [reader(dir, 'body'), reader(dir, 'br'), reader(dir, 'gzip')];
+    for (const [i, text] of texts.entries()) {
+      const entry = writer.entries.get(`/p/${i}`)!;
+      expect(body(entry.body).toString()).toBe(text);
+      if (text.length >= MIN_COMPRESSIBLE) {
+        expect(brotliDecompressSync(br(entry.br!)).toString()).toBe(text);
+        expect(gunzipSync(gzip(entry.gzip!)).toString()).toBe(text);
+      }
+    }
   });
 
   it('records the Link and noindex headers of a page', async () => {
@@ -205,41 +230,59 @@ describe('page shards', () => {
 
 const json = (n: number, size: number) => Buffer.from(JSON.stringify({ n, data: 'abc '.repeat(size) }));
 
+/** Copies of a page's variants (the pool's are views valid only during the call). */
+const kept = ([br, gzip]: Variants): Variants => [br && Buffer.from(br), gzip && Buffer.from(gzip)];
+
 describe('createCompressPool', () => {
-  it('hands results back in submission order, whatever order the workers finish in', async () => {
+  it('hands results back in the order queued, whatever order the workers finish in', async () => {
     const pool = createCompressPool(2);
     try {
-      const batches: Buffer[][] = [];
+      const bodies: Buffer[] = [];
       const order: number[] = [];
-      const results: Variants[][] = [];
-      for (let b = 0; b < 12; b++) {
+      const results: Variants[] = [];
+      for (let b = 0; b < 12 * BATCH_PAGES; b++) {
         // Early batches are heavy, later ones light, so later batches tend to finish first.
-        const size = b < 3 ? 100_000 : 200;
-        const bodies = [json(b, size), json(b + 100, size)];
-        batches.push(bodies);
-        pool.submit(bodies, (variants) => { order.push(b); results[b] = variants; });
+        const body = json(b, b < 3 * BATCH_PAGES ? 10_000 : 200);
+        bodies.push(body);
+        pool.queue({ body }, (variants) => { order.push(b); results[b] = kept(variants); });
       }
       await pool.drain();
-      expect(order).toEqual(batches.map((_, b) => b));
+      expect(order).toEqual(bodies.map((_, b) => b));
       expect(pool.pending).toBe(0);
-      batches.forEach((bodies, b) => bodies.forEach((body, i) => {
-        const [br, gzip] = results[b]![i]!;
+      bodies.forEach((body, b) => {
+        const [br, gzip] = results[b]!;
         expect(brotliDecompressSync(br!).equals(body)).toBe(true);
         expect(gunzipSync(gzip!).equals(body)).toBe(true);
-      }));
+      });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('copies a queued body at once: the caller may overwrite its buffer', async () => {
+    const pool = createCompressPool(1);
+    try {
+      const buffer = json(1, 3000);
+      const original = Buffer.from(buffer);
+      let variants: Variants | undefined;
+      pool.queue({ body: buffer }, (v) => { variants = kept(v); });
+      buffer.fill(0x20);
+      await pool.drain();
+      expect(brotliDecompressSync(variants![0]!).equals(original)).toBe(true);
+      expect(gunzipSync(variants![1]!).equals(original)).toBe(true);
     } finally {
       await pool.close();
     }
   });
 
   it('compresses on the calling thread the batches no worker has taken, with the same bytes, still delivered in order', async () => {
-    const bodies = Array.from({ length: 8 }, (_, b) => [json(b, 3000 + b), json(b + 50, 700)]);
+    const bodies = Array.from({ length: 8 * BATCH_PAGES }, (_, b) => json(b, b % 2 === 0 ? 300 + b : 700));
     const run = async (here: boolean) => {
       const pool = createCompressPool(1);
       try {
         const order: number[] = [];
-        const results: Variants[][] = [];
-        bodies.forEach((batch, b) => pool.submit(batch, (variants) => { order.push(b); results[b] = variants; }));
+        const results: Variants[] = [];
+        bodies.forEach((body, b) => pool.queue({ body }, (variants) => { order.push(b); results[b] = kept(variants); }));
         let compressedHere = 0;
         while (here && pool.compressHere()) compressedHere++;
         await pool.drain();
@@ -254,44 +297,71 @@ describe('createCompressPool', () => {
     // one worker holds two batches at a time: the other six were compressed here
     expect(mixed.compressedHere).toBe(6);
     expect(byWorkers.compressedHere).toBe(0);
-    mixed.results.forEach((batch, b) => batch.forEach(([br, gzip], i) => {
-      expect(br!.equals(byWorkers.results[b]![i]![0]!)).toBe(true);
-      expect(gzip!.equals(byWorkers.results[b]![i]![1]!)).toBe(true);
-    }));
+    mixed.results.forEach(([br, gzip], b) => {
+      expect(br!.equals(byWorkers.results[b]![0]!)).toBe(true);
+      expect(gzip!.equals(byWorkers.results[b]![1]!)).toBe(true);
+    });
   });
 
   it('gives no variant for a body that compression would not make smaller', async () => {
     const pool = createCompressPool(1);
     try {
-      let variants: Variants[] | undefined;
-      pool.submit([randomBytes(4096)], (v) => { variants = v; });
+      let variants: Variants | undefined;
+      pool.queue({ body: randomBytes(4096) }, (v) => { variants = kept(v); });
       await pool.drain();
-      expect(variants).toEqual([[undefined, undefined]]);
+      expect(variants).toEqual([undefined, undefined]);
     } finally {
       await pool.close();
     }
   });
 
-  it('delivers an empty batch (every page of it reused) in its turn, after the batches before it', async () => {
+  it('hands back the variants a page had (copied when queued) in its turn, after the pages queued before it', async () => {
     const pool = createCompressPool(1);
     try {
       const order: string[] = [];
-      pool.submit([json(1, 100_000)], () => order.push('heavy'));
-      pool.submit([], (variants) => order.push(`empty:${variants.length}`));
-      pool.submit([json(2, 200)], () => order.push('light'));
-      expect(order).toEqual([]); // the empty batch waits for the one before it
+      const br = Buffer.from('the br variant');
+      const gzip = Buffer.from('the gzip variant');
+      let ready: Variants | undefined;
+      pool.queue({ body: json(1, 100_000) }, () => order.push('heavy'));
+      pool.flush();
+      pool.queue({ ready: [br, gzip] }, (v) => { order.push('ready'); ready = kept(v); });
+      pool.queue({ ready: [undefined, gzip] }, ([b, g]) => order.push(`gzip only:${b === undefined}:${g?.toString()}`));
+      pool.flush();
+      br.fill(0);
+      pool.queue({ body: json(2, 2000) }, () => order.push('light'));
+      expect(pool.idle).toBe(false);
+      expect(order).toEqual([]); // the ready pages wait for the page before them
       await pool.drain();
-      expect(order).toEqual(['heavy', 'empty:0', 'light']);
+      expect(order).toEqual(['heavy', 'ready', 'gzip only:true:the gzip variant', 'light']);
+      expect(ready!.map((v) => v?.toString())).toEqual(['the br variant', 'the gzip variant']);
+      expect(pool.idle).toBe(true);
     } finally {
       await pool.close();
     }
   });
 
-  it('drains at once when nothing was submitted', async () => {
+  it('reuses its memory: compressing many batches takes no more than a few of them hold', async () => {
+    const pool = createCompressPool(1);
+    try {
+      const body = json(7, 20_000); // ~80 KB: three times that a page while it waits
+      for (let round = 0; round < 40; round++) {
+        for (let p = 0; p < BATCH_PAGES; p++) pool.queue({ body }, () => {});
+        while (pool.pending > 2 && pool.compressHere());
+        await pool.drain();
+      }
+      // 40 batches of 64 pages held 40 x 64 x 240 KB = 600 MB in all; at most a few batches at once
+      expect(pool.arenaBytes).toBeLessThan(4 * BATCH_PAGES * 3 * body.length + 2 * CHUNK_BYTES);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('drains at once when nothing was queued', async () => {
     const pool = createCompressPool(1);
     try {
       await pool.drain();
       expect(pool.pending).toBe(0);
+      expect(pool.idle).toBe(true);
     } finally {
       await pool.close();
     }
