@@ -1,0 +1,103 @@
+// The served snapshot's pages as a build holds them (src/snapshot/page-table.ts): a page table
+// packed from the manifest answers every key with the entry the manifest holds, rebuilt so that its
+// JSON is the manifest line's own text (the new manifest is written from it, byte for byte), and
+// an entry of another form is answered as JSON.parse made it. Read on a worker thread
+// (previous-snapshot.ts startOpenPrevious), it is the same table.
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MANIFEST_FILE } from '../../../src/snapshot/layout.ts';
+import { MANIFEST_FORMAT, manifestLines, SNAPSHOT_ID_LENGTH, type Manifest, type PageEntry } from '../../../src/snapshot/manifest.ts';
+import { createPagePacker, PageTable } from '../../../src/snapshot/page-table.ts';
+import { openPreviousSnapshot, startOpenPrevious } from '../../../src/snapshot/previous-snapshot.ts';
+import { tempDirs } from '../support/fixtures.ts';
+
+const dirs = tempDirs();
+afterEach(() => dirs.cleanup());
+
+/** Pages as the page writer makes them (etag, body, link, noindex, br, gzip), keys of every kind. */
+function writerPages(count: number): [string, PageEntry][] {
+  return Array.from({ length: count }, (_, i): [string, PageEntry] => {
+    const key = `/v1/videos/${i}${i % 7 === 0 ? 'é\u{1F600}' : ''}${i % 11 === 0 ? '"q\\' : ''}?${'x'.repeat(i % 13)}`;
+    const entry: { -readonly [K in keyof PageEntry]: PageEntry[K] } = { etag: `"${i.toString(16)}-${(i * 31).toString(16)}"`, body: [i * 4_000_000_000, 1000 + i, 0xffffffff - i, i % 9] };
+    if (i % 5 === 0) entry.link = `<https://videos.example.test${key}>; rel="next"`;
+    if (i % 4 === 0) entry.noindex = true;
+    if (i % 3 === 0) entry.br = [i, 10, 7, i % 9];
+    if (i % 3 === 0 || i % 8 === 0) entry.gzip = [i * 2, 12, 0, i % 9];
+    return [key, entry];
+  });
+}
+
+const tableOf = (pages: Iterable<[string, PageEntry]>) => {
+  const packer = createPagePacker();
+  for (const [key, entry] of pages) packer.add(key, entry);
+  return new PageTable(packer.finish());
+};
+
+describe('PageTable', () => {
+  it('answers every key with its entry, whose JSON is the text it was packed from', () => {
+    const pages = writerPages(5_000);
+    const table = tableOf(pages);
+    expect(table.size).toBe(5_000);
+    for (const [key, entry] of pages) {
+      expect(table.has(key)).toBe(true);
+      expect(JSON.stringify(table.get(key))).toBe(JSON.stringify(entry));
+    }
+    expect([...table.keys()]).toEqual(pages.map(([key]) => key));
+    expect(JSON.stringify([...table])).toBe(JSON.stringify(pages));
+    expect(table.get('/v1/videos/5000')).toBeUndefined();
+    expect(table.has('/v1/videos/1?')).toBe(false); // a key's prefix is not the key
+    expect(table.get('')).toBeUndefined();
+  });
+
+  it('keeps an entry of another form as JSON.parse makes it: other order, other fields, escapes', () => {
+    const odd: [string, PageEntry][] = [
+      ['/a', { body: [0, 1, 2, 0], etag: '"a"' }],
+      ['/b', { etag: '"b"', body: [1, 1, 3, 0], br: [0, 1, 1, 0], link: '<x>' }],
+      ['/c', { etag: '"c"', body: [1, 1, 3, 0], extra: 1 } as unknown as PageEntry],
+      ['/d', { etag: '"d"', body: [1.5, 1, 3, 0] }],
+      ['/e', { etag: '"e"', body: [1, 1, 3, 0], noindex: false } as unknown as PageEntry],
+    ];
+    const table = tableOf([...odd, ...writerPages(10)]);
+    for (const [key, entry] of odd) expect(JSON.stringify(table.get(key))).toBe(JSON.stringify(entry));
+  });
+
+  it('refuses a key named twice', () => {
+    const [page] = writerPages(1);
+    const packer = createPagePacker();
+    packer.add(...page!);
+    packer.add(...page!);
+    expect(() => packer.finish()).toThrow(/names the page .* twice/);
+  });
+});
+
+describe('startOpenPrevious', () => {
+  const manifestOf = (dir: string, pages: [string, PageEntry][]) => {
+    const manifest = { format: MANIFEST_FORMAT, apiVersion: '1', baseUrl: 'https://videos.example.test', counts: {}, files: {}, pages: Object.fromEntries(pages.sort(([a], [b]) => (a < b ? -1 : 1))) } as Manifest;
+    const text = [...manifestLines(manifest)].join('');
+    writeFileSync(join(dir, MANIFEST_FILE), text);
+    return createHash('sha256').update(text).digest('hex').slice(0, SNAPSHOT_ID_LENGTH);
+  };
+
+  it('reads the manifest on a worker thread into the table read here', async () => {
+    const dir = dirs.make();
+    const id = manifestOf(dir, writerPages(3_000));
+    const opening = startOpenPrevious(dir, id);
+    const there = await opening.opened();
+    const here = openPreviousSnapshot(dir, id);
+    if (typeof there === 'string' || typeof here === 'string') throw new Error(String(there));
+    expect(there.pages.size).toBe(3_000);
+    expect(JSON.stringify([...there.pages])).toBe(JSON.stringify([...here.pages]));
+    expect(there.head).toEqual(here.head);
+  });
+
+  it('refuses, with the reason, a manifest whose bytes are not the snapshot id\'s', async () => {
+    const dir = dirs.make();
+    const id = manifestOf(dir, writerPages(50));
+    const other = id.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    expect(await startOpenPrevious(dir, other).opened()).toMatch(/does not match the snapshot's id/);
+    expect(openPreviousSnapshot(dir, other)).toMatch(/does not match the snapshot's id/);
+    expect(await startOpenPrevious(dirs.make(), id).opened()).toBe('it has no manifest');
+  });
+});
