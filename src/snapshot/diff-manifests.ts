@@ -1,3 +1,5 @@
+import { PageTable } from './page-table.ts';
+
 /** What the diff needs of a manifest: each page's ETag. */
 export interface PageEtags {
   readonly pages: Readonly<Record<string, { readonly etag: string }>>;
@@ -12,10 +14,14 @@ export function diffManifests(previous: PageEtags | undefined, next: PageEtags):
   return [...changed].sort();
 }
 
-/** The same list from the pages of two manifests held as maps (the build's own, without copying them). */
+/**
+ * The same list from the pages of two manifests held as maps (the build's own, without copying
+ * them); the served snapshot's page table (page-table.ts) is asked for ETags only, no entry made.
+ */
 export function diffPages(before: ReadonlyMap<string, { readonly etag: string }> | undefined, after: ReadonlyMap<string, { readonly etag: string }>): string[] {
   const changed: string[] = [];
-  for (const [key, entry] of after) if (before?.get(key)?.etag !== entry.etag) changed.push(key);
+  const etagOf = before instanceof PageTable ? (key: string) => before.etagOf(key) : (key: string) => before?.get(key)?.etag;
+  for (const [key, entry] of after) if (etagOf(key) !== entry.etag) changed.push(key);
   if (before) for (const key of before.keys()) if (!after.has(key)) changed.push(key);
   return changed.sort();
 }

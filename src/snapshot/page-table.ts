@@ -223,6 +223,15 @@ export class PageTable implements ReadonlyMap<string, PageEntry> {
     return i === -1 ? undefined : this.#entryAt(i);
   }
 
+  /** The ETag of `key`'s page, without making its entry (the purge list's diff: diff-manifests.ts). */
+  etagOf(key: string): string | undefined {
+    const i = this.#find(key);
+    if (i === -1) return undefined;
+    const { texts, textEnds, flags } = this.#p;
+    if (flags[i]! & KEPT_AS_TEXT) return this.#entryAt(i).etag;
+    return texts.slice(i === 0 ? 0 : textEnds[2 * i - 1]!, textEnds[2 * i]!);
+  }
+
   has(key: string): boolean {
     return this.#find(key) !== -1;
   }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MANIFEST_FILE } from '../../../src/snapshot/layout.ts';
 import { MANIFEST_FORMAT, manifestLines, SNAPSHOT_ID_LENGTH, type Manifest, type PageEntry } from '../../../src/snapshot/manifest.ts';
+import { diffPages } from '../../../src/snapshot/diff-manifests.ts';
 import { createPagePacker, PageTable } from '../../../src/snapshot/page-table.ts';
 import { openPreviousSnapshot, startOpenPrevious } from '../../../src/snapshot/previous-snapshot.ts';
 import { tempDirs } from '../support/fixtures.ts';
@@ -61,6 +62,18 @@ describe('PageTable', () => {
     ];
     const table = tableOf([...odd, ...writerPages(10)]);
     for (const [key, entry] of odd) expect(JSON.stringify(table.get(key))).toBe(JSON.stringify(entry));
+  });
+
+  it('gives each page\'s ETag without its entry, and diffPages lists the same URLs as with a Map', () => {
+    const pages: [string, PageEntry][] = [...writerPages(300), ['/odd', { body: [0, 1, 2, 0], etag: '"odd"' }]];
+    const table = tableOf(pages);
+    for (const [key, entry] of pages) expect(table.etagOf(key)).toBe(entry.etag);
+    expect(table.etagOf('/none')).toBeUndefined();
+    const after = new Map(pages.slice(5).map(([key, entry], i): [string, PageEntry] => [key, i % 50 === 0 ? { ...entry, etag: '"new"' } : entry]));
+    after.set('/added', { etag: '"added"', body: [0, 1, 2, 0] });
+    const changed = diffPages(table, after);
+    expect(changed).toEqual(diffPages(new Map(pages), after));
+    expect(changed).toHaveLength(5 + 6 + 1);
   });
 
   it('refuses a key named twice', () => {
