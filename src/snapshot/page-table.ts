@@ -1,11 +1,13 @@
 // The served snapshot's pages as an incremental build holds them (docs/architecture.md,
 // "Incremental builds"): not a Map of 310,000 parsed entries (about six objects a page, all alive
 // for the whole build, copied by every scavenge until promoted), but a page table of a few typed
-// arrays and two strings, packed from the manifest's lines on a worker thread while the main
-// thread reads the catalogue (previous-snapshot.ts) and handed over as transferred buffers. A
-// page's entry is made when it is asked for, from the table's numbers and texts; a lookup hashes
-// the key into an open-addressing table of page numbers. The table is read-only and answers as a
-// ReadonlyMap (the page writer and the purge list's diff ask it as they asked the Map).
+// arrays, packed from the manifest's bytes on a worker thread while the main thread reads the
+// catalogue (previous-snapshot.ts) and handed over as transferred buffers: no object is made for a
+// page until it is asked for, then from the table's numbers and texts. A lookup hashes the key's
+// UTF-8 bytes (FNV-1a) into an open-addressing table of page numbers. The table is read-only and
+// answers as a ReadonlyMap (the page writer and the purge list's diff ask it as they asked the Map).
+// A line of the page writer's form is packed straight from its bytes; any other is parsed as JSON
+// (page-index.ts parsePageLine) and packed from its entry.
 //
 // An entry is rebuilt with its fields in the order the page writer makes them (etag, body, link,
 // noindex, br, gzip), so the manifest written from it is the bytes the served one had; a line whose
@@ -13,15 +15,15 @@
 // as its JSON text and parsed when asked: the same object JSON.parse made before.
 import type { PageEntry, Range } from './manifest.ts';
 
-/** What the table is made of: plain data, sent from the worker with its buffers transferred. */
+/** What the table is made of: typed arrays only, sent from the worker with their buffers transferred. */
 export interface PackedPages {
   readonly count: number;
-  /** every key, one after another */
-  readonly keys: string;
+  /** every key's UTF-8 bytes, one after another */
+  readonly keys: Uint8Array;
   /** where each key ends in `keys` (it starts where the previous one ends) */
   readonly keyEnds: Uint32Array;
-  /** each page's etag then its link (or its entry's JSON text, for a page kept as text) */
-  readonly texts: string;
+  /** each page's etag then its link as UTF-8 (or its entry's JSON text, for a page kept as text) */
+  readonly texts: Uint8Array;
   /** per page: where its etag ends, where its link (or JSON text) ends, in `texts` */
   readonly textEnds: Uint32Array;
   /** per page: the offsets of its body, br and gzip ranges */
@@ -40,10 +42,13 @@ const HAS_LINK = 4;
 const NOINDEX = 8;
 const KEPT_AS_TEXT = 16;
 
-/** FNV-1a over a string's UTF-16 code units: the same on both threads. */
-function hashKey(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+const FNV_START = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a of bytes. */
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let hash = FNV_START;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, FNV_PRIME);
   return hash >>> 0;
 }
 
@@ -68,19 +73,120 @@ function isPlain(entry: Record<string, unknown>): boolean {
     && (entry['gzip'] === undefined || isRange(entry['gzip']));
 }
 
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COMMA = 44;
+const CLOSE_BRACKET = 93;
+const CLOSE_BRACE = 125;
+const ZERO = 48;
+const NINE = 57;
+
+/** The bytes of an ASCII text, to compare a line with. */
+const bytesOf = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
+const KEY_TO_ETAG = bytesOf(':{"etag":"');
+const TO_BODY = bytesOf(',"body":[');
+const TO_LINK = bytesOf(',"link":"');
+const NOINDEX_TRUE = bytesOf(',"noindex":true');
+const TO_BR = bytesOf(',"br":[');
+const TO_GZIP = bytesOf(',"gzip":[');
+
+const startsAt = (bytes: Uint8Array, at: number, end: number, expected: Uint8Array): boolean => {
+  if (at + expected.length > end) return false;
+  for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
+  return true;
+};
+
+/** A buffer bytes are appended to, grown by doubling. */
+class Bytes {
+  buffer = new Uint8Array(1 << 20);
+  length = 0;
+
+  /** room for `more` bytes after `length` */
+  reserve(more: number): void {
+    if (this.length + more <= this.buffer.length) return;
+    let size = this.buffer.length * 2;
+    while (size < this.length + more) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buffer.subarray(0, this.length));
+    this.buffer = next;
+  }
+
+  /** the bytes, in a buffer of their own (to be transferred) */
+  take(): Uint8Array {
+    return this.buffer.slice(0, this.length);
+  }
+}
+
+/**
+ * Copies a JSON string's text from `bytes` (`at`: after its opening quote) to `out` from `to`,
+ * unescaped; the place after its closing quote and where the copy ends, or undefined when the
+ * string holds anything but printable ASCII and the escapes \" and \\ (it is then parsed as JSON).
+ * The caller reserved room (a string's text is never longer than its JSON).
+ */
+function copyString(bytes: Uint8Array, at: number, end: number, out: Uint8Array, to: number): [number, number] | undefined {
+  for (; at < end; at++) {
+    let byte = bytes[at]!;
+    if (byte === QUOTE) return [at + 1, to];
+    if (byte < 0x20 || byte >= 0x7f) return undefined;
+    if (byte === BACKSLASH) {
+      byte = bytes[++at]!;
+      if (byte !== QUOTE && byte !== BACKSLASH) return undefined;
+    }
+    out[to++] = byte;
+  }
+  return undefined;
+}
+
+/**
+ * Reads the four numbers of a range (`at`: after its `[`) into `into` from `slot`; the place after
+ * its `]`, or -1 when it is not four integers of JSON's form (no sign, no leading zero, at most 15
+ * digits) with the last three at most 0xffffffff.
+ */
+function readRange(bytes: Uint8Array, at: number, end: number, into: Float64Array, slot: number): number {
+  for (let n = 0; n < 4; n++) {
+    const first = at;
+    let value = 0;
+    for (; at < end; at++) {
+      const byte = bytes[at]!;
+      if (byte < ZERO || byte > NINE) break;
+      value = value * 10 + (byte - ZERO);
+    }
+    const digits = at - first;
+    if (digits === 0 || digits > 15 || (digits > 1 && bytes[first] === ZERO) || (n > 0 && value > 0xffffffff)) return -1;
+    into[slot + n] = value;
+    if (bytes[at] !== (n === 3 ? CLOSE_BRACKET : COMMA)) return -1;
+    at++;
+  }
+  return at;
+}
+
+export interface PagePacker {
+  /** adds a page */
+  add(key: string, entry: PageEntry): void;
+  /**
+   * Adds the page of a manifest line (`"key":{...}`, after the first with a leading comma) read
+   * straight from its bytes, when the line is of the form the page writer writes (printable
+   * ASCII, no escapes but \" and \\); false, adding nothing, for any other line (the caller then
+   * parses it as JSON: page-index.ts parsePageLine, and adds its entry).
+   */
+  addLine(bytes: Uint8Array, start: number, end: number): boolean;
+  finish(): PackedPages;
+}
+
 /** Collects pages (in any order, each key once) into a PackedPages. */
-export function createPagePacker(): { add(key: string, entry: PageEntry): void; finish(): PackedPages } {
+export function createPagePacker(): PagePacker {
   let count = 0;
   let capacity = 1024;
   let keyEnds = new Uint32Array(capacity);
+  let hashes = new Uint32Array(capacity);
   let textEnds = new Uint32Array(capacity * 2);
   let offsets = new Float64Array(capacity * 3);
   let numbers = new Uint32Array(capacity * 9);
   let flags = new Uint8Array(capacity);
-  const keys: string[] = [];
-  const texts: string[] = [];
-  let keyLength = 0;
-  let textLength = 0;
+  const keys = new Bytes();
+  const texts = new Bytes();
+  /** the ranges of the page being added: body, br, gzip, four numbers each */
+  const ranges = new Float64Array(12);
   const grow = () => {
     capacity *= 2;
     const more = <T extends Uint32Array | Float64Array | Uint8Array>(old: T, make: (n: number) => T, per: number): T => {
@@ -89,71 +195,124 @@ export function createPagePacker(): { add(key: string, entry: PageEntry): void; 
       return next;
     };
     keyEnds = more(keyEnds, (n) => new Uint32Array(n), 1);
+    hashes = more(hashes, (n) => new Uint32Array(n), 1);
     textEnds = more(textEnds, (n) => new Uint32Array(n), 2);
     offsets = more(offsets, (n) => new Float64Array(n), 3);
     numbers = more(numbers, (n) => new Uint32Array(n), 9);
     flags = more(flags, (n) => new Uint8Array(n), 1);
   };
-  const text = (value: string) => {
-    texts.push(value);
-    textLength += value.length;
+  /** Records a page whose key ends at `keyEnd` in `keys` and whose texts end at `etagEnd`, `textEnd`. */
+  const commit = (keyEnd: number, etagEnd: number, textEnd: number, flag: number) => {
+    if (count === capacity) grow();
+    const i = count++;
+    hashes[i] = hashBytes(keys.buffer, keys.length, keyEnd);
+    keys.length = keyEnd;
+    keyEnds[i] = keyEnd;
+    textEnds[2 * i] = etagEnd;
+    textEnds[2 * i + 1] = textEnd;
+    texts.length = textEnd;
+    flags[i] = flag;
+    if (flag & KEPT_AS_TEXT) return;
+    for (let r = 0; r < 3; r++) {
+      if ((r === 1 && !(flag & HAS_BR)) || (r === 2 && !(flag & HAS_GZIP))) continue;
+      offsets[3 * i + r] = ranges[4 * r]!;
+      numbers[9 * i + 3 * r] = ranges[4 * r + 1]!;
+      numbers[9 * i + 3 * r + 1] = ranges[4 * r + 2]!;
+      numbers[9 * i + 3 * r + 2] = ranges[4 * r + 3]!;
+    }
+  };
+  const encoder = new TextEncoder();
+  /** Appends a string's UTF-8 after `to` in `into`; where it ends. */
+  const append = (into: Bytes, to: number, text: string): number => {
+    into.reserve(to - into.length + text.length * 3);
+    return to + encoder.encodeInto(text, into.buffer.subarray(to)).written;
   };
   return {
     add(key, entry) {
-      if (count === capacity) grow();
-      const i = count++;
-      keys.push(key);
-      keyLength += key.length;
-      keyEnds[i] = keyLength;
-      if (isPlain(entry as unknown as Record<string, unknown>)) {
-        let flag = 0;
-        text(entry.etag);
-        textEnds[2 * i] = textLength;
-        if (entry.link !== undefined) {
-          flag |= HAS_LINK;
-          text(entry.link);
-        }
-        textEnds[2 * i + 1] = textLength;
-        if (entry.noindex) flag |= NOINDEX;
-        const ranges = [entry.body, entry.br, entry.gzip];
-        for (let r = 0; r < 3; r++) {
-          const range = ranges[r];
-          if (range === undefined) continue;
-          if (r === 1) flag |= HAS_BR;
-          if (r === 2) flag |= HAS_GZIP;
-          offsets[3 * i + r] = range[0];
-          numbers[9 * i + 3 * r] = range[1];
-          numbers[9 * i + 3 * r + 1] = range[2];
-          numbers[9 * i + 3 * r + 2] = range[3];
-        }
-        flags[i] = flag;
-      } else {
-        textEnds[2 * i] = textLength;
-        text(JSON.stringify(entry));
-        textEnds[2 * i + 1] = textLength;
-        flags[i] = KEPT_AS_TEXT;
+      const keyEnd = append(keys, keys.length, key);
+      if (!isPlain(entry as unknown as Record<string, unknown>)) {
+        commit(keyEnd, texts.length, append(texts, texts.length, JSON.stringify(entry)), KEPT_AS_TEXT);
+        return;
       }
+      let flag = entry.noindex ? NOINDEX : 0;
+      const given = [entry.body, entry.br, entry.gzip];
+      for (let r = 0; r < 3; r++) {
+        const range = given[r];
+        if (range === undefined) continue;
+        if (r === 1) flag |= HAS_BR;
+        if (r === 2) flag |= HAS_GZIP;
+        for (let n = 0; n < 4; n++) ranges[4 * r + n] = range[n]!;
+      }
+      const etagEnd = append(texts, texts.length, entry.etag);
+      let textEnd = etagEnd;
+      if (entry.link !== undefined) {
+        flag |= HAS_LINK;
+        textEnd = append(texts, etagEnd, entry.link);
+      }
+      commit(keyEnd, etagEnd, textEnd, flag);
+    },
+    addLine(bytes, start, end) {
+      keys.reserve(end - start);
+      texts.reserve(end - start);
+      let at = start + (bytes[start] === COMMA ? 1 : 0);
+      if (bytes[at] !== QUOTE) return false;
+      const key = copyString(bytes, at + 1, end, keys.buffer, keys.length);
+      if (key === undefined || !startsAt(bytes, key[0], end, KEY_TO_ETAG)) return false;
+      const etag = copyString(bytes, key[0] + KEY_TO_ETAG.length, end, texts.buffer, texts.length);
+      if (etag === undefined || !startsAt(bytes, etag[0], end, TO_BODY)) return false;
+      at = readRange(bytes, etag[0] + TO_BODY.length, end, ranges, 0);
+      if (at === -1) return false;
+      let flag = 0;
+      let textEnd = etag[1];
+      if (startsAt(bytes, at, end, TO_LINK)) {
+        const link = copyString(bytes, at + TO_LINK.length, end, texts.buffer, textEnd);
+        if (link === undefined) return false;
+        flag |= HAS_LINK;
+        [at, textEnd] = link;
+      }
+      if (startsAt(bytes, at, end, NOINDEX_TRUE)) {
+        flag |= NOINDEX;
+        at += NOINDEX_TRUE.length;
+      }
+      if (startsAt(bytes, at, end, TO_BR)) {
+        flag |= HAS_BR;
+        at = readRange(bytes, at + TO_BR.length, end, ranges, 4);
+        if (at === -1) return false;
+      }
+      if (startsAt(bytes, at, end, TO_GZIP)) {
+        flag |= HAS_GZIP;
+        at = readRange(bytes, at + TO_GZIP.length, end, ranges, 8);
+        if (at === -1) return false;
+      }
+      if (at !== end - 1 || bytes[at] !== CLOSE_BRACE) return false;
+      commit(key[1], etag[1], textEnd, flag);
+      return true;
     },
     finish() {
       let size = 1;
       while (size < count * 2) size *= 2;
       const slots = new Int32Array(size);
+      const bytes = keys.buffer;
       for (let i = 0; i < count; i++) {
-        const key = keys[i]!;
-        for (let slot = hashKey(key) & (size - 1); ; slot = (slot + 1) & (size - 1)) {
+        const hash = hashes[i]!;
+        for (let slot = hash & (size - 1); ; slot = (slot + 1) & (size - 1)) {
           const held = slots[slot]!;
           if (held === 0) {
             slots[slot] = i + 1;
             break;
           }
-          if (keys[held - 1] === key) throw new Error(`it names the page ${key} twice`);
+          const j = held - 1;
+          const [start, end] = [i === 0 ? 0 : keyEnds[i - 1]!, keyEnds[i]!];
+          if (hashes[j] === hash && Buffer.compare(bytes.subarray(j === 0 ? 0 : keyEnds[j - 1]!, keyEnds[j]!), bytes.subarray(start, end)) === 0) {
+            throw new Error(`it names the page ${Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8')} twice`);
+          }
         }
       }
       return {
         count,
-        keys: keys.join(''),
+        keys: keys.take(),
         keyEnds: keyEnds.slice(0, count),
-        texts: texts.join(''),
+        texts: texts.take(),
         textEnds: textEnds.slice(0, 2 * count),
         offsets: offsets.slice(0, 3 * count),
         numbers: numbers.slice(0, 9 * count),
@@ -166,14 +325,20 @@ export function createPagePacker(): { add(key: string, entry: PageEntry): void; 
 
 /** The buffers of a PackedPages, to transfer them to another thread. */
 export const packedBuffers = (p: PackedPages): ArrayBuffer[] =>
-  [p.keyEnds.buffer, p.textEnds.buffer, p.offsets.buffer, p.numbers.buffer, p.flags.buffer, p.slots.buffer] as ArrayBuffer[];
+  [p.keys.buffer, p.keyEnds.buffer, p.texts.buffer, p.textEnds.buffer, p.offsets.buffer, p.numbers.buffer, p.flags.buffer, p.slots.buffer] as ArrayBuffer[];
+
+const bufferOf = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** The pages of a PackedPages as a read-only map: entries made when asked for (a new object each time). */
 export class PageTable implements ReadonlyMap<string, PageEntry> {
   readonly #p: PackedPages;
+  readonly #keys: Buffer;
+  readonly #texts: Buffer;
 
   constructor(packed: PackedPages) {
     this.#p = packed;
+    this.#keys = bufferOf(packed.keys);
+    this.#texts = bufferOf(packed.texts);
   }
 
   get size(): number {
@@ -182,20 +347,47 @@ export class PageTable implements ReadonlyMap<string, PageEntry> {
 
   /** The page number of `key`, or -1. */
   #find(key: string): number {
-    const { slots, keys, keyEnds } = this.#p;
+    const { slots, keyEnds } = this.#p;
+    const keys = this.#keys;
+    let hash = FNV_START;
+    let ascii = true;
+    for (let i = 0; i < key.length; i++) {
+      const unit = key.charCodeAt(i);
+      if (unit >= 0x80) {
+        ascii = false;
+        break;
+      }
+      hash = Math.imul(hash ^ unit, FNV_PRIME);
+    }
+    // a key of other characters is compared as its UTF-8 bytes
+    const utf8 = ascii ? undefined : Buffer.from(key, 'utf8');
+    if (utf8) hash = hashBytes(utf8, 0, utf8.length);
+    const length = utf8 ? utf8.length : key.length;
     const mask = slots.length - 1;
-    for (let slot = hashKey(key) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = (hash >>> 0) & mask; ; slot = (slot + 1) & mask) {
       const held = slots[slot]!;
       if (held === 0) return -1;
       const i = held - 1;
       const start = i === 0 ? 0 : keyEnds[i - 1]!;
-      if (keyEnds[i]! - start === key.length && keys.startsWith(key, start)) return i;
+      if (keyEnds[i]! - start !== length) continue;
+      if (utf8) {
+        if (keys.compare(utf8, 0, length, start, start + length) === 0) return i;
+        continue;
+      }
+      let same = true;
+      for (let c = 0; c < length; c++) {
+        if (keys[start + c] !== key.charCodeAt(c)) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return i;
     }
   }
 
   #keyAt(i: number): string {
-    const { keys, keyEnds } = this.#p;
-    return keys.slice(i === 0 ? 0 : keyEnds[i - 1]!, keyEnds[i]!);
+    const { keyEnds } = this.#p;
+    return this.#keys.toString('utf8', i === 0 ? 0 : keyEnds[i - 1]!, keyEnds[i]!);
   }
 
   #range(i: number, r: number): Range {
@@ -205,13 +397,14 @@ export class PageTable implements ReadonlyMap<string, PageEntry> {
   }
 
   #entryAt(i: number): PageEntry {
-    const { texts, textEnds, flags } = this.#p;
+    const { textEnds, flags } = this.#p;
+    const texts = this.#texts;
     const flag = flags[i]!;
     const start = i === 0 ? 0 : textEnds[2 * i - 1]!;
-    if (flag & KEPT_AS_TEXT) return JSON.parse(texts.slice(start, textEnds[2 * i + 1]!)) as PageEntry;
+    if (flag & KEPT_AS_TEXT) return JSON.parse(texts.toString('utf8', start, textEnds[2 * i + 1]!)) as PageEntry;
     const etagEnd = textEnds[2 * i]!;
-    const entry: { -readonly [K in keyof PageEntry]: PageEntry[K] } = { etag: texts.slice(start, etagEnd), body: this.#range(i, 0) };
-    if (flag & HAS_LINK) entry.link = texts.slice(etagEnd, textEnds[2 * i + 1]!);
+    const entry: { -readonly [K in keyof PageEntry]: PageEntry[K] } = { etag: texts.toString('utf8', start, etagEnd), body: this.#range(i, 0) };
+    if (flag & HAS_LINK) entry.link = texts.toString('utf8', etagEnd, textEnds[2 * i + 1]!);
     if (flag & NOINDEX) entry.noindex = true;
     if (flag & HAS_BR) entry.br = this.#range(i, 1);
     if (flag & HAS_GZIP) entry.gzip = this.#range(i, 2);
@@ -227,9 +420,9 @@ export class PageTable implements ReadonlyMap<string, PageEntry> {
   etagOf(key: string): string | undefined {
     const i = this.#find(key);
     if (i === -1) return undefined;
-    const { texts, textEnds, flags } = this.#p;
+    const { textEnds, flags } = this.#p;
     if (flags[i]! & KEPT_AS_TEXT) return this.#entryAt(i).etag;
-    return texts.slice(i === 0 ? 0 : textEnds[2 * i - 1]!, textEnds[2 * i]!);
+    return this.#texts.toString('utf8', i === 0 ? 0 : textEnds[2 * i - 1]!, textEnds[2 * i]!);
   }
 
   has(key: string): boolean {

@@ -92,7 +92,7 @@ export function readManifestPages(dir: string, id: string): ReadManifest | strin
         if (head.format !== MANIFEST_FORMAT) return `its manifest has format ${head.format}, not ${MANIFEST_FORMAT}`;
       } else if (end - start === 2 && bytes[start] === CLOSE && bytes[start + 1] === CLOSE) {
         closed = true;
-      } else {
+      } else if (!packer.addLine(bytes, start, end)) {
         const [key, entry] = parsePageLine(bytes, start, end);
         packer.add(key, entry);
       }

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MANIFEST_FILE } from '../../../src/snapshot/layout.ts';
 import { MANIFEST_FORMAT, manifestLines, SNAPSHOT_ID_LENGTH, type Manifest, type PageEntry } from '../../../src/snapshot/manifest.ts';
 import { diffPages } from '../../../src/snapshot/diff-manifests.ts';
+import { parsePageLine } from '../../../src/snapshot/page-index.ts';
 import { createPagePacker, PageTable } from '../../../src/snapshot/page-table.ts';
 import { openPreviousSnapshot, startOpenPrevious } from '../../../src/snapshot/previous-snapshot.ts';
 import { tempDirs } from '../support/fixtures.ts';
@@ -74,6 +75,43 @@ describe('PageTable', () => {
     const changed = diffPages(table, after);
     expect(changed).toEqual(diffPages(new Map(pages), after));
     expect(changed).toHaveLength(5 + 6 + 1);
+  });
+
+  it('packs a line of the page writer\'s form from its bytes into the entry JSON.parse makes of it, and declines any other line, adding nothing', () => {
+    const pages = writerPages(2_000);
+    const lineOf = ([key, entry]: [string, PageEntry]) => Buffer.from(`,${JSON.stringify(key)}:${JSON.stringify(entry)}`);
+    const fromBytes = createPagePacker();
+    const fromJson = createPagePacker();
+    let fast = 0;
+    for (const page of pages) {
+      const line = lineOf(page);
+      if (fromBytes.addLine(line, 0, line.length)) fast++;
+      else fromBytes.add(...parsePageLine(line, 0, line.length));
+      fromJson.add(...parsePageLine(line, 0, line.length));
+    }
+    // only the keys with characters beyond ASCII were parsed as JSON
+    expect(fast).toBe(pages.filter(([key]) => /^[\x20-\x7e]*$/.test(key)).length);
+    expect(JSON.stringify([...new PageTable(fromBytes.finish())])).toBe(JSON.stringify([...new PageTable(fromJson.finish())]));
+    const declined = [
+      '"/a\\nb":{"etag":"\\"1\\"","body":[0,1,2,0]}', // an escape other than \" and \\
+      '"/a":{"etag":"\\"1\\"","body":[00,1,2,0]}', // a leading zero (not JSON)
+      '"/a":{"etag":"\\"1\\"","body":[-1,1,2,0]}',
+      '"/a":{"etag":"\\"1\\"","body":[1.5,1,2,0]}',
+      '"/a":{"etag":"\\"1\\"","body":[0,4294967296,2,0]}',
+      '"/a":{"etag":"\\"1\\"","body":[0,1,2]}',
+      '"/a":{"etag":"\\"1\\"","body":[0,1,2,0],"extra":1}',
+      '"/a":{"etag":"\\"1\\"","body":[0,1,2,0],"gzip":[0,1,2,0],"br":[0,1,2,0]}', // another order
+      '"/a":{"etag":"\\"1\\"","body":[0,1,2,0]}}',
+      '"/a":{"etag":"\\"1\\"","body":[0,1,2,0]',
+      '"/a":{"body":[0,1,2,0],"etag":"\\"1\\""}',
+    ];
+    const packer = createPagePacker();
+    for (const text of declined) expect(packer.addLine(Buffer.from(text), 0, text.length), text).toBe(false);
+    const good = ',"/a\\"b\\\\":{"etag":"\\"1\\"","body":[0,1,2,0],"link":"<x>; rel=\\"next\\"","noindex":true,"gzip":[123456789012345,4294967295,0,1]}';
+    expect(packer.addLine(Buffer.from(`xx${good}yy`), 2, 2 + good.length)).toBe(true);
+    const table = new PageTable(packer.finish());
+    expect(table.size).toBe(1);
+    expect(JSON.stringify([...table])).toBe(JSON.stringify(Object.entries(JSON.parse(`{${good.slice(1)}}`) as Record<string, PageEntry>)));
   });
 
   it('refuses a key named twice', () => {
