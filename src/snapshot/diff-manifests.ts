@@ -16,12 +16,23 @@ export function diffManifests(previous: PageEtags | undefined, next: PageEtags):
 
 /**
  * The same list from the pages of two manifests held as maps (the build's own, without copying
- * them); the served snapshot's page table (page-table.ts) is asked for ETags only, no entry made.
+ * them). The served snapshot's page table (page-table.ts) is asked whether each ETag is the same,
+ * making no entry and no string; its keys are only walked when some of them are not in `after`.
  */
 export function diffPages(before: ReadonlyMap<string, { readonly etag: string }> | undefined, after: ReadonlyMap<string, { readonly etag: string }>): string[] {
   const changed: string[] = [];
-  const etagOf = before instanceof PageTable ? (key: string) => before.etagOf(key) : (key: string) => before?.get(key)?.etag;
-  for (const [key, entry] of after) if (etagOf(key) !== entry.etag) changed.push(key);
-  if (before) for (const key of before.keys()) if (!after.has(key)) changed.push(key);
+  const same = before instanceof PageTable ? (key: string, etag: string) => before.sameEtag(key, etag)
+    : (key: string, etag: string) => {
+      const entry = before?.get(key);
+      return entry === undefined ? undefined : entry.etag === etag;
+    };
+  /** keys of `after` that `before` has: when they are all of before's, none of before's was removed */
+  let kept = 0;
+  for (const [key, entry] of after) {
+    const answer = same(key, entry.etag);
+    if (answer !== undefined) kept++;
+    if (answer !== true) changed.push(key);
+  }
+  if (before && kept < before.size) for (const key of before.keys()) if (!after.has(key)) changed.push(key);
   return changed.sort();
 }

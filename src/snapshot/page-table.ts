@@ -425,6 +425,27 @@ export class PageTable implements ReadonlyMap<string, PageEntry> {
     return this.#texts.toString('utf8', i === 0 ? 0 : textEnds[2 * i - 1]!, textEnds[2 * i]!);
   }
 
+  /**
+   * Whether `key`'s page has the ETag `etag` (undefined when there is no such page), compared with
+   * the table's bytes: no entry, no string made (the purge list's diff, for every page).
+   */
+  sameEtag(key: string, etag: string): boolean | undefined {
+    const i = this.#find(key);
+    if (i === -1) return undefined;
+    const { textEnds, flags } = this.#p;
+    if (flags[i]! & KEPT_AS_TEXT) return this.#entryAt(i).etag === etag;
+    const start = i === 0 ? 0 : textEnds[2 * i - 1]!;
+    const end = textEnds[2 * i]!;
+    const texts = this.#texts;
+    if (end - start !== etag.length) return Buffer.byteLength(etag) === end - start && texts.toString('utf8', start, end) === etag;
+    for (let c = 0; c < etag.length; c++) {
+      const unit = etag.charCodeAt(c);
+      if (unit >= 0x80) return texts.toString('utf8', start, end) === etag;
+      if (texts[start + c] !== unit) return false;
+    }
+    return true;
+  }
+
   has(key: string): boolean {
     return this.#find(key) !== -1;
   }

@@ -68,13 +68,23 @@ describe('PageTable', () => {
   it('gives each page\'s ETag without its entry, and diffPages lists the same URLs as with a Map', () => {
     const pages: [string, PageEntry][] = [...writerPages(300), ['/odd', { body: [0, 1, 2, 0], etag: '"odd"' }]];
     const table = tableOf(pages);
-    for (const [key, entry] of pages) expect(table.etagOf(key)).toBe(entry.etag);
+    for (const [key, entry] of pages) {
+      expect(table.etagOf(key)).toBe(entry.etag);
+      expect(table.sameEtag(key, entry.etag)).toBe(true);
+      expect(table.sameEtag(key, `${entry.etag.slice(0, -2)}x"`)).toBe(false);
+      expect(table.sameEtag(key, `${entry.etag}é`)).toBe(false);
+    }
     expect(table.etagOf('/none')).toBeUndefined();
+    expect(table.sameEtag('/none', '"a"')).toBeUndefined();
     const after = new Map(pages.slice(5).map(([key, entry], i): [string, PageEntry] => [key, i % 50 === 0 ? { ...entry, etag: '"new"' } : entry]));
     after.set('/added', { etag: '"added"', body: [0, 1, 2, 0] });
     const changed = diffPages(table, after);
     expect(changed).toEqual(diffPages(new Map(pages), after));
     expect(changed).toHaveLength(5 + 6 + 1);
+    // nothing removed: before's keys are not walked, and the same list comes out
+    const all = new Map([...pages, ['/added', { etag: '"added"', body: [0, 1, 2, 0] }] as [string, PageEntry]]);
+    expect(diffPages(table, all)).toEqual(['/added']);
+    expect(diffPages(undefined, all)).toEqual([...all.keys()].sort());
   });
 
   it('packs a line of the page writer\'s form from its bytes into the entry JSON.parse makes of it, and declines any other line, adding nothing', () => {
