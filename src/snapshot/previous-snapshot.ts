@@ -1,5 +1,7 @@
 // What an incremental build reuses of the snapshot being served (docs/architecture.md,
-// "Incremental builds"): its manifest's pages, read a line at a time, and its page files (every
+// "Incremental builds"): its manifest's pages, read a line at a time into a page table
+// (page-table.ts: on a worker thread during a build, startOpenPrevious) and only when the manifest
+// hashes to the snapshot's id, and its page files (every
 // shard's, layout.ts), read by range through page-files.ts (every read checks the range's CRC-32),
 // or hard-linked whole by the page writer (page-writer.ts, after shard-check.ts). A page rendered anew whose
 // bytes are exactly the previous snapshot's page of the same URL takes that page's br and gzip
