@@ -1,12 +1,13 @@
 // Which snapshot a build starts from (docs/architecture.md, "Incremental builds"): the one being
 // served, for the purge list always, and for reuse only when the same build code made it
 // (buildCodeId, recorded beside the snapshots in built-from.json) and its page files have the
-// sizes its manifest records. `full` reuses nothing.
+// sizes its manifest records, its manifest hashing to its id (read on a worker thread:
+// startChoosePrevious). `full` reuses nothing.
 import { join } from 'node:path';
 import { MANIFEST_FILE } from './layout.ts';
 import { SNAPSHOT_ID_LENGTH } from './manifest.ts';
 import { hashFile } from './page-files.ts';
-import { openPreviousSnapshot, startOpenPrevious, type PreviousSnapshot } from './previous-snapshot.ts';
+import { startOpenPrevious, type PreviousSnapshot } from './previous-snapshot.ts';
 import { currentSnapshotId, readBuiltFrom } from './swap.ts';
 
 export interface PreviousChoice {
@@ -20,17 +21,11 @@ export interface PreviousChoice {
   readonly unreadable: string | undefined;
 }
 
-export function choosePrevious(root: string, full: boolean, code: string): PreviousChoice {
-  const id = currentSnapshotId(root);
-  if (id === undefined) return { previous: undefined, reuse: undefined, none: 'no snapshot is served yet', unreadable: undefined };
-  return chooseOpened(root, full, code, id, openPreviousSnapshot(join(root, id), id));
-}
-
 /**
- * choosePrevious with the served manifest read on a worker thread from now on
- * (previous-snapshot.ts startOpenPrevious): `chosen` answers once it is read. The build calls it
- * before it reads the catalogue, which takes longer than the manifest (docs/performance.md, "The
- * rebuild's files, ninth round").
+ * Starts choosing: the served manifest is read on a worker thread from now on
+ * (previous-snapshot.ts startOpenPrevious), and `chosen` answers once it is read. The build calls
+ * it before it reads the catalogue, which takes longer than the manifest (docs/performance.md,
+ * "The rebuild's files, ninth round"); `stop` ends the worker when the build fails before.
  */
 export function startChoosePrevious(root: string, full: boolean, code: string): { chosen(): Promise<PreviousChoice>; stop(): Promise<void> } {
   const id = currentSnapshotId(root);
