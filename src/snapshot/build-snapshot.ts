@@ -33,7 +33,7 @@ import { buildCodeId } from './previous-snapshot.ts';
 import { currentSnapshotId, readBuiltFrom, removeLeftovers, withBuildLock } from './swap.ts';
 import { createLap } from './build-progress.ts';
 import { readBuildInput, type BuildInput } from './read-build-input.ts';
-import { choosePrevious, snapshotWhole, type PreviousChoice } from './choose-previous.ts';
+import { snapshotWhole, startChoosePrevious, type PreviousChoice } from './choose-previous.ts';
 import { copySearchIndex, startSearchIndex, type SearchIndexTask } from './search-file.ts';
 import { writeText } from './text-files.ts';
 import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, writePageInputs, type PageInputs } from './page-inputs.ts';
@@ -146,6 +146,9 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   // served snapshot's manifest and takes the catalogue's records into the model (startModel),
   // which is finished once trending and related are in.
   const deriving = prepareDerive();
+  // the served manifest is read into a page table on another worker while the catalogue is read
+  // (choose-previous.ts startChoosePrevious: the second core is idle until trending and related start)
+  const choosing = startChoosePrevious(layout.root, options.full ?? false, code);
   let input: BuildInput;
   let choice: PreviousChoice;
   let task: DeriveTask;
@@ -153,13 +156,14 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   try {
     progress(`reading ${options.catalogue}`);
     input = readBuildInput(options.catalogue);
-    progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); computing trending and related on a worker thread, reading the served manifest and the model's records here`);
+    progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); computing trending and related on a worker thread, taking the served manifest and the model's records here`);
     task = deriving.give(input.catalogue.videos);
-    choice = choosePrevious(layout.root, options.full ?? false, code);
+    choice = await choosing.chosen();
     progress(choice.reuse ? `starting from the served snapshot ${choice.reuse.id} (${choice.reuse.pages.size} pages)` : `building every page anew: ${choice.none}`);
     starting = startModel(input.catalogue);
   } catch (error) {
     await deriving.stop();
+    await choosing.stop();
     throw error;
   }
   // read here while the worker computes: the served snapshot's pages and the input keys it recorded
@@ -350,7 +354,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     tmp,
     id,
     // a snapshot of the same id found damaged while it was read from (the served one) is replaced
-    damaged: () => previous?.id === id && (typeof previous.files === 'string' || writer.reuseStopped !== undefined || !build.previousWhole()),
+    damaged: () => build.choice.unreadable === id || (previous?.id === id && (typeof previous.files === 'string' || writer.reuseStopped !== undefined || !build.previousWhole())),
     staticFiles: options.staticFiles ? manifest.manifest : undefined,
     progress,
   }, written);

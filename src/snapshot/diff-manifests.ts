@@ -1,3 +1,5 @@
+import { PageTable } from './page-table.ts';
+
 /** What the diff needs of a manifest: each page's ETag. */
 export interface PageEtags {
   readonly pages: Readonly<Record<string, { readonly etag: string }>>;
@@ -12,10 +14,25 @@ export function diffManifests(previous: PageEtags | undefined, next: PageEtags):
   return [...changed].sort();
 }
 
-/** The same list from the pages of two manifests held as maps (the build's own, without copying them). */
+/**
+ * The same list from the pages of two manifests held as maps (the build's own, without copying
+ * them). The served snapshot's page table (page-table.ts) is asked whether each ETag is the same,
+ * making no entry and no string; its keys are only walked when some of them are not in `after`.
+ */
 export function diffPages(before: ReadonlyMap<string, { readonly etag: string }> | undefined, after: ReadonlyMap<string, { readonly etag: string }>): string[] {
   const changed: string[] = [];
-  for (const [key, entry] of after) if (before?.get(key)?.etag !== entry.etag) changed.push(key);
-  if (before) for (const key of before.keys()) if (!after.has(key)) changed.push(key);
+  const same = before instanceof PageTable ? (key: string, etag: string) => before.sameEtag(key, etag)
+    : (key: string, etag: string) => {
+      const entry = before?.get(key);
+      return entry === undefined ? undefined : entry.etag === etag;
+    };
+  /** keys of `after` that `before` has: when they are all of before's, none of before's was removed */
+  let kept = 0;
+  for (const [key, entry] of after) {
+    const answer = same(key, entry.etag);
+    if (answer !== undefined) kept++;
+    if (answer !== true) changed.push(key);
+  }
+  if (before && kept < before.size) for (const key of before.keys()) if (!after.has(key)) changed.push(key);
   return changed.sort();
 }

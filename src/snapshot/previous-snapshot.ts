@@ -1,5 +1,7 @@
 // What an incremental build reuses of the snapshot being served (docs/architecture.md,
-// "Incremental builds"): its manifest's pages, read a line at a time, and its page files (every
+// "Incremental builds"): its manifest's pages, read a line at a time into a page table
+// (page-table.ts: on a worker thread during a build, startOpenPrevious) and only when the manifest
+// hashes to the snapshot's id, and its page files (every
 // shard's, layout.ts), read by range through page-files.ts (every read checks the range's CRC-32),
 // or hard-linked whole by the page writer (page-writer.ts, after shard-check.ts). A page rendered anew whose
 // bytes are exactly the previous snapshot's page of the same URL takes that page's br and gzip
@@ -11,8 +13,10 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, s
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MANIFEST_FILE, PAGE_KINDS, pageFileName, pageShardsOf, type PageKind } from './layout.ts';
-import { MANIFEST_FORMAT, parseManifestHead, type FileRecord, type ManifestHead, type PageEntry, type Range } from './manifest.ts';
+import { Worker } from 'node:worker_threads';
+import { MANIFEST_FORMAT, parseManifestHead, SNAPSHOT_ID_LENGTH, type FileRecord, type ManifestHead, type PageEntry, type Range } from './manifest.ts';
 import { parsePageLine } from './page-index.ts';
+import { createPagePacker, PageTable, type PackedPages } from './page-table.ts';
 import { checksumOf, PageReadError, readExactly, shardedSource, type PageSource } from './page-files.ts';
 
 export type { PageKind };
@@ -61,53 +65,122 @@ export function buildCodeId(): string {
 }
 
 
+/** A served manifest read for reuse: its head and its pages packed (page-table.ts). */
+export interface ReadManifest {
+  readonly head: ManifestHead;
+  readonly packed: PackedPages;
+}
+
 /**
- * Opens the snapshot in `dir` for reuse: its manifest's pages, and its page files when each has
- * the size the manifest records (a truncated file is never read from). Returns why not instead
- * when its manifest cannot be read (the build is then a full one, every URL in its purge list).
+ * Reads the manifest of the snapshot `id` in `dir` into a page table (page-table.ts), a line at a
+ * time, hashing its bytes as they are read: a manifest whose SHA-256 does not name the snapshot
+ * (changed, damaged or partly copied) is refused like one that cannot be parsed, so nothing of it is
+ * reused. Returns why not instead when it cannot be used. Runs on a worker thread during a build
+ * (startOpenPrevious), here when that fails.
  */
-export function openPreviousSnapshot(dir: string, id: string): PreviousSnapshot | string {
+export function readManifestPages(dir: string, id: string): ReadManifest | string {
   const manifest = join(dir, MANIFEST_FILE);
   if (!existsSync(manifest)) return 'it has no manifest';
-  const pages = new Map<string, PageEntry>();
+  const packer = createPagePacker();
+  const hash = createHash('sha256');
   let head: ManifestHead | undefined;
   let closed = false;
+  let packed: PackedPages;
   try {
-    for (const [bytes, start, end] of byteLines(manifest)) {
+    for (const [bytes, start, end] of byteLines(manifest, (chunk) => hash.update(chunk))) {
       if (closed) throw new Error('it goes on after its closing line');
       if (head === undefined) {
         head = parseManifestHead(bytes.toString('utf8', start, end));
         if (head.format !== MANIFEST_FORMAT) return `its manifest has format ${head.format}, not ${MANIFEST_FORMAT}`;
       } else if (end - start === 2 && bytes[start] === CLOSE && bytes[start + 1] === CLOSE) {
         closed = true;
-      } else {
+      } else if (!packer.addLine(bytes, start, end)) {
         const [key, entry] = parsePageLine(bytes, start, end);
-        pages.set(key, entry);
+        packer.add(key, entry);
       }
     }
+    if (head === undefined) return 'its manifest is empty';
+    if (!closed) throw new Error('it is cut short');
+    packed = packer.finish();
   } catch (error) {
     return `its manifest cannot be read (${(error as Error).message})`;
   }
-  if (head === undefined) return 'its manifest is empty';
-  return { id, dir, head, pages, files: openPageFiles(dir, id, head.files) };
+  if (hash.digest('hex').slice(0, SNAPSHOT_ID_LENGTH) !== id) return 'its manifest does not match the snapshot\'s id (changed, damaged or partly copied)';
+  return { head, packed };
+}
+
+/**
+ * Opens the snapshot in `dir` for reuse: its manifest's pages (readManifestPages), and its page
+ * files when each has the size the manifest records (a truncated file is never read from). Returns
+ * why not instead when its manifest cannot be used (the build is then a full one, every URL in its
+ * purge list).
+ */
+export function openPreviousSnapshot(dir: string, id: string): PreviousSnapshot | string {
+  return snapshotOf(dir, id, readManifestPages(dir, id));
+}
+
+function snapshotOf(dir: string, id: string, read: ReadManifest | string): PreviousSnapshot | string {
+  if (typeof read === 'string') return read;
+  return { id, dir, head: read.head, pages: new PageTable(read.packed), files: openPageFiles(dir, id, read.head.files) };
+}
+
+/**
+ * openPreviousSnapshot with the manifest read on a worker thread (previous-manifest-worker.ts),
+ * started now: the build reads the catalogue meanwhile, and the page table comes back as
+ * transferred buffers. `opened` answers once it is read; when the worker cannot run, the manifest
+ * is read here instead.
+ */
+export function startOpenPrevious(dir: string, id: string): { opened(): Promise<PreviousSnapshot | string>; stop(): Promise<void> } {
+  let worker: Worker | undefined;
+  let read: Promise<ReadManifest | string>;
+  try {
+    const started = new Worker(new URL('./previous-manifest-worker.ts', import.meta.url), { workerData: { dir, id } });
+    worker = started;
+    read = new Promise<ReadManifest | string>((resolve) => {
+      let settled = false;
+      const here = () => {
+        if (settled) return;
+        settled = true;
+        resolve(readManifestPages(dir, id));
+      };
+      started.once('message', (answer: ReadManifest | string) => {
+        settled = true;
+        resolve(answer);
+      });
+      started.once('error', here);
+      started.once('exit', here);
+    });
+  } catch {
+    read = Promise.resolve().then(() => readManifestPages(dir, id));
+  }
+  return {
+    opened: async () => snapshotOf(dir, id, await read),
+    stop: async () => {
+      await worker?.terminate();
+    },
+  };
 }
 
 const NEWLINE = 10;
 const CLOSE = 125;
+/** how much of a manifest is read at once */
+const MANIFEST_CHUNK = 4 << 20;
 
 /**
  * The lines of a file as places in its bytes ([bytes, start, end], the newline excluded), read
  * four megabytes at a time: a manifest of 300,000 pages is parsed from its bytes a line at a time,
- * with no string of a chunk or of the whole file (twice as fast as lines of text).
+ * with no string of a chunk or of the whole file (twice as fast as lines of text). Each chunk is
+ * shown to `seen` as it is read (the manifest's SHA-256).
  */
-function* byteLines(file: string): Generator<[Buffer, number, number]> {
+function* byteLines(file: string, seen: (chunk: Buffer) => void): Generator<[Buffer, number, number]> {
   const fd = openSync(file, 'r');
   try {
     let rest = Buffer.alloc(0);
     for (;;) {
-      const chunk = Buffer.allocUnsafe(READ_AHEAD);
+      const chunk = Buffer.allocUnsafe(MANIFEST_CHUNK);
       const read = readSync(fd, chunk, 0, chunk.length, null);
       if (read === 0) break;
+      seen(chunk.subarray(0, read));
       const bytes = rest.length === 0 ? chunk.subarray(0, read) : Buffer.concat([rest, chunk.subarray(0, read)]);
       let at = 0;
       for (let end = bytes.indexOf(NEWLINE, at); end !== -1; end = bytes.indexOf(NEWLINE, at)) {

@@ -265,6 +265,34 @@ describe('incremental builds', () => {
     expect((await fullBuildOf(options)).summary.id).toBe(after.id);
   });
 
+  it('reuses nothing of a served snapshot whose manifest was changed (it no longer hashes to its id): every URL purged, and the result is the full build', async () => {
+    const { options, summary: before } = await built();
+    const manifest = join(snapshotDir(options, before.id), 'manifest.json');
+    const text = readFileSync(manifest, 'utf8');
+    // one page's ETag changed in place, the file still valid JSON of the same size: copied, the
+    // page would be published with an ETag not its body's
+    const etag = /"\/v1\/videos\/v2":\{"etag":"\\"([0-9a-f])/.exec(text)!;
+    writeFileSync(manifest, text.replace(etag[0], etag[0].slice(0, -1) + (etag[1] === '0' ? '1' : '0')));
+    runSql(options.catalogue, "UPDATE videos SET title = 'A new title' WHERE id = 'long7'");
+    const after = await buildSnapshot(options);
+    expect(after.reuse.none).toMatch(/its manifest does not match the snapshot's id/);
+    expect(after.reuse.pages).toBe(0);
+    expect(changedUrls(after)).toContain(`${BASE_URL}/v1/videos/v2`);
+    expect(readTree(snapshotDir(options, after.id))).toEqual((await fullBuildOf(options)).files);
+  });
+
+  it('replaces a served snapshot of the same id whose manifest is cut short', async () => {
+    const { options, summary: before } = await built();
+    const dir = snapshotDir(options, before.id);
+    const manifest = join(dir, 'manifest.json');
+    truncateSync(manifest, Math.floor(statSync(manifest).size / 2));
+    const after = await buildSnapshot(options);
+    expect(after.reuse.none).toMatch(/cannot be read: its manifest cannot be read/);
+    expect(after.id).toBe(before.id);
+    // not kept as it was: the damaged copy was replaced by this build's
+    expect(readTree(dir)).toEqual((await fullBuildOf(options)).files);
+  });
+
   it('never copies from a truncated page file: every page is compressed anew, and the result is the full build', async () => {
     const { options, summary: before } = await built();
     const dir = snapshotDir(options, before.id);
