@@ -21,7 +21,7 @@ import { layoutOf, MANIFEST_FILE } from '../src/snapshot/layout.ts';
 import { swapCurrent } from '../src/snapshot/swap.ts';
 import { wholeNumber } from '../src/cli/args.ts';
 import { runCommand, UsageError } from './cli.ts';
-import { EVERY_MS, get, memoryOfTree, rssOf, spawnServer, startProbe, summarise } from './bench/latency-probe.ts';
+import { EVERY_MS, get, proportionalSetOfTree, rssOf, spawnServer, startProbe, summarise } from './bench/latency-probe.ts';
 
 const TARGET = { worstMs: 100, firstAnswerMs: 3000, rssMb: 600 };
 
@@ -92,11 +92,11 @@ await runCommand('bench:swap', BENCH_SWAP_COMMAND, async ({ values }) => {
     }
     const unavailable = samples.filter((s) => s.status === 503).length;
     await new Promise((r) => setTimeout(r, settle));
-    const tree = memoryOfTree(server.pid!);
-    const rssServing = tree.now;
+    const rssServing = rssOf(server.pid!);
+    const pss = proportionalSetOfTree(server.pid!);
     // npm start's supervisor holds the port, not the snapshot (docs/reliability.md, "Swaps between processes")
     const rssSupervisor = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-    console.log(`start-up: first 200 answer ${firstAnswer === undefined ? 'never' : `${Math.round(firstAnswer)} ms`} after spawning npm start (target <= ${TARGET.firstAnswerMs} ms); first 200 to a dynamic query ${firstDynamic === undefined ? 'never' : `${Math.round(firstDynamic)} ms`} (${unavailable} answered 503 before); RSS ${rssServing.toFixed(0)} MB once the model is loaded (target <= ${TARGET.rssMb} MB): the serving process ${(rssServing - rssSupervisor).toFixed(0)} MB, the supervisor ${rssSupervisor.toFixed(0)} MB; proportional set size ${tree.pss.toFixed(0)} MB (the pages they share counted once)`);
+    console.log(`start-up: first 200 answer ${firstAnswer === undefined ? 'never' : `${Math.round(firstAnswer)} ms`} after spawning npm start (target <= ${TARGET.firstAnswerMs} ms); first 200 to a dynamic query ${firstDynamic === undefined ? 'never' : `${Math.round(firstDynamic)} ms`} (${unavailable} answered 503 before); RSS ${rssServing.toFixed(0)} MB once the model is loaded (target <= ${TARGET.rssMb} MB): the serving process ${(rssServing - rssSupervisor).toFixed(0)} MB, the supervisor ${rssSupervisor.toFixed(0)} MB; proportional set size ${pss.toFixed(0)} MB (the pages they share counted once)`);
     console.log(spawned.log().split('\n').filter((line) => /serving|refused/.test(line)).map((line) => `  server: ${line}`).join('\n'));
     keepLog('start-up');
     spawned.clearLog();
