@@ -7,6 +7,7 @@
 // Entries parsed are kept (up to ENTRIES_KEPT), so a page asked for again is the same object
 // (the static path caches its headers per entry).
 import type { PageEntry } from './manifest.ts';
+import { BACKSLASH, CLOSE_BRACE, COLON, COMMA, NEWLINE, OPEN_BRACE, QUOTE } from './json-bytes.ts';
 
 /** What the server asks of a snapshot's pages: a Map's reading side. */
 export interface PageLookup extends Iterable<[string, PageEntry]> {
@@ -24,13 +25,6 @@ export interface ManifestLines {
   readonly sorted: boolean;
 }
 
-const NEWLINE = 10;
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
-const CLOSE = 125;
-const OPEN = 123;
-const COLON = 58;
 
 /** Where the key of the page line at `start` is: its opening and closing quotes, and whether it holds escapes. */
 function scanKey(bytes: Buffer, start: number): { open: number; close: number; escaped: boolean } {
@@ -63,7 +57,7 @@ const keyAt = (bytes: Buffer, start: number): string => keyOf(bytes, scanKey(byt
  */
 export function parsePageLine(bytes: Buffer, start: number, end: number): [string, PageEntry] {
   const key = scanKey(bytes, start);
-  if (key.close + 2 >= end || bytes[key.close + 1] !== COLON || bytes[key.close + 2] !== OPEN) throw new Error('a manifest line holds no page');
+  if (key.close + 2 >= end || bytes[key.close + 1] !== COLON || bytes[key.close + 2] !== OPEN_BRACE) throw new Error('a manifest line holds no page');
   const entry: unknown = JSON.parse(bytes.toString('utf8', key.close + 2, end));
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new Error('a manifest line holds no page');
   return [keyOf(bytes, key), entry as PageEntry];
@@ -80,7 +74,7 @@ export function indexManifestLines(manifest: Buffer): ManifestLines {
     const next = manifest.indexOf(NEWLINE, start);
     const lineEnd = next === -1 ? manifest.length : next;
     // the closing line ends the pages
-    if (lineEnd - start === 2 && manifest[start] === CLOSE && manifest[start + 1] === CLOSE) break;
+    if (lineEnd - start === 2 && manifest[start] === CLOSE_BRACE && manifest[start + 1] === CLOSE_BRACE) break;
     const key = keyAt(manifest, start);
     if (previous !== undefined && !(previous < key)) sorted = false;
     previous = key;

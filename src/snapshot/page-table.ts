@@ -14,6 +14,7 @@
 // entry is not of that form (another order, another field, a string needing other escapes) is kept
 // as its JSON text and parsed when asked: the same object JSON.parse made before.
 import type { PageEntry, Range } from './manifest.ts';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COMMA, NINE, QUOTE, ZERO } from './json-bytes.ts';
 
 /** What the table is made of: typed arrays only, sent from the worker with their buffers transferred. */
 export interface PackedPages {
@@ -73,13 +74,6 @@ function isPlain(entry: Record<string, unknown>): boolean {
     && (entry['gzip'] === undefined || isRange(entry['gzip']));
 }
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
-const CLOSE_BRACKET = 93;
-const CLOSE_BRACE = 125;
-const ZERO = 48;
-const NINE = 57;
 
 /** The bytes of an ASCII text, to compare a line with. */
 const bytesOf = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));

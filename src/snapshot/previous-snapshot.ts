@@ -18,6 +18,7 @@ import { MANIFEST_FORMAT, parseManifestHead, SNAPSHOT_ID_LENGTH, type FileRecord
 import { parsePageLine } from './page-index.ts';
 import { createPagePacker, PageTable, type PackedPages } from './page-table.ts';
 import { checksumOf, PageReadError, readExactly, shardedSource, type PageSource } from './page-files.ts';
+import { CLOSE_BRACE, NEWLINE } from './json-bytes.ts';
 
 export type { PageKind };
 
@@ -92,7 +93,7 @@ export function readManifestPages(dir: string, id: string): ReadManifest | strin
       if (head === undefined) {
         head = parseManifestHead(bytes.toString('utf8', start, end));
         if (head.format !== MANIFEST_FORMAT) return `its manifest has format ${head.format}, not ${MANIFEST_FORMAT}`;
-      } else if (end - start === 2 && bytes[start] === CLOSE && bytes[start + 1] === CLOSE) {
+      } else if (end - start === 2 && bytes[start] === CLOSE_BRACE && bytes[start + 1] === CLOSE_BRACE) {
         closed = true;
       } else if (!packer.addLine(bytes, start, end)) {
         const [key, entry] = parsePageLine(bytes, start, end);
@@ -161,8 +162,6 @@ export function startOpenPrevious(dir: string, id: string): { opened(): Promise<
   };
 }
 
-const NEWLINE = 10;
-const CLOSE = 125;
 /** how much of a manifest is read at once */
 const MANIFEST_CHUNK = 4 << 20;
 
