@@ -35,7 +35,7 @@ import { createLap } from './build-progress.ts';
 import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { snapshotWhole, startChoosePrevious, type PreviousChoice } from './choose-previous.ts';
 import { copySearchIndex, startSearchIndex, type SearchIndexTask } from './search-file.ts';
-import { writeText } from './text-files.ts';
+import { writeTextOffThread } from './write-text-off-thread.ts';
 import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, writePageInputs, type PageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
 import { estimatePages } from './plan-pages.ts';
@@ -237,7 +237,7 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
   progress(search ? `search index started on a worker thread (${lap()}); writing model data and every video's input key`
     : `the catalogue's revision is the one the served snapshot was built from: writing model data and every video's input key before the search index`);
   const key = videoInputKeys(options.baseUrl);
-  const model = writeText(join(tmp, MODEL_FILE), modelLines(input.catalogue, derived, options.baseUrl,
+  const model = await writeTextOffThread(join(tmp, MODEL_FILE), modelLines(input.catalogue, derived, options.baseUrl,
     (video, json, channel, comments) => videoInputs.set(videoGroup(video.id), key(json, channel, comments))));
   progress(`model data written, and every video's input key (${lap()})`);
   if (reuse && reuse.head.files[MODEL_FILE]?.sha256 === model.sha256) {

@@ -6,7 +6,7 @@ import { writeAll } from './disk-faults.ts';
 import type { FileRecord } from './manifest.ts';
 
 /** The buffer pieces are encoded into: written, and hashed, each time it is full. */
-const BUFFER_BYTES = 1 << 21;
+export const BUFFER_BYTES = 1 << 21;
 /** UTF-8 takes at most 3 bytes a UTF-16 unit (4 for a pair of 2). */
 const MOST_BYTES_PER_UNIT = 3;
 
@@ -18,46 +18,74 @@ const MOST_BYTES_PER_UNIT = 3;
  * joined and encoded as UTF-8: a surrogate pair split between two pieces is encoded whole.
  */
 export function writeText(file: string, pieces: Iterable<string>): FileRecord {
+  const sink = createFileSink(file);
+  try {
+    const buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+    // each chunk is written before the next is encoded: one buffer serves them all
+    for (const chunk of encodedChunks(pieces, () => buffer)) sink.write(chunk);
+  } finally {
+    sink.close();
+  }
+  return sink.record();
+}
+
+/** A file being written from its start, hashed as it is: what writeText and the text file worker write through. */
+export interface FileSink {
+  write(data: Uint8Array): void;
+  close(): void;
+  /** the size and SHA-256 of everything written (once, after the last write) */
+  record(): FileRecord;
+}
+
+/** Opens `file` (created, or emptied) for a FileSink. */
+export function createFileSink(file: string): FileSink {
   const hash = createHash('sha256');
   let size = 0;
   const fd = openSync(file, 'w');
-  try {
-    const buffer = Buffer.allocUnsafe(BUFFER_BYTES);
-    let used = 0;
-    const emit = (data: Uint8Array) => {
+  return {
+    write(data) {
       writeAll(fd, data);
       hash.update(data);
       size += data.length;
-    };
-    const flush = () => {
-      if (used > 0) emit(buffer.subarray(0, used));
-      used = 0;
-    };
-    // a high surrogate ending the previous piece, encoded with the piece after it
-    let pending = '';
-    for (const given of pieces) {
-      let piece = pending === '' ? given : pending + given;
-      pending = '';
-      const last = piece.charCodeAt(piece.length - 1);
-      if (last >= 0xd800 && last <= 0xdbff) {
-        pending = piece.slice(-1);
-        piece = piece.slice(0, -1);
-      }
-      if (used + MOST_BYTES_PER_UNIT * piece.length > BUFFER_BYTES) {
-        flush();
-        if (MOST_BYTES_PER_UNIT * piece.length > BUFFER_BYTES) {
-          emit(Buffer.from(piece));
-          continue;
-        }
-      }
-      used += buffer.write(piece, used);
+    },
+    close: () => closeSync(fd),
+    record: () => ({ size, sha256: hash.digest('hex') }),
+  };
+}
+
+/**
+ * The pieces encoded as UTF-8, a chunk at a time: each piece is encoded into the buffer `take`
+ * gave, and the filled part of it is yielded when the next piece does not fit (a buffer is taken
+ * again, after that, for the next pieces); a piece larger than a buffer is yielded as a buffer of its own.
+ * A high surrogate ending a piece is encoded with the piece after it (the pair whole).
+ */
+export function* encodedChunks(pieces: Iterable<string>, take: () => Buffer): Generator<Uint8Array> {
+  let buffer = take();
+  let used = 0;
+  let pending = '';
+  for (const given of pieces) {
+    let piece = pending === '' ? given : pending + given;
+    pending = '';
+    const last = piece.charCodeAt(piece.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      pending = piece.slice(-1);
+      piece = piece.slice(0, -1);
     }
-    flush();
-    if (pending !== '') emit(Buffer.from(pending));
-  } finally {
-    closeSync(fd);
+    if (used + MOST_BYTES_PER_UNIT * piece.length > buffer.length) {
+      if (used > 0) {
+        yield buffer.subarray(0, used);
+        buffer = take();
+        used = 0;
+      }
+      if (MOST_BYTES_PER_UNIT * piece.length > buffer.length) {
+        yield Buffer.from(piece);
+        continue;
+      }
+    }
+    used += buffer.write(piece, used);
   }
-  return { size, sha256: hash.digest('hex') };
+  if (used > 0) yield buffer.subarray(0, used);
+  if (pending !== '') yield Buffer.from(pending);
 }
 
 /** A string in pieces of about `size` UTF-16 units, never splitting a surrogate pair. */

@@ -1,12 +1,15 @@
-// writeText (text-files.ts) writes the model data and the search index a piece at a time: the file,
-// its size and its SHA-256 must be those of the pieces joined and encoded as UTF-8, whatever the
-// pieces' sizes and wherever a surrogate pair is split between two of them.
+// writeText (text-files.ts) writes the search index, the manifest and the page inputs a piece at a
+// time, and writeTextOffThread (write-text-off-thread.ts) the model data, its writes and hashing on a
+// worker thread: the file, its size and its SHA-256 must be those of the pieces joined and encoded as
+// UTF-8, whatever the pieces' sizes and wherever a surrogate pair is split between two of them, and a
+// full disk must be said as such (its code kept) by both.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { slices, writeText } from '../../../src/snapshot/text-files.ts';
+import { writeTextOffThread } from '../../../src/snapshot/write-text-off-thread.ts';
 import { tempDirs } from '../support/fixtures.ts';
 
 const dirs = tempDirs();
@@ -59,5 +62,39 @@ describe('writeText', () => {
       expect(pieces.join('')).toBe(text);
       expectWritten(pieces);
     }), { numRuns: 200 });
+  });
+});
+
+describe('writeTextOffThread', () => {
+  async function expectWrittenOffThread(pieces: readonly string[]): Promise<void> {
+    const file = join(dirs.make(), 'out.txt');
+    const record = await writeTextOffThread(file, pieces);
+    const expected = Buffer.from(pieces.join(''));
+    expect(readFileSync(file).equals(expected)).toBe(true);
+    expect(record).toEqual({ size: expected.length, sha256: createHash('sha256').update(expected).digest('hex') });
+  }
+
+  it('writes what writeText writes: nothing, small pieces over many buffers, pieces larger than a buffer, split surrogate pairs', async () => {
+    await expectWrittenOffThread([]);
+    // about 19 MB: more 2 MB chunks than the writer has buffers, each one handed back before reuse
+    await expectWrittenOffThread(Array.from({ length: 150_000 }, (_, i) => `["video",{"id":"v${i}","title":"Ünïcödé \u{1f600} ${'x'.repeat(i % 97)}"}]\n`));
+    await expectWrittenOffThread(['a', 'é'.repeat(3_000_000), 'b', '\u{1f600}'.repeat(700_000), 'c']);
+    const pair = '\u{1f600}';
+    await expectWrittenOffThread([`ab${pair[0]}`, `${pair[1]}cd`, `end${pair[0]}`]);
+  });
+
+  it('says a full disk as such: the worker\'s error keeps its code (ENOSPC), as writeText\'s does', async () => {
+    const pieces = () => Array.from({ length: 10_000 }, (_, i) => `line ${i} ${'y'.repeat(500)}\n`);
+    expect(() => writeText('/dev/full', pieces())).toThrow(expect.objectContaining({ code: 'ENOSPC' }));
+    await expect(writeTextOffThread('/dev/full', pieces())).rejects.toMatchObject({ code: 'ENOSPC' });
+  });
+
+  it('fails with the error of the pieces\' generator, after the worker has taken some chunks', async () => {
+    const file = join(dirs.make(), 'out.txt');
+    const failing = (function* () {
+      for (let i = 0; i < 40_000; i++) yield `${'z'.repeat(200)}\n`;
+      throw new Error('the model could not be serialised');
+    })();
+    await expect(writeTextOffThread(file, failing)).rejects.toThrow('the model could not be serialised');
   });
 });
