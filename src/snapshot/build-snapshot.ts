@@ -142,10 +142,10 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   const lap = createLap();
   const code = buildCodeId();
   // Independent of each other: trending and related on the second core (derive-on-worker.ts: the
-  // worker starts now and loads its code while the catalogue is read) while this thread reads the
-  // served snapshot's manifest and takes the catalogue's records into the model (startModel),
-  // which is finished once trending and related are in.
-  const deriving = prepareDerive();
+  // worker starts now, reads the few fields they need from the catalogue itself and computes while
+  // this thread reads the catalogue whole, then takes the catalogue's records into the model
+  // (startModel), which is finished once trending and related are in.
+  const deriving = prepareDerive(options.catalogue);
   // the served manifest is read into a page table on another worker while the catalogue is read
   // (choose-previous.ts startChoosePrevious: the second core is idle until trending and related start)
   const choosing = startChoosePrevious(layout.root, options.full ?? false, code);
@@ -175,7 +175,8 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   try {
     previousInputs = reusable && reuse ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined;
     derived = await task.derived;
-    progress(`trending and related computed, the served manifest read and the model's records taken (${lap()}); finishing the model`);
+    const from = (await task.readByWorker) ? 'from the worker\'s own read of the catalogue' : 'from the fields read here (the catalogue changed between the two reads, or the worker could not read it)';
+    progress(`trending and related computed ${from}, the served manifest read and the model's records taken (${lap()}); finishing the model`);
     model = starting.finish(derived, options.baseUrl);
   } catch (error) {
     if (choice.reuse && typeof choice.reuse.files !== 'string') choice.reuse.files.close();

@@ -4,8 +4,16 @@
 // given only the fields trending and related read (trending.ts, related.ts); the result is what
 // deriveCatalogue gives in this thread, each list a view of one transferred buffer
 // (tests/unit/snapshot/derive-on-worker.test.ts).
+//
+// Given the catalogue's file, the worker reads those fields itself (read-catalogue.ts
+// readDeriveFields: a quarter of the whole read) and computes while this thread reads the rest. Its
+// own connection may see another state of the catalogue than this thread's (a write committed
+// between the two reads), so its answer carries a fingerprint of the fields it read, and is used
+// only when the fingerprint of this thread's records is the same; otherwise (or when the worker
+// could not read) it is given this thread's fields and computes again.
+import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { PublicVideo } from '../catalogue/public-catalogue.ts';
+import type { DeriveRecord } from '../catalogue/read-catalogue.ts';
 import type { Derived } from '../model/build-model.ts';
 import type { RelatedFields } from '../model/related.ts';
 import type { TrendingFields } from '../model/trending.ts';
@@ -20,9 +28,17 @@ export interface DerivedPacked {
   readonly orders: VideoOrders;
 }
 
+/** The worker's answer: what it computed, from its own read (with the fingerprint of the fields read) or from the fields given; or why its own read failed. */
+export type DeriveAnswer = (DerivedPacked & { readonly fingerprint?: string }) | { readonly unread: string };
+
+/** What the worker is sent: the catalogue to read the fields from, or the fields. */
+export type DeriveJob = { readonly catalogue: string } | { readonly videos: readonly DeriveFields[] };
+
 export interface DeriveTask {
   /** rejects when the worker failed or stopped first */
   readonly derived: Promise<Derived>;
+  /** whether the answer was computed from the worker's own read of the catalogue (else from the fields given) */
+  readonly readByWorker: Promise<boolean>;
   /** ends the worker (after a failure elsewhere) */
   stop(): Promise<void>;
 }
@@ -30,57 +46,112 @@ export interface DeriveTask {
 /** The fields of a video that trending, related and the sort orders read (their types say which: trending.ts, related.ts, video-orders.ts). */
 export type DeriveFields = TrendingFields & RelatedFields & OrderFields;
 
-const fieldsOf = ({ id, privacy, tags, channel, category, views, likes, publishedAt }: PublicVideo): DeriveFields =>
+// read-catalogue.ts reads exactly these fields for the worker
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const SAME_FIELDS: Same<DeriveFields, DeriveRecord> = true;
+void SAME_FIELDS;
+
+const fieldsOf = ({ id, privacy, tags, channel, category, views, likes, publishedAt }: DeriveFields): DeriveFields =>
   ({ id, privacy, tags, channel, category, views, likes, publishedAt });
+
+/** Records fingerprinted a piece: one hash update per piece, not per record. */
+const FINGERPRINT_PIECE = 1024;
+
+/** A SHA-256 of every field the worker computes from, video by video: equal for the same fields in the same order. */
+export function fingerprintOf(videos: readonly DeriveFields[]): string {
+  const hash = createHash('sha256');
+  for (let from = 0; from < videos.length; from += FINGERPRINT_PIECE) {
+    let piece = '';
+    for (const v of videos.slice(from, from + FINGERPRINT_PIECE)) {
+      piece += `${JSON.stringify([v.id, v.privacy, v.tags, v.channel, v.category ?? null, v.views, v.likes, v.publishedAt])}\n`;
+    }
+    hash.update(piece);
+  }
+  return hash.update(String(videos.length)).digest('base64');
+}
 
 /** A worker started before its videos are known: it loads its code while the catalogue is read. */
 export interface PendingDerive {
   /** hands the worker the videos (once): the task of computing their trending and related */
-  give(videos: readonly PublicVideo[]): DeriveTask;
+  give(videos: readonly DeriveFields[]): DeriveTask;
   /** ends the worker (the build failed before it had its videos) */
   stop(): Promise<void>;
+}
+
+/** The worker's answers in order, waited for one at a time; a failure or exit rejects every wait from then on. */
+function answersOf(worker: Worker): () => Promise<DeriveAnswer> {
+  const queue: DeriveAnswer[] = [];
+  let waiting: { resolve(answer: DeriveAnswer): void; reject(error: Error): void } | undefined;
+  let failure: Error | undefined;
+  const fail = (error: Error) => {
+    failure ??= error;
+    waiting?.reject(failure);
+    waiting = undefined;
+  };
+  worker.on('message', (answer: DeriveAnswer) => {
+    if (waiting) {
+      waiting.resolve(answer);
+      waiting = undefined;
+    } else {
+      queue.push(answer);
+    }
+  });
+  worker.once('error', (error: Error) => fail(new Error(`trending and related could not be computed: ${error.message}`, { cause: error })));
+  worker.once('exit', (code) => fail(new Error(`the trending and related worker stopped (exit code ${code}) before answering`)));
+  return () => {
+    if (queue.length > 0) return Promise.resolve(queue.shift()!);
+    if (failure) return Promise.reject(failure);
+    return new Promise((resolve, reject) => (waiting = { resolve, reject }));
+  };
+}
+
+function unpack({ trending, pool, offsets, orders }: DerivedPacked): Derived {
+  const related = new Array<Int32Array>(offsets.length - 1);
+  for (let i = 0; i < related.length; i++) related[i] = pool.subarray(offsets[i]!, offsets[i + 1]!);
+  return { trending: Array.from(trending), related, orders };
 }
 
 /**
  * Starts the worker now, to be given its videos later (`give`): its start-up (loading and
  * compiling its modules, a few hundred milliseconds) happens while the main thread reads the
- * catalogue, not after.
+ * catalogue, not after. With `catalogue` (the file this thread reads too), it reads its fields
+ * from it at once and computes; `give` then only checks that they are this thread's.
  */
-export function prepareDerive(): PendingDerive {
+export function prepareDerive(catalogue?: string): PendingDerive {
   const worker = new Worker(new URL('./derive-worker.ts', import.meta.url));
+  const next = answersOf(worker);
+  if (catalogue !== undefined) worker.postMessage({ catalogue } satisfies DeriveJob);
   const stop = async () => {
     await worker.terminate();
   };
-  const derived = new Promise<Derived>((resolve, reject) => {
-    let settled = false;
-    worker.once('message', ({ trending, pool, offsets, orders }: DerivedPacked) => {
-      settled = true;
-      const related = new Array<Int32Array>(offsets.length - 1);
-      for (let i = 0; i < related.length; i++) related[i] = pool.subarray(offsets[i]!, offsets[i + 1]!);
-      resolve({ trending: Array.from(trending), related, orders });
-    });
-    worker.once('error', (error: Error) => {
-      settled = true;
-      reject(new Error(`trending and related could not be computed: ${error.message}`, { cause: error }));
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`the trending and related worker stopped (exit code ${code}) before answering`));
-    });
-  });
-  derived.catch(() => {});
   let given = false;
   return {
     give(videos) {
       if (given) throw new Error('the trending and related worker was already given its videos');
       given = true;
-      worker.postMessage({ videos: videos.map(fieldsOf) });
-      return { derived, stop };
+      const fingerprint = catalogue === undefined ? undefined : fingerprintOf(videos);
+      let readByWorker = false;
+      const derived = (async () => {
+        if (fingerprint !== undefined) {
+          const own = await next();
+          if (!('unread' in own) && own.fingerprint === fingerprint) {
+            readByWorker = true;
+            return unpack(own);
+          }
+        }
+        worker.postMessage({ videos: videos.map(fieldsOf) } satisfies DeriveJob);
+        const answer = await next();
+        if ('unread' in answer) throw new Error(`trending and related could not be computed: ${answer.unread}`);
+        return unpack(answer);
+      })().finally(() => void worker.terminate());
+      derived.catch(() => {});
+      return { derived, readByWorker: derived.then(() => readByWorker, () => false), stop };
     },
     stop,
   };
 }
 
 /** Starts the worker and gives it the videos at once. */
-export function startDerive(videos: readonly PublicVideo[]): DeriveTask {
+export function startDerive(videos: readonly DeriveFields[]): DeriveTask {
   return prepareDerive().give(videos);
 }

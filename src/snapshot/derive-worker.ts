@@ -1,18 +1,22 @@
 // Worker thread of the build: computes trending scores and related lists (build-model.ts
 // deriveCatalogue) and the public videos' sort orders (model/video-orders.ts) from the fields of
-// the videos it is given, while the main thread reads the served manifest and takes the model's
-// records (derive-on-worker.ts: started before the catalogue is read, given the videos
-// once they are); answers with the scores, the lists packed in one transferred buffer and each
-// order as one transferred Int32Array. A failure is thrown: the main thread's build fails with it.
+// the videos, while the main thread reads the catalogue and takes the model's records
+// (derive-on-worker.ts: started before the catalogue is read). The fields are read here from the
+// catalogue (read-catalogue.ts readDeriveFields, answered with their fingerprint for the main
+// thread to check), or given. Answers with the scores, the lists packed in one transferred buffer
+// and each order as one transferred Int32Array. A failure to compute is thrown: the main thread's
+// build fails with it; a failure to read is answered, and the main thread gives its fields instead.
 import { parentPort } from 'node:worker_threads';
+import { openCatalogue } from '../catalogue/open-catalogue.ts';
+import { readDeriveFields } from '../catalogue/read-catalogue.ts';
 import { computeRelated } from '../model/related.ts';
 import { runSteps } from '../model/steps.ts';
 import { trendingScores } from '../model/trending.ts';
 import { sortVideoOrdersInSteps } from '../model/video-orders.ts';
-import type { DeriveFields, DerivedPacked } from './derive-on-worker.ts';
+import { fingerprintOf, type DeriveAnswer, type DeriveFields, type DeriveJob, type DerivedPacked } from './derive-on-worker.ts';
 
-/** Computes and answers once the videos come (derive-on-worker.ts prepareDerive: the worker starts before they are read). */
-function derive(videos: DeriveFields[]): void {
+/** Computes and answers (derive-on-worker.ts prepareDerive). */
+function derive(videos: readonly DeriveFields[], fingerprint: string | undefined): void {
   // what build-model.ts deriveCatalogue computes (trending.ts, related.ts read nothing else)
   const trending = trendingScores(videos);
   const related = computeRelated(videos, trending);
@@ -22,8 +26,31 @@ function derive(videos: DeriveFields[]): void {
   for (let i = 0; i < related.length; i++) pool.set(related[i]!, offsets[i]!);
   // the sort orders too (video-orders.ts), which the main thread's model would otherwise sort
   const orders = runSteps(sortVideoOrdersInSteps(videos, trending));
-  const packed: DerivedPacked = { trending: Float64Array.from(trending), pool, offsets, orders };
+  const packed: DerivedPacked & { fingerprint?: string } = { trending: Float64Array.from(trending), pool, offsets, orders, ...(fingerprint === undefined ? {} : { fingerprint }) };
   parentPort!.postMessage(packed, [packed.trending.buffer, pool.buffer, offsets.buffer, ...Object.values(orders).map((o) => o.buffer)] as ArrayBuffer[]);
 }
 
-parentPort?.once('message', ({ videos }: { videos: DeriveFields[] }) => derive(videos));
+/** The fields of the visible videos, read in one transaction of a read-only connection of this thread's own. */
+function readFields(file: string): DeriveFields[] {
+  const db = openCatalogue(file, { readonly: true });
+  try {
+    return db.transaction(() => readDeriveFields(db))();
+  } finally {
+    db.close();
+  }
+}
+
+parentPort?.on('message', (job: DeriveJob) => {
+  if ('videos' in job) {
+    derive(job.videos, undefined);
+    return;
+  }
+  let videos: DeriveFields[];
+  try {
+    videos = readFields(job.catalogue);
+  } catch (error) {
+    parentPort!.postMessage({ unread: (error as Error).message } satisfies DeriveAnswer);
+    return;
+  }
+  derive(videos, fingerprintOf(videos));
+});

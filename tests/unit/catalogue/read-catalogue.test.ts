@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCatalogue, type Catalogue } from '../../../src/catalogue/open-catalogue.ts';
-import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
+import { readCatalogue, readDeriveFields } from '../../../src/catalogue/read-catalogue.ts';
+import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
 import { rawCategory, rawChannel, rawComment, rawPlaylist, rawVideo, writeRecords } from '../support/fixtures.ts';
 
 let db: Catalogue;
@@ -107,6 +108,23 @@ describe('readCatalogue, the privacy choke point', () => {
   });
 });
 
+/** The fields the build's worker reads for trending, related and the sort orders, of a record readCatalogue made. */
+const deriveFieldsOf = ({ id, privacy, tags, channel, category, views, likes, publishedAt }: PublicVideo) => ({ id, privacy, tags, channel, category, views, likes, publishedAt });
+
+describe('readDeriveFields, the fields trending and related are computed from (the build\'s worker reads them itself)', () => {
+  it('gives exactly the fields of the videos readCatalogue gives, in its order: never a private video\'s', () => {
+    // counts and a category left empty by hand (SQL allows NULL where the import never writes one)
+    db.exec("INSERT INTO videos (id, channel, title, published_at, privacy, views, likes, category) VALUES ('nulls', 'alice', 'N', '2026-02-01T00:00:00Z', 'public', NULL, NULL, NULL)");
+    db.exec("INSERT INTO video_tags (video_id, position, tag) VALUES ('nulls', 1, 'second'), ('nulls', 0, 'First')");
+    const fields = readDeriveFields(db);
+    expect(fields).toEqual(readCatalogue(db).videos.map(deriveFieldsOf));
+    expect(fields.map((v) => v.id)).toEqual(['nulls', 'pub1', 'unl1']);
+    expect(fields[0]).toEqual({ id: 'nulls', privacy: 'public', tags: ['First', 'second'], channel: 'alice', category: undefined, views: 0, likes: 0, publishedAt: '2026-02-01T00:00:00Z' });
+    expect(JSON.stringify(fields)).not.toContain('SECRET');
+    expect(fields.map((v) => v.id)).not.toContain('secretvideo');
+  });
+});
+
 describe('catalogues of schema 1 (before caption files)', () => {
   it('are read as they are, and gain the caption url column when opened for writing', async () => {
     const { mkdtempSync, rmSync } = await import('node:fs');
@@ -163,6 +181,11 @@ describe('readCatalogue, the order of what it reads (the model and the snapshot 
     const catalogue = readCatalogue(db);
     expect(catalogue.videos.map((v) => v.id)).toEqual(ordered);
     expect(catalogue.playlists.map((p) => p.id)).toEqual(ordered);
+  });
+
+  it('gives the derive fields in the same order as the videos (readDeriveFields)', () => {
+    expect(readDeriveFields(db).map((v) => v.id)).toEqual(ordered);
+    expect(readDeriveFields(db)).toEqual(readCatalogue(db).videos.map(deriveFieldsOf));
   });
 
   it('keeps tags and playlist items in their positions', () => {

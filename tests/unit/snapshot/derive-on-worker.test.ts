@@ -1,11 +1,16 @@
 // Trending and related computed on the build's worker thread (src/snapshot/derive-on-worker.ts):
 // the same scores and lists, number for number, as deriveCatalogue on the main thread, from the
-// fields the worker is given; a failure of the worker is the build's, with a message.
-import { describe, expect, it } from 'vitest';
+// fields the worker is given or reads itself from the catalogue (used only when they are the main
+// thread's: a catalogue changed between the two reads must not mix two states into one snapshot);
+// a failure of the worker is the build's, with a message.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
+import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
 import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
 import { buildModel, deriveCatalogue, startModel, VIDEO_SORTS } from '../../../src/model/build-model.ts';
 import { prepareDerive, startDerive } from '../../../src/snapshot/derive-on-worker.ts';
-import { catalogueOf, channel, prng, video } from '../support/fixtures.ts';
+import { catalogueOf, channel, prng, rawCategory, rawChannel, rawVideo, tempDirs, video, writeRecords } from '../support/fixtures.ts';
 
 /** Videos with shared and distinct tags (any case), channels, categories, ties in views and dates, ids beyond ASCII. */
 function videos(count: number, seed: number): PublicVideo[] {
@@ -90,5 +95,70 @@ describe('the sort orders computed on the worker thread', () => {
     const derived = await startDerive(list).derived;
     const short = { ...derived, orders: { ...derived.orders!, views: derived.orders!.views.subarray(1) } };
     expect(() => startModel(catalogue).finish(short, 'https://example.test')).toThrow(/an order of \d+ videos, not the \d+ public ones/);
+  });
+});
+
+const dirs = tempDirs();
+afterEach(() => dirs.cleanup());
+
+/** A catalogue file of `count` videos (shared tags, channels, categories; some unlisted, some private) and what the main thread reads of it. */
+function catalogueFile(count: number): { file: string; videos: readonly PublicVideo[] } {
+  const file = join(dirs.make(), 'catalogue.db');
+  const db = openCatalogue(file);
+  try {
+    const given = videos(count, 21);
+    writeRecords(db, [
+      rawCategory('talks'), rawCategory('music'), rawCategory('tech'),
+      ...['alice', 'bob', 'carol', 'dave'].map((name) => rawChannel(name)),
+      ...given.map((v, i) => rawVideo(`v${i}`, { channel: v.channel, category: v.category, tags: [...v.tags], views: v.views, likes: v.likes, publishedAt: v.publishedAt, privacy: i % 17 === 0 ? 'private' : v.privacy })),
+    ]);
+    return { file, videos: readCatalogue(db).videos };
+  } finally {
+    db.close();
+  }
+}
+
+const expectDerivedOf = async (task: ReturnType<typeof startDerive>, list: readonly PublicVideo[]) => {
+  const here = deriveCatalogue(catalogueOf({ videos: list }));
+  const there = await task.derived;
+  expect(there.trending).toEqual(here.trending);
+  expect(there.related.map((r) => Array.from(r))).toEqual(here.related.map((r) => Array.from(r)));
+};
+
+describe('the worker reading its fields from the catalogue itself (prepareDerive(file))', () => {
+  it('computes from its own read while the main thread reads, the same as from the fields given', async () => {
+    const { file, videos: read } = catalogueFile(1_500);
+    const task = prepareDerive(file).give(read);
+    await expectDerivedOf(task, read);
+    expect(await task.readByWorker).toBe(true);
+  });
+
+  it('does not use its own read when the main thread read other fields (a write between the two reads): it computes from the main thread\'s', async () => {
+    const { file, videos: read } = catalogueFile(600);
+    const i = read.findIndex((v) => v.privacy === 'public' && v.tags.length > 0);
+    const changes: ((v: PublicVideo) => PublicVideo)[] = [
+      (v) => ({ ...v, views: v.views + 1 }),
+      (v) => ({ ...v, privacy: 'unlisted' }),
+      (v) => ({ ...v, tags: [...v.tags, 'new'] }),
+      (v) => ({ ...v, category: undefined }),
+    ];
+    for (const change of changes) {
+      const other = read.map((v, n) => (n === i ? change(v) : v));
+      const task = prepareDerive(file).give(other);
+      await expectDerivedOf(task, other);
+      expect(await task.readByWorker).toBe(false);
+    }
+    // a video fewer (deleted between the reads)
+    const fewer = read.filter((_, n) => n !== i);
+    const task = prepareDerive(file).give(fewer);
+    await expectDerivedOf(task, fewer);
+    expect(await task.readByWorker).toBe(false);
+  });
+
+  it('computes from the fields given when it cannot read the catalogue', async () => {
+    const list = videos(300, 22);
+    const task = prepareDerive(join(dirs.make(), 'no-such-catalogue.db')).give(list);
+    await expectDerivedOf(task, list);
+    expect(await task.readByWorker).toBe(false);
   });
 });
