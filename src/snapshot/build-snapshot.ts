@@ -17,7 +17,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { startModel, type Derived, type Model } from '../model/build-model.ts';
-import { prepareDerive, type DeriveTask } from './derive-on-worker.ts';
+import { fingerprintOf, prepareDerive, type DerivedPacked, type DeriveSource, type DeriveTask } from './derive-on-worker.ts';
+import { DERIVED_FILE, writeDerivedFile } from './derived-file.ts';
 import { checkDeploymentOrigin } from './deployment.ts';
 import { diffPages } from './diff-manifests.ts';
 import { diffSiteFiles, readSiteFileStamps, SITE_FILES_FILE, stampSiteFiles, writeSiteFileStamps } from './site-file-stamps.ts';
@@ -96,6 +97,8 @@ export interface Reuse {
   readonly stopped: string | undefined;
   /** false when the model data was the served snapshot's, which was taken whole without rendering */
   readonly rendered: boolean;
+  /** whether trending, related and the sort orders were taken from the served snapshot (derived-file.ts), not computed */
+  readonly derived: boolean;
 }
 
 const byCodeUnits = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
@@ -120,6 +123,9 @@ interface Build {
   readonly choice: PreviousChoice;
   readonly input: BuildInput;
   readonly derived: Derived;
+  /** the same, as derived.bin holds it, with the fingerprint of the fields it was computed from */
+  readonly derivedPacked: { readonly packed: DerivedPacked; readonly fingerprint: string | undefined };
+  readonly derivedSource: DeriveSource;
   readonly model: Model;
   /** the input key of every video's pages (page-inputs.ts), filled as the model data is written; the other pages' and site files' are added */
   readonly videoInputs: Map<string, string>;
@@ -134,6 +140,25 @@ interface Build {
   readonly previousInputs: PageInputs | undefined;
 }
 
+/** How the progress line says where trending and related came from. */
+const DERIVED_FROM: Readonly<Record<DeriveSource, string>> = {
+  read: 'computed from the worker\'s own read of the catalogue',
+  served: 'taken from the served snapshot (computed from the same fields)',
+  given: 'computed from the fields read here (the catalogue changed between the two reads, or the worker could not read it)',
+};
+
+/**
+ * The served snapshot the derive worker may take trending and related from (derived-file.ts): the
+ * one this code built (built-from.json), unless the build is a full one. Only a hint: the numbers
+ * are used only when the snapshot chosen for reuse records the same file (derive-on-worker.ts).
+ */
+function servedForDerive(root: string, full: boolean, code: string): { id: string; dir: string } | undefined {
+  if (full) return undefined;
+  const id = currentSnapshotId(root);
+  const builtFrom = readBuiltFrom(root);
+  return id !== undefined && builtFrom?.snapshot === id && builtFrom.code === code ? { id, dir: join(root, id) } : undefined;
+}
+
 async function runBuild(options: BuildOptions, layout: Layout, started: number): Promise<BuildSummary> {
   const progress = options.onProgress ?? (() => {});
   checkDeploymentOrigin(options.distDir, options.baseUrl, { newOrigin: options.newOrigin ?? false, source: options.baseUrlSource ?? 'the base URL it was given' });
@@ -145,7 +170,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   // worker starts now, reads the few fields they need from the catalogue itself and computes while
   // this thread reads the catalogue whole, then takes the catalogue's records into the model
   // (startModel), which is finished once trending and related are in.
-  const deriving = prepareDerive(options.catalogue);
+  const deriving = prepareDerive(options.catalogue, servedForDerive(layout.root, options.full ?? false, code));
   // the served manifest is read into a page table on another worker while the catalogue is read
   // (choose-previous.ts startChoosePrevious: the second core is idle until trending and related start)
   const choosing = startChoosePrevious(layout.root, options.full ?? false, code);
@@ -156,10 +181,11 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   try {
     progress(`reading ${options.catalogue}`);
     input = readBuildInput(options.catalogue);
-    progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); computing trending and related on a worker thread, taking the served manifest and the model's records here`);
-    task = deriving.give(input.catalogue.videos);
+    progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); trending and related on a worker thread, the served manifest and the model's records here`);
     choice = await choosing.chosen();
     progress(choice.reuse ? `starting from the served snapshot ${choice.reuse.id} (${choice.reuse.pages.size} pages)` : `building every page anew: ${choice.none}`);
+    const reusedDerived = choice.reuse?.head.files[DERIVED_FILE];
+    task = deriving.give(input.catalogue.videos, choice.reuse && reusedDerived ? { id: choice.reuse.id, record: reusedDerived } : undefined);
     starting = startModel(input.catalogue);
   } catch (error) {
     await deriving.stop();
@@ -171,12 +197,13 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   const reusable = reuse && typeof reuse.files !== 'string' ? { pages: reuse.pages, files: reuse.files } : undefined;
   let previousInputs: PageInputs | undefined;
   let derived: Derived;
+  let derivedSource: DeriveSource;
   let model: Model;
   try {
     previousInputs = reusable && reuse ? readPageInputs(reuse.dir, reuse.head.files[PAGE_INPUTS_FILE]) : undefined;
     derived = await task.derived;
-    const from = (await task.readByWorker) ? 'from the worker\'s own read of the catalogue' : 'from the fields read here (the catalogue changed between the two reads, or the worker could not read it)';
-    progress(`trending and related computed ${from}, the served manifest read and the model's records taken (${lap()}); finishing the model`);
+    derivedSource = await task.source;
+    progress(`trending and related ${DERIVED_FROM[derivedSource]}, the served manifest read and the model's records taken (${lap()}); finishing the model`);
     model = starting.finish(derived, options.baseUrl);
   } catch (error) {
     if (choice.reuse && typeof choice.reuse.files !== 'string') choice.reuse.files.close();
@@ -190,7 +217,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   mkdirSync(tmp);
   let whole: boolean | undefined;
   const build: Build = {
-    options, layout, started, progress, lap, choice, input, derived, model, videoInputs, tmp,
+    options, layout, started, progress, lap, choice, input, derived, derivedPacked: await task.packed, derivedSource, model, videoInputs, tmp,
     serving: { layout, distDir: options.distDir, baseUrl: options.baseUrl, catalogueRevision: input.revision, code, keep: options.keep ?? 2, progress },
     previousWhole: () => (whole ??= choice.previous !== undefined && snapshotWhole(choice.previous)),
     reusable, previousInputs,
@@ -295,7 +322,7 @@ function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefine
     unchanged: true,
     changed: 0,
     changesFile: undefined,
-    reuse: { none: undefined, pages: reuse.pages.size, compressed: 0, copied: reuse.pages.size, linked: 0, search: true, siteFiles: readSiteFileStamps(reuse.dir)?.size ?? 0, stopped: undefined, rendered: false },
+    reuse: { none: undefined, pages: reuse.pages.size, compressed: 0, copied: reuse.pages.size, linked: 0, search: true, siteFiles: readSiteFileStamps(reuse.dir)?.size ?? 0, stopped: undefined, rendered: false, derived: build.derivedSource === 'served' },
   };
 }
 
@@ -346,7 +373,9 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   const search = await data.search;
   if (!data.searchReused) progress(`search index written on its worker thread: ${(search.size / 1e6).toFixed(1)} MB (waited ${lap()} for it); writing manifest`);
 
-  const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: inputsRecord };
+  const { packed, fingerprint } = build.derivedPacked;
+  const derivedRecord = writeDerivedFile(tmp, packed, fingerprint ?? fingerprintOf(build.input.catalogue.videos));
+  const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: inputsRecord, [DERIVED_FILE]: derivedRecord };
   const manifest = writeManifest(join(tmp, MANIFEST_FILE), { baseUrl: options.baseUrl, videos: build.input.catalogue.videos.length, files, entries: writer.entries });
   const { id } = manifest;
   // Everything is written aside (static files included) before anything is renamed into place.
@@ -374,7 +403,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     unchanged,
     changed: changes.length,
     changesFile: written.changesFile,
-    reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, linked: counts.linked, search: data.searchReused, siteFiles: site.carried, stopped: writer.reuseStopped, rendered: true },
+    reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, linked: counts.linked, search: data.searchReused, siteFiles: site.carried, stopped: writer.reuseStopped, rendered: true, derived: build.derivedSource === 'served' },
   };
 }
 

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { DeriveRecord } from '../catalogue/read-catalogue.ts';
+import type { FileRecord } from './manifest.ts';
 import type { Derived } from '../model/build-model.ts';
 import type { RelatedFields } from '../model/related.ts';
 import type { TrendingFields } from '../model/trending.ts';
@@ -28,17 +29,32 @@ export interface DerivedPacked {
   readonly orders: VideoOrders;
 }
 
-/** The worker's answer: what it computed, from its own read (with the fingerprint of the fields read) or from the fields given; or why its own read failed. */
-export type DeriveAnswer = (DerivedPacked & { readonly fingerprint?: string }) | { readonly unread: string };
+/** The served snapshot whose derived.bin the worker may take (derived-file.ts), and the file's record it used. */
+export interface ServedDerived {
+  readonly id: string;
+  readonly record: FileRecord;
+}
 
-/** What the worker is sent: the catalogue to read the fields from, or the fields. */
-export type DeriveJob = { readonly catalogue: string } | { readonly videos: readonly DeriveFields[] };
+/**
+ * The worker's answer: what it computed from its own read (with the fingerprint of the fields read;
+ * with `served`, taken from that snapshot's derived.bin instead) or from the fields given; or why
+ * its own read failed.
+ */
+export type DeriveAnswer = (DerivedPacked & { readonly fingerprint?: string; readonly served?: ServedDerived }) | { readonly unread: string };
+
+/** What the worker is sent: the catalogue to read the fields from (and the served snapshot to look in), or the fields. */
+export type DeriveJob = { readonly catalogue: string; readonly served?: { readonly id: string; readonly dir: string } } | { readonly videos: readonly DeriveFields[] };
+
+/** Where the answer came from: the worker's own read, the served snapshot's derived.bin, or the fields given. */
+export type DeriveSource = 'read' | 'served' | 'given';
 
 export interface DeriveTask {
   /** rejects when the worker failed or stopped first */
   readonly derived: Promise<Derived>;
-  /** whether the answer was computed from the worker's own read of the catalogue (else from the fields given) */
-  readonly readByWorker: Promise<boolean>;
+  /** where the answer came from (rejects as `derived` does) */
+  readonly source: Promise<DeriveSource>;
+  /** the answer as derived.bin holds it, with the fingerprint of its fields when it is known (rejects as `derived` does) */
+  readonly packed: Promise<{ readonly packed: DerivedPacked; readonly fingerprint: string | undefined }>;
   /** ends the worker (after a failure elsewhere) */
   stop(): Promise<void>;
 }
@@ -72,8 +88,11 @@ export function fingerprintOf(videos: readonly DeriveFields[]): string {
 
 /** A worker started before its videos are known: it loads its code while the catalogue is read. */
 export interface PendingDerive {
-  /** hands the worker the videos (once): the task of computing their trending and related */
-  give(videos: readonly DeriveFields[]): DeriveTask;
+  /**
+   * hands the worker the videos (once): the task of computing their trending and related; `reuse`
+   * names the snapshot the build chose to reuse and its derived.bin's record, whose numbers may be taken
+   */
+  give(videos: readonly DeriveFields[], reuse?: ServedDerived): DeriveTask;
   /** ends the worker (the build failed before it had its videos) */
   stop(): Promise<void>;
 }
@@ -115,37 +134,47 @@ function unpack({ trending, pool, offsets, orders }: DerivedPacked): Derived {
  * Starts the worker now, to be given its videos later (`give`): its start-up (loading and
  * compiling its modules, a few hundred milliseconds) happens while the main thread reads the
  * catalogue, not after. With `catalogue` (the file this thread reads too), it reads its fields
- * from it at once and computes; `give` then only checks that they are this thread's.
+ * from it at once and computes, or takes what `served` (a snapshot the build may reuse) computed
+ * from the same fields; `give` then only checks that they are this thread's.
  */
-export function prepareDerive(catalogue?: string): PendingDerive {
+export function prepareDerive(catalogue?: string, served?: { readonly id: string; readonly dir: string }): PendingDerive {
   const worker = new Worker(new URL('./derive-worker.ts', import.meta.url));
   const next = answersOf(worker);
-  if (catalogue !== undefined) worker.postMessage({ catalogue } satisfies DeriveJob);
+  if (catalogue !== undefined) worker.postMessage({ catalogue, ...(served ? { served } : {}) } satisfies DeriveJob);
   const stop = async () => {
     await worker.terminate();
   };
   let given = false;
   return {
-    give(videos) {
+    give(videos, reuse) {
       if (given) throw new Error('the trending and related worker was already given its videos');
       given = true;
       const fingerprint = catalogue === undefined ? undefined : fingerprintOf(videos);
-      let readByWorker = false;
-      const derived = (async () => {
+      let source: DeriveSource = 'given';
+      const packed = (async () => {
         if (fingerprint !== undefined) {
           const own = await next();
           if (!('unread' in own) && own.fingerprint === fingerprint) {
-            readByWorker = true;
-            return unpack(own);
+            const taken = own.served;
+            // numbers of a served snapshot only when it is the one chosen, its manifest checked, with this very file
+            const trusted = taken === undefined || (reuse !== undefined && taken.id === reuse.id && taken.record.size === reuse.record.size && taken.record.sha256 === reuse.record.sha256);
+            if (trusted) {
+              source = taken === undefined ? 'read' : 'served';
+              return { packed: own as DerivedPacked, fingerprint };
+            }
           }
         }
         worker.postMessage({ videos: videos.map(fieldsOf) } satisfies DeriveJob);
         const answer = await next();
         if ('unread' in answer) throw new Error(`trending and related could not be computed: ${answer.unread}`);
-        return unpack(answer);
+        return { packed: answer as DerivedPacked, fingerprint };
       })().finally(() => void worker.terminate());
+      packed.catch(() => {});
+      const derived = packed.then(({ packed: p }) => unpack(p));
       derived.catch(() => {});
-      return { derived, readByWorker: derived.then(() => readByWorker, () => false), stop };
+      const from = packed.then(() => source);
+      from.catch(() => {});
+      return { derived, source: from, packed, stop };
     },
     stop,
   };

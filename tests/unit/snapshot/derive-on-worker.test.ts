@@ -130,7 +130,7 @@ describe('the worker reading its fields from the catalogue itself (prepareDerive
     const { file, videos: read } = catalogueFile(1_500);
     const task = prepareDerive(file).give(read);
     await expectDerivedOf(task, read);
-    expect(await task.readByWorker).toBe(true);
+    expect(await task.source).toBe('read');
   });
 
   it('does not use its own read when the main thread read other fields (a write between the two reads): it computes from the main thread\'s', async () => {
@@ -146,19 +146,19 @@ describe('the worker reading its fields from the catalogue itself (prepareDerive
       const other = read.map((v, n) => (n === i ? change(v) : v));
       const task = prepareDerive(file).give(other);
       await expectDerivedOf(task, other);
-      expect(await task.readByWorker).toBe(false);
+      expect(await task.source).toBe('given');
     }
     // a video fewer (deleted between the reads)
     const fewer = read.filter((_, n) => n !== i);
     const task = prepareDerive(file).give(fewer);
     await expectDerivedOf(task, fewer);
-    expect(await task.readByWorker).toBe(false);
+    expect(await task.source).toBe('given');
   });
 
   it('computes from the fields given when it cannot read the catalogue', async () => {
     const list = videos(300, 22);
     const task = prepareDerive(join(dirs.make(), 'no-such-catalogue.db')).give(list);
     await expectDerivedOf(task, list);
-    expect(await task.readByWorker).toBe(false);
+    expect(await task.source).toBe('given');
   });
 });

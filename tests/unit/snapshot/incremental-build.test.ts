@@ -108,9 +108,13 @@ describe('incremental builds', () => {
     const after_ = readSiteFileStamps(snapshotDir(options, after.id))!;
     expect(sitePaths).toEqual([...after_.keys()].filter((key) => before_.get(key) !== after_.get(key)).map((key) => `${BASE_URL}${key}`));
 
+    // a title is none of trending's and related's fields: their numbers were taken from the served snapshot
+    expect(after.reuse.derived).toBe(true);
+
     const full = await fullBuildOf(options);
     expect(full.summary.id).toBe(after.id);
     expect(full.summary.reuse.pages).toBe(0);
+    expect(full.summary.reuse.derived).toBe(false);
     expect(readTree(snapshotDir(options, after.id))).toEqual(full.files);
 
     // and `--full` in the same deployment names the same snapshot
@@ -125,7 +129,7 @@ describe('incremental builds', () => {
     const files = readTree(snapshotDir(options, before.id));
     const after = await buildSnapshot(options);
     expect(after.id).toBe(before.id);
-    expect(after.reuse).toEqual({ none: undefined, pages: after.pages, compressed: 0, copied: after.pages, linked: 0, search: true, siteFiles: readSiteFileStamps(snapshotDir(options, before.id))!.size, stopped: undefined, rendered: false });
+    expect(after.reuse).toEqual({ none: undefined, pages: after.pages, compressed: 0, copied: after.pages, linked: 0, search: true, siteFiles: readSiteFileStamps(snapshotDir(options, before.id))!.size, stopped: undefined, rendered: false, derived: true });
     expect(after.changed).toBe(0);
     expect(after.changesFile).toBeUndefined();
 
@@ -221,6 +225,31 @@ describe('incremental builds', () => {
     expect(full.summary.reuse.siteFiles).toBe(0);
     expect(after.id).toBe(full.summary.id);
     expect(readTree(snapshotDir(options, after.id))).toEqual(full.files);
+  });
+
+  it('computes trending and related again when one of their fields changed (views, tags), and writes the full build', async () => {
+    for (const sql of ["UPDATE videos SET views = views + 1000 WHERE id = 'long7'", "INSERT INTO video_tags (video_id, position, tag) VALUES ('long8', 9, 'newtag')"]) {
+      const { options } = await built();
+      runSql(options.catalogue, sql);
+      const after = await buildSnapshot(options);
+      expect(after.reuse.none).toBeUndefined();
+      expect(after.reuse.derived).toBe(false);
+      expect(readTree(snapshotDir(options, after.id))).toEqual((await fullBuildOf(options)).files);
+    }
+  });
+
+  it('does not take trending and related from a served derived.bin that is not the file its manifest records, and writes the full build', async () => {
+    const { options, summary: before } = await built();
+    const file = join(snapshotDir(options, before.id), 'derived.bin');
+    const bytes = readFileSync(file);
+    // the last order's last number changed in place: same size, another SHA-256
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0x01;
+    writeFileSync(file, bytes);
+    runSql(options.catalogue, "UPDATE videos SET title = 'A new title' WHERE id = 'long7'");
+    const after = await buildSnapshot(options);
+    expect(after.reuse.none).toBeUndefined();
+    expect(after.reuse.derived).toBe(false);
+    expect(readTree(snapshotDir(options, after.id))).toEqual((await fullBuildOf(options)).files);
   });
 
   it('carries no sitemap or feed ETag when the served site-files.json is not the file its manifest records, lists them all, and still writes the full build', async () => {

@@ -1,0 +1,140 @@
+// The snapshot's trending scores, related lists and sort orders as its build computed them
+// (derived.bin), with the fingerprint of the fields they were computed from (derive-on-worker.ts
+// fingerprintOf): a rebuild whose videos' trending and related fields are the served snapshot's
+// (a changed title or description: the usual edit) takes them from it instead of computing them
+// again, about 1.7 s of the second core for pyvideo-100k (docs/architecture.md, "Trending and
+// related kept in the snapshot"). The file is listed in the manifest like every other (so its size
+// and SHA-256 are checked before it is used, and the snapshot id covers it) and holds only numbers
+// about public and unlisted videos, which model.ndjson holds too.
+//
+// Layout: one line of JSON (the format, the fingerprint, the counts), padded with spaces so that
+// the arrays after it start at a multiple of 8 bytes; then the scores (float64), the list offsets
+// and the lists (int32), and each order (int32) in VIDEO_SORTS order, all in the machine's byte
+// order, which the head names (a file of the other order is not used).
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { endianness } from 'node:os';
+import { join } from 'node:path';
+import { VIDEO_SORTS } from '../model/build-model.ts';
+import type { DerivedPacked } from './derive-on-worker.ts';
+import { MANIFEST_FILE } from './layout.ts';
+import { parseManifestHead, type FileRecord } from './manifest.ts';
+
+export const DERIVED_FILE = 'derived.bin';
+const FORMAT = 1;
+
+interface DerivedHead {
+  readonly format: number;
+  readonly endianness: string;
+  readonly fingerprint: string;
+  readonly videos: number;
+  readonly pool: number;
+  readonly orders: readonly number[];
+}
+
+const bytesOf = (array: Float64Array | Int32Array): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+
+/** The file's bytes, in pieces. */
+export function encodeDerived(packed: DerivedPacked, fingerprint: string): Buffer[] {
+  const head: DerivedHead = {
+    format: FORMAT,
+    endianness: endianness(),
+    fingerprint,
+    videos: packed.trending.length,
+    pool: packed.pool.length,
+    orders: VIDEO_SORTS.map((sort) => packed.orders[sort].length),
+  };
+  const line = JSON.stringify(head);
+  // the line and its newline end on a multiple of 8
+  const padded = `${line}${' '.repeat((8 - ((Buffer.byteLength(line) + 1) % 8)) % 8)}\n`;
+  return [Buffer.from(padded), bytesOf(packed.trending), bytesOf(packed.offsets), bytesOf(packed.pool), ...VIDEO_SORTS.map((sort) => bytesOf(packed.orders[sort]))];
+}
+
+/** Writes derived.bin into `dir`; its record for the manifest. */
+export function writeDerivedFile(dir: string, packed: DerivedPacked, fingerprint: string): FileRecord {
+  const bytes = Buffer.concat(encodeDerived(packed, fingerprint));
+  writeFileSync(join(dir, DERIVED_FILE), bytes);
+  return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** A typed array of `count` elements copied from `bytes` at `offset` (a copy: aligned, and the file's buffer is let go). */
+function copied<T extends Float64Array | Int32Array>(make: (count: number) => T, bytes: Buffer, offset: number, count: number): T {
+  const array = make(count);
+  new Uint8Array(array.buffer).set(bytes.subarray(offset, offset + array.byteLength));
+  return array;
+}
+
+/**
+ * What a derived.bin holds, when its bytes are what `recorded` says (size, SHA-256), it is of this
+ * format and byte order, and it was computed from fields of this `fingerprint` for `videos` videos;
+ * else undefined (the caller computes them).
+ */
+export function decodeDerived(bytes: Buffer, recorded: FileRecord, fingerprint: string, videos: number): DerivedPacked | undefined {
+  if (bytes.length !== recorded.size || createHash('sha256').update(bytes).digest('hex') !== recorded.sha256) return undefined;
+  const newline = bytes.indexOf(0x0a);
+  if (newline === -1 || (newline + 1) % 8 !== 0) return undefined;
+  let head: DerivedHead;
+  try {
+    head = JSON.parse(bytes.toString('utf8', 0, newline)) as DerivedHead;
+  } catch {
+    return undefined;
+  }
+  if (head.format !== FORMAT || head.endianness !== endianness() || head.fingerprint !== fingerprint || head.videos !== videos) return undefined;
+  if (!Number.isInteger(head.pool) || !Array.isArray(head.orders) || head.orders.length !== VIDEO_SORTS.length) return undefined;
+  const sizes = [8 * videos, 4 * (videos + 1), 4 * head.pool, ...head.orders.map((n) => 4 * n)];
+  if (newline + 1 + sizes.reduce((a, b) => a + b, 0) !== bytes.length) return undefined;
+  let at = newline + 1;
+  const take = <T extends Float64Array | Int32Array>(make: (count: number) => T, count: number): T => {
+    const array = copied(make, bytes, at, count);
+    at += array.byteLength;
+    return array;
+  };
+  const trending = take((n) => new Float64Array(n), videos);
+  const offsets = take((n) => new Int32Array(n), videos + 1);
+  const pool = take((n) => new Int32Array(n), head.pool);
+  const orders = Object.fromEntries(VIDEO_SORTS.map((sort, i) => [sort, take((n) => new Int32Array(n), head.orders[i]!)])) as DerivedPacked['orders'];
+  if (offsets[0] !== 0 || offsets[videos] !== head.pool) return undefined;
+  return { trending, offsets, pool, orders };
+}
+
+/** Reads and decodes `file` (decodeDerived); undefined when it cannot be read or used. */
+export function readDerivedFile(file: string, recorded: FileRecord, fingerprint: string, videos: number): DerivedPacked | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  return decodeDerived(bytes, recorded, fingerprint, videos);
+}
+
+/** The longest manifest head read for a derived.bin's record (a head lists every file: about 85 KB at a million videos). */
+const MOST_HEAD_BYTES = 1 << 22;
+
+/**
+ * The record of derived.bin in the head of the manifest of the snapshot in `dir` (its first line,
+ * read alone), or undefined (none, or unreadable). Trusted only once the build has checked that the
+ * manifest hashes to the snapshot's id (derive-on-worker.ts compares it with the chosen snapshot's).
+ */
+export function recordedDerived(dir: string): FileRecord | undefined {
+  try {
+    const fd = openSync(join(dir, MANIFEST_FILE), 'r');
+    try {
+      const chunks: Buffer[] = [];
+      let read = 0;
+      for (;;) {
+        const chunk = Buffer.alloc(1 << 16);
+        const got = readSync(fd, chunk, 0, chunk.length, read);
+        const newline = chunk.subarray(0, got).indexOf(0x0a);
+        chunks.push(chunk.subarray(0, newline === -1 ? got : newline));
+        read += got;
+        if (newline !== -1) return parseManifestHead(Buffer.concat(chunks).toString('utf8')).files[DERIVED_FILE];
+        if (got === 0 || read >= MOST_HEAD_BYTES) return undefined;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
