@@ -12,13 +12,14 @@
 // and the lists (int32), and each order (int32) in VIDEO_SORTS order, all in the machine's byte
 // order, which the head names (a file of the other order is not used).
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { VIDEO_SORTS } from '../model/build-model.ts';
 import type { DerivedPacked } from './derive-on-worker.ts';
 import { MANIFEST_FILE } from './layout.ts';
 import { parseManifestHead, type FileRecord } from './manifest.ts';
+import { createFileSink } from './text-files.ts';
 
 export const DERIVED_FILE = 'derived.bin';
 const FORMAT = 1;
@@ -50,11 +51,15 @@ export function encodeDerived(packed: DerivedPacked, fingerprint: string): Buffe
   return [Buffer.from(padded), bytesOf(packed.trending), bytesOf(packed.offsets), bytesOf(packed.pool), ...VIDEO_SORTS.map((sort) => bytesOf(packed.orders[sort]))];
 }
 
-/** Writes derived.bin into `dir`; its record for the manifest. */
+/** Writes derived.bin into `dir` a piece at a time (views of the arrays: nothing copied); its record for the manifest. */
 export function writeDerivedFile(dir: string, packed: DerivedPacked, fingerprint: string): FileRecord {
-  const bytes = Buffer.concat(encodeDerived(packed, fingerprint));
-  writeFileSync(join(dir, DERIVED_FILE), bytes);
-  return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  const sink = createFileSink(join(dir, DERIVED_FILE));
+  try {
+    for (const piece of encodeDerived(packed, fingerprint)) sink.write(piece);
+  } finally {
+    sink.close();
+  }
+  return sink.record();
 }
 
 /** A typed array of `count` elements copied from `bytes` at `offset` (a copy: aligned, and the file's buffer is let go). */
