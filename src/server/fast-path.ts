@@ -68,8 +68,7 @@ function answerRendered(socket: Socket, rendered: Rendered, request: SimpleReque
 
 /**
  * Writes a 200 or 304 whole: status line and Date, the per-request lines in `extra`, the prepared
- * lines, the body. The head is one buffer (each write on a stream costs about as much as copying a
- * few hundred bytes), filled whole: `extra` is latin1, a byte a character.
+ * lines, the body; they leave together, with the turn's other answers (turn-writes.ts).
  */
 function writeAnswer(socket: Socket, status: '200' | '304', extra: string, lines: Buffer, body: Buffer | undefined): void {
   socket.write(statusAndDate(status));
