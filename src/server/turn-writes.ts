@@ -6,9 +6,14 @@
 // docs/performance.md, "The fast path's long tail, tenth round"). Written together at the end of
 // the turn (setImmediate runs right after the poll phase that read them), the answers of one turn
 // find the client awake after the first. An answer waits only for the other answers of its turn,
-// never for more input: a socket's writes leave in the same turn as the request that asked.
+// never for more input: a socket's writes leave in the same turn as the request that asked. And
+// not for long: a turn of many first answers (about a millisecond each) writes what it holds once
+// HOLD_MS have passed since it began holding, so an early answer does not wait for fifty others.
 
 import type { Socket } from 'node:net';
+
+/** The longest the first answer held in a turn waits for the turn's others, in ms. */
+export const HOLD_MS = 1;
 
 export interface TurnWrites {
   /** Holds what is written to `socket` from now until the turn ends (socket.cork, once a turn). */
@@ -17,18 +22,26 @@ export interface TurnWrites {
   release(socket: Socket): void;
 }
 
-export function createTurnWrites(): TurnWrites {
+export function createTurnWrites(options: { now?: () => number } = {}): TurnWrites {
+  const now = options.now ?? performance.now.bind(performance);
   const held = new Set<Socket>();
   let scheduled = false;
-  const flush = () => {
-    scheduled = false;
+  /** when the first socket held now was held */
+  let since = 0;
+  const write = () => {
     // a socket ended or destroyed meanwhile has written or dropped what it held: uncork is a no-op then
     for (const socket of held) socket.uncork();
     held.clear();
   };
+  const flush = () => {
+    scheduled = false;
+    write();
+  };
   return {
     hold(socket) {
+      if (held.size > 0 && now() - since >= HOLD_MS) write();
       if (held.has(socket)) return;
+      if (held.size === 0) since = now();
       socket.cork();
       held.add(socket);
       if (!scheduled) {

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createTurnWrites } from '../../../src/server/turn-writes.ts';
+import { createTurnWrites, HOLD_MS } from '../../../src/server/turn-writes.ts';
 
 /** A writable that records each write call it gets (writev: one call, several chunks). */
 function recorder() {
@@ -59,6 +59,27 @@ describe('turn writes', () => {
     await turnEnds();
     expect(calls).toEqual([['answer'], ['written by another layer']]);
     expect(socket.writableCorked).toBe(0);
+  });
+
+  it('writes what it holds once HOLD_MS have passed since it began holding, without waiting for the turn\'s end', async () => {
+    let clock = 0;
+    const writes = createTurnWrites({ now: () => clock });
+    const a = recorder();
+    const b = recorder();
+    writes.hold(a.socket);
+    a.socket.write('early');
+    clock += HOLD_MS / 2;
+    writes.hold(b.socket);
+    b.socket.write('soon');
+    expect([a.calls, b.calls]).toEqual([[], []]);
+    clock += HOLD_MS; // a slow answer in between
+    writes.hold(a.socket);
+    expect([a.calls, b.calls]).toEqual([[['early']], [['soon']]]);
+    a.socket.write('late');
+    expect(a.calls).toEqual([['early']]);
+    await turnEnds();
+    expect(a.calls).toEqual([['early'], ['late']]);
+    expect([a.socket.writableCorked, b.socket.writableCorked]).toEqual([0, 0]);
   });
 
   it('lets a socket ended in the turn go: end writes what it held, the turn\'s end does nothing more', async () => {
