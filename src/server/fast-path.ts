@@ -18,6 +18,7 @@ import { readRequest, renderProblem, type Rendered } from '../api/respond.ts';
 import type { Urls } from '../model/urls.ts';
 import type { PageEntry } from '../snapshot/manifest.ts';
 import { guardConnections } from './connection-guard.ts';
+import { createTurnWrites } from './turn-writes.ts';
 
 import type { SnapshotHolder } from './snapshot-holder.ts';
 import type { Snapshot } from './snapshot-store.ts';
@@ -65,14 +66,15 @@ function answerRendered(socket: Socket, rendered: Rendered, request: SimpleReque
   socket.write(responseBytes(rendered, { head: request.head }));
 }
 
-/** Writes a 200 or 304 whole: status line and Date, the per-request lines in `extra`, the prepared lines, the body. */
+/**
+ * Writes a 200 or 304 whole: status line and Date, the per-request lines in `extra`, the prepared
+ * lines, the body; they leave together, with the turn's other answers (turn-writes.ts).
+ */
 function writeAnswer(socket: Socket, status: '200' | '304', extra: string, lines: Buffer, body: Buffer | undefined): void {
-  socket.cork();
   socket.write(statusAndDate(status));
   if (extra) socket.write(extra, 'latin1');
   socket.write(lines);
   if (body) socket.write(body);
-  socket.uncork();
 }
 
 /**
@@ -142,10 +144,8 @@ function sharedQueryOf(target: string): SharedQuery | undefined {
 function answerOutgoing(socket: Socket, out: Outgoing, request: SimpleRequest, extra: string): number {
   let text = `HTTP/1.1 ${out.status} ${STATUS_CODES[out.status] ?? 'Error'}\r\ndate: ${new Date().toUTCString()}\r\n${extra}`;
   for (const [name, value] of Object.entries({ ...CORS_HEADERS, ...out.headers })) text += `${name}: ${value}\r\n`;
-  socket.cork();
   socket.write(`${text}${KEEP_ALIVE_LINE}\r\n`, 'latin1');
   if (out.body && !request.head) socket.write(out.body);
-  socket.uncork();
   return out.status;
 }
 
@@ -211,6 +211,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
    */
   const fresh = new Set<Socket>();
   let retiring = false;
+  // every answer below is written while its socket is held, and leaves when the turn ends (turn-writes.ts)
+  const writes = createTurnWrites();
   const guard = guardConnections({
     perClient: options.connectionsPerClient,
     headTimeoutMs: options.headTimeoutMs,
@@ -250,6 +252,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     });
 
     const handOff = () => {
+      writes.release(socket);
       const rest = reader.rest();
       socket.pause();
       socket.removeListener('data', onData);
@@ -269,6 +272,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       fresh.delete(socket);
       if (isClosing(socket)) return;
       const arrived = Date.now();
+      writes.hold(socket);
       reader.push(chunk);
       let answered = false;
       for (;;) {

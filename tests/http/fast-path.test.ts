@@ -55,6 +55,23 @@ describe('fast path', () => {
     expect(limits).toEqual([20, 3]);
   });
 
+  it('answers a page pipelined before a request node:http answers first, each once, in order', async () => {
+    // the page's answer is held to the turn's end (turn-writes.ts); the hand-off writes it first
+    const text = await exchange([`GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\nPOST /v1/categories HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n`]);
+    expect(statuses(text)).toEqual([200, 405, 200]);
+    expect(text.indexOf('"videoCount"')).toBeLessThan(text.indexOf('HTTP/1.1 405'));
+  });
+
+  it('answers requests that arrive together on many connections, each on its own connection', async () => {
+    const paths = Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? '/v1/categories' : `/v1/videos?limit=${1 + (i % 7)}&sort=latest`));
+    const texts = await Promise.all(paths.map((path) => exchange([`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`])));
+    texts.forEach((text, i) => {
+      expect(statuses(text)).toEqual([200]);
+      if (paths[i] === '/v1/categories') expect(text).toContain('"videoCount"');
+      else expect([...text.matchAll(/"limit":(\d+)/g)].map((m) => Number(m[1]))).toEqual([1 + (i % 7)]);
+    });
+  });
+
   it('hands a POST with a body to node:http, which answers 405', async () => {
     const text = await exchange(['POST /v1/categories HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}']);
     expect(statuses(text)).toEqual([405]);
