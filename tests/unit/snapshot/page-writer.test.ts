@@ -356,6 +356,30 @@ describe('createCompressPool', () => {
     }
   });
 
+  it('takes the workers\' results without waiting (receive): a thread that never yields gets its pages back, compressed by the worker', async () => {
+    const pool = createCompressPool(1);
+    try {
+      const order: number[] = [];
+      const results: Variants[] = [];
+      const bodies = Array.from({ length: 3 * BATCH_PAGES }, (_, b) => json(b, 1500));
+      bodies.forEach((body, b) => pool.queue({ body }, (variants) => { order.push(b); results[b] = kept(variants); }));
+      pool.flush();
+      // no await below: this thread's event loop never runs, so only `receive` can hand the results back
+      const nap = new Int32Array(new SharedArrayBuffer(4));
+      const until = Date.now() + 30_000;
+      while (order.length < bodies.length && Date.now() < until) {
+        Atomics.wait(nap, 0, 0, 5);
+        pool.receive();
+      }
+      expect(order).toEqual(bodies.map((_, b) => b));
+      expect(pool.idle).toBe(true);
+      bodies.forEach((body, b) => expect(brotliDecompressSync(results[b]![0]!).equals(body)).toBe(true));
+      await pool.drain();
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('drains at once when nothing was queued', async () => {
     const pool = createCompressPool(1);
     try {
