@@ -173,6 +173,8 @@ interface Shard {
   readonly ends: [number, number, number];
   /** pages copied from the previous snapshot not yet appended: consecutive in one previous shard's files */
   run: Run | undefined;
+  /** pages of this shard queued in the compress pool, not yet placed: variants at hand wait behind them */
+  waiting: number;
 }
 
 /**
@@ -217,7 +219,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const check = !linking ? undefined : options.check?.shards === shardCount ? options.check : startShardCheck(reuse!.files.dir, reuse!.files.id, shardCount, reuse!.files.records);
   /** a check started before the writer that it does not use (the shard counts differ) */
   const unused = options.check !== check ? options.check : undefined;
-  const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined }));
+  const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined, waiting: 0 }));
 
   const filesOf = (shard: Shard): Record<PageKind, AppendOnly> =>
     (shard.files ??= Object.fromEntries(PAGE_KINDS.map((kind) => [kind, appendOnly(join(dir, pageFileName(kind, shard.index)), shard.index)])) as Record<PageKind, AppendOnly>);
@@ -263,19 +265,23 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   };
   /**
    * Queues a page for its variants, compressed by the pool or `ready` (the previous page's, with
-   * their checksums), placed in page order; ready ones are placed at once when nothing waits.
+   * their checksums), placed in page order; ready ones are placed at once when no page of the same
+   * shard waits for its variants (the order that matters is each shard's files').
    */
   const queue = (shard: Shard, entry: MutableEntry, body: Buffer, ready: Variants | undefined, sums?: Checksums) => {
-    if (ready !== undefined && placeable()) {
+    if (ready !== undefined && shard.waiting === 0) {
       place(shard, entry, ready, sums);
       return;
     }
-    pool.queue(ready !== undefined ? { ready } : { body }, (variants) => place(shard, entry, variants, sums));
+    inPool(shard, ready !== undefined ? { ready } : { body }, (variants) => place(shard, entry, variants, sums));
   };
-  /** Whether variants at hand may be appended at once: no page waits for its own (the workers' results taken first). */
-  const placeable = (): boolean => {
-    if (!pool.idle) pool.receive();
-    return pool.idle;
+  /** Queues in the pool a page of `shard` (its body, or its variants behind the shard's pages waiting there). */
+  const inPool = (shard: Shard, page: { readonly body: Buffer } | { readonly ready: Variants }, done: (variants: Variants) => void) => {
+    shard.waiting++;
+    pool.queue(page, (variants) => {
+      shard.waiting--;
+      done(variants);
+    });
   };
 
   /** Whether the previous page `before` would be at the same place in `shard` (its next bytes in every file). */
@@ -453,8 +459,8 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       }
     };
     const ready: Variants = [brEnd > 0 ? blocks[1]!.subarray(0, brEnd) : undefined, gzipEnd > 0 ? blocks[2]!.subarray(0, gzipEnd) : undefined];
-    if (placeable()) placeRun(ready);
-    else pool.queue({ ready }, placeRun);
+    if (shard.waiting === 0) placeRun(ready);
+    else inPool(shard, { ready }, placeRun);
   }
 
   const writeNow = (shard: Shard, key: string, rendered: Rendered) => {
@@ -595,7 +601,9 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       writeNow(shard, key, rendered);
     },
     async keepUp() {
-      // too many queued (rendering is ahead of the workers): compress the waiting batches here, then wait
+      // the pages queued so far go to the workers, whose results are taken (no wait); too many queued
+      // (rendering is ahead of the workers): compress the waiting batches here, then wait
+      pool.flush();
       pool.receive();
       while (pool.pending > MAX_PENDING_BATCHES && pool.compressHere());
       if (pool.pending > MAX_PENDING_BATCHES) await pool.drain();
