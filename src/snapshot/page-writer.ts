@@ -141,6 +141,11 @@ export interface PageWriter {
   /** Stops the workers without finishing (after a failure). */
   abort(): Promise<void>;
   readonly entries: Map<string, PageEntry>;
+  /**
+   * Whether `entry` (one of `entries`) is a page taken from the previous snapshot as it was, so its
+   * ETag is that of the previous page of the same key (the purge list needs no look-up for it).
+   */
+  carriesPreviousEtag(entry: PageEntry): boolean;
   readonly bytes: { identity: number; br: number; gzip: number };
   readonly counts: Readonly<PageCounts>;
   /** why the previous snapshot's page files stopped being read from (a read that failed its check, or a shard not linked) */
@@ -204,6 +209,8 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const { shards: shardCount } = options;
   const pool = createCompressPool();
   const entries = new Map<string, PageEntry>();
+  /** the entries of pages taken from the previous snapshot as they were (their ETag is the previous page's) */
+  const carried = new WeakSet<PageEntry>();
   const bytes = { identity: 0, br: 0, gzip: 0 };
   const counts: PageCounts = { reused: 0, compressed: 0, copied: 0, linked: 0, unlinked: 0 };
   const records: Record<string, FileRecord> = {};
@@ -294,6 +301,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const takeInPlace = (shard: Shard, key: string, before: PageEntry, copied: boolean) => {
     shard.linked!.push({ key, before, copied });
     entries.set(key, before);
+    carried.add(before);
     shard.ends[0] += before.body[1];
     bytes.identity += before.body[1];
     if (before.br) {
@@ -363,6 +371,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     if (before.link !== undefined) entry.link = before.link;
     if (before.noindex) entry.noindex = true;
     entries.set(key, entry);
+    carried.add(entry);
     run.pages.push({ key, before, entry, copied });
     run.end[0] += before.body[1];
     for (const [kind, range] of [[1, before.br], [2, before.gzip]] as const) {
@@ -562,6 +571,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
 
   return {
     entries,
+    carriesPreviousEtag: (entry) => carried.has(entry),
     bytes,
     counts,
     get reuseStopped() {

@@ -193,6 +193,19 @@ describe('page shards', () => {
     expect([...writer.entries].sort()).toEqual([...direct.entries].sort());
   });
 
+  it('says which pages carry their previous ETag (taken as they were, linked or copied in runs), not those rendered anew', async () => {
+    const pages = videoPages();
+    const { snapshot } = await previousOf(pages);
+    const changed = new Map([['/v1/videos/v7', JSON.stringify({ i: 7, text: 'changed' })]]);
+    const { writer } = await rebuild(snapshot, pages, changed);
+    const touched = shardOf('/v1/videos/v7', SHARDS);
+    expect(writer.counts.linked).toBe(SHARDS - 1);
+    for (const [key, entry] of writer.entries) expect(writer.carriesPreviousEtag(entry), key).toBe(key !== '/v1/videos/v7');
+    // the written shard's other pages were copied in runs, with the previous ETags
+    expect([...writer.entries.keys()].filter((key) => shardOf(key, SHARDS) === touched && key !== '/v1/videos/v7').length).toBeGreaterThan(3);
+    expect(writer.carriesPreviousEtag({ ...writer.entries.get('/v1/videos/v8')! })).toBe(false);
+  });
+
   it('does not link a shard that lost its last page (its previous files are longer): its pages are copied', async () => {
     const pages = videoPages();
     const { snapshot } = await previousOf(pages);
