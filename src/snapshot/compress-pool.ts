@@ -12,7 +12,8 @@
 // The workers' results arrive on ports the main thread also reads without waiting (`receive`):
 // a thread that never yields (an incremental build copying pages) takes them as it goes and hands
 // the worker its next batch at once, instead of leaving the worker idle until the next wait and
-// compressing the batches itself (docs/performance.md, "The pages phase, tenth round").
+// compressing the batches itself (docs/performance.md, "The pages phase, tenth round: runs appended
+// whole, the compress worker kept busy").
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { compressInPlace, type CompressMessage, type CompressResult, type CompressWorkerData } from './compress-worker.ts';

@@ -210,7 +210,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const pool = createCompressPool();
   const entries = new Map<string, PageEntry>();
   /** the entries of pages taken from the previous snapshot as they were (their ETag is the previous page's) */
-  const carried = new WeakSet<PageEntry>();
+  const carried = new Set<PageEntry>();
   const bytes = { identity: 0, br: 0, gzip: 0 };
   const counts: PageCounts = { reused: 0, compressed: 0, copied: 0, linked: 0, unlinked: 0 };
   const records: Record<string, FileRecord> = {};
