@@ -6,10 +6,11 @@
 // and its shard, and each file its size and SHA-256, for the manifest (manifest.ts), so the server
 // can verify what it serves. A page whose bytes are exactly those of the same URL's page in the
 // previous snapshot (built by the same code, previous-snapshot.ts) takes that page's variants from
-// the previous page files, read by range and checked, instead of being compressed again; they go
-// through the same ordered queue, so the files stay in page order. Pages copied unrendered that
-// follow each other in a previous shard's files are appended as a run (one read a file, each
-// page's CRC-32 checked: Run). A shard whose pages are all the
+// the previous page files, read by range and checked, instead of being compressed again; they are
+// appended at once unless a page of the same shard waits for its variants, then go through the
+// same ordered queue behind it, so each shard's files stay in page order. Pages copied unrendered
+// that follow each other in a previous shard's files are appended as a run (one read a file, each
+// page's CRC-32 checked, one append a file: Run). A shard whose pages are all the
 // previous snapshot's, in their places, is not written at all: its previous files are hard-linked
 // once checked whole (shard-check.ts; docs/architecture.md, "Incremental builds").
 // The writer keeps no buffer it is given: bytes are copied into each file's own buffer when
