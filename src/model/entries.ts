@@ -40,6 +40,30 @@ export function withStandIns<T>(answer: () => T): T {
   }
 }
 
+/**
+ * What a video entry's `resource` is inside `withStandIns`: only what names the video, its id and
+ * watch URL (own fields, so it serialises and spreads as the object of those two fields it was
+ * before), and, privately, the entry it stands for, so that the answer key finds the entry without
+ * making the watch URL again to recognise it (src/snapshot/page-inputs.ts).
+ */
+class StandIn {
+  readonly id: string;
+  readonly watchUrl: string;
+  readonly #entry: VideoEntry;
+  constructor(entry: VideoEntry, watchUrl: string) {
+    this.id = entry.video.id;
+    this.watchUrl = watchUrl;
+    this.#entry = entry;
+  }
+  /** The entry `value` stands for, when it is a stand-in (this object itself, not a copy of it). */
+  static entryOf(value: object): VideoEntry | undefined {
+    return #entry in value ? (value as StandIn).#entry : undefined;
+  }
+}
+
+/** The entry a stand-in made inside `withStandIns` stands for; undefined for any other value. */
+export const standInEntry = (value: object): VideoEntry | undefined => StandIn.entryOf(value);
+
 export class VideoEntry {
   /** position in Model.entries (catalogue order) */
   readonly index: number;
@@ -75,7 +99,7 @@ export class VideoEntry {
    * entryOfResource recognises it), for a build that keys answers without serialising them.
    */
   get resource(): Video {
-    if (standIns) return { id: this.video.id, watchUrl: this.#urls.watch(this.video.id) } as Video;
+    if (standIns) return new StandIn(this, this.#urls.watch(this.video.id)) as unknown as Video;
     return toVideo(this.video, this.#creator, this.#comments, this.#urls);
   }
 

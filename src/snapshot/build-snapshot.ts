@@ -388,7 +388,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     staticFiles: options.staticFiles ? manifest.manifest : undefined,
     progress,
   }, written);
-  const changes = [...diffPages(previous?.pages, writer.entries), ...diffSiteFiles(previousStamps, site.stamps)].sort(byCodeUnits);
+  const changes = [...diffPages(previous?.pages, writer.entries, writer.carriesPreviousEtag), ...diffSiteFiles(previousStamps, site.stamps)].sort(byCodeUnits);
   written.changesFile = writeChanges(build.layout, id, options.baseUrl, changes);
   serveSnapshot(build.serving, id);
   written.created = undefined;

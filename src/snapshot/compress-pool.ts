@@ -9,9 +9,14 @@
 // wait here, so that a main thread that has rendered far enough ahead (a full build on two cores:
 // compression is the slower half) compresses the next waiting batch itself (`compressHere`)
 // instead of idling, with the same function, so the bytes are the same whichever thread made them.
+// The workers' results arrive on ports the main thread also reads without waiting (`receive`):
+// a thread that never yields (an incremental build copying pages) takes them as it goes and hands
+// the worker its next batch at once, instead of leaving the worker idle until the next wait and
+// compressing the batches itself (docs/performance.md, "The pages phase, tenth round: runs appended
+// whole, the compress worker kept busy").
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { compressInPlace, type CompressMessage, type CompressResult } from './compress-worker.ts';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { compressInPlace, type CompressMessage, type CompressResult, type CompressWorkerData } from './compress-worker.ts';
 import { createPageArena, type Slot } from './page-arena.ts';
 
 /** A page's br and gzip variants, each undefined when it would not be smaller than the body. */
@@ -51,6 +56,8 @@ export interface CompressPool {
   flush(): void;
   /** Compresses the oldest batch no worker has taken yet, on this thread; false when there is none. */
   compressHere(): boolean;
+  /** Takes the results the workers have posted so far, without waiting: delivers what is ready, hands out the next batches. */
+  receive(): void;
   /** Sends what is queued and waits until every page has been handed to its `done`. */
   drain(): Promise<void>;
   /** Batches sent but not yet handed back. */
@@ -63,7 +70,11 @@ export interface CompressPool {
 }
 
 export function createCompressPool(size = Math.max(1, availableParallelism() - 1)): CompressPool {
-  const workers = Array.from({ length: size }, () => ({ worker: new Worker(new URL('./compress-worker.ts', import.meta.url)), inFlight: 0 }));
+  const workers = Array.from({ length: size }, () => {
+    const { port1: results, port2 } = new MessageChannel();
+    const workerData: CompressWorkerData = { results: port2 };
+    return { worker: new Worker(new URL('./compress-worker.ts', import.meta.url), { workerData, transferList: [port2] }), results, inFlight: 0 };
+  });
   const post = (message: CompressMessage) => {
     for (const { worker } of workers) worker.postMessage(message);
   };
@@ -117,7 +128,8 @@ export function createCompressPool(size = Math.max(1, availableParallelism() - 1
     }
   };
   for (const slot of workers) {
-    slot.worker.on('message', (result: CompressResult) => {
+    // each result is taken once: by `receive`, or by the event loop when this thread waits
+    slot.results.on('message', (result: CompressResult) => {
       slot.inFlight--;
       sent.get(result.batch)!.lengths = result.lengths;
       dispatch();
@@ -162,6 +174,18 @@ export function createCompressPool(size = Math.max(1, availableParallelism() - 1
       if (open.length === BATCH_PAGES) flush();
     },
     flush,
+    receive() {
+      for (const slot of workers) {
+        if (slot.inFlight === 0) continue;
+        for (let got = receiveMessageOnPort(slot.results); got !== undefined; got = slot.inFlight > 0 ? receiveMessageOnPort(slot.results) : undefined) {
+          const result = got.message as CompressResult;
+          slot.inFlight--;
+          sent.get(result.batch)!.lengths = result.lengths;
+        }
+      }
+      dispatch();
+      deliver();
+    },
     compressHere() {
       const batch = waiting.shift();
       if (batch === undefined) return false;
@@ -193,6 +217,7 @@ export function createCompressPool(size = Math.max(1, availableParallelism() - 1
       waiters = [];
       waiting.length = 0;
       open = [];
+      for (const w of workers) w.results.close();
       await Promise.all(workers.map((w) => w.worker.terminate()));
     },
   };

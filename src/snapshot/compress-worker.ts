@@ -3,8 +3,9 @@
 // variants are written back into them, each in the room reserved after its body: nothing is
 // copied into a message or transferred per page (compress-pool.ts). The main thread compresses
 // with the same function when it would otherwise wait, so the bytes are the same whichever thread
-// made them.
-import { parentPort } from 'node:worker_threads';
+// made them. Results go back on the port the pool gives in workerData (not the worker's own port),
+// so that the main thread can take them without waiting (receiveMessageOnPort: compress-pool.ts).
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { compress } from '../http/encoding.ts';
 
 /** What the main thread posts: a chunk of the arena, a chunk to forget, or a batch to compress. */
@@ -42,8 +43,15 @@ export function compressInPlace(bytes: Buffer, offset: number, length: number): 
   return lengths;
 }
 
+/** What the pool gives the worker when it starts it. */
+export interface CompressWorkerData {
+  /** where the worker posts its results (CompressResult) */
+  readonly results: MessagePort;
+}
+
 if (parentPort) {
   const port = parentPort;
+  const { results } = workerData as CompressWorkerData;
   const chunks = new Map<number, Buffer>();
   port.on('message', (message: CompressMessage) => {
     if (message.type === 'chunk') chunks.set(message.id, Buffer.from(message.buffer));
@@ -57,7 +65,7 @@ if (parentPort) {
         lengths.push(...compressInPlace(bytes, pages[i + 1]!, pages[i + 2]!));
       }
       const result: CompressResult = { batch: message.batch, lengths };
-      port.postMessage(result);
+      results.postMessage(result);
     }
   });
 }

@@ -18,8 +18,10 @@ export function diffManifests(previous: PageEtags | undefined, next: PageEtags):
  * The same list from the pages of two manifests held as maps (the build's own, without copying
  * them). The served snapshot's page table (page-table.ts) is asked whether each ETag is the same,
  * making no entry and no string; its keys are only walked when some of them are not in `after`.
+ * A page `carried` (taken from `before` under the same key as it was: page-writer.ts
+ * carriesPreviousEtag) is the same without asking.
  */
-export function diffPages(before: ReadonlyMap<string, { readonly etag: string }> | undefined, after: ReadonlyMap<string, { readonly etag: string }>): string[] {
+export function diffPages<E extends { readonly etag: string }>(before: ReadonlyMap<string, { readonly etag: string }> | undefined, after: ReadonlyMap<string, E>, carried?: (entry: E) => boolean): string[] {
   const changed: string[] = [];
   const same = before instanceof PageTable ? (key: string, etag: string) => before.sameEtag(key, etag)
     : (key: string, etag: string) => {
@@ -29,6 +31,10 @@ export function diffPages(before: ReadonlyMap<string, { readonly etag: string }>
   /** keys of `after` that `before` has: when they are all of before's, none of before's was removed */
   let kept = 0;
   for (const [key, entry] of after) {
+    if (before !== undefined && carried?.(entry) === true) {
+      kept++;
+      continue;
+    }
     const answer = same(key, entry.etag);
     if (answer !== undefined) kept++;
     if (answer !== true) changed.push(key);

@@ -23,7 +23,16 @@ export class PageReadError extends Error {
 /** Reads exactly `length` bytes at `position`, looping over short reads; throws at the end of the file. */
 export function readExactly(fd: number, length: number, position: number, file: string): Buffer {
   // Zero-filled, never allocUnsafe: whatever happens below, no other request's memory is in it.
-  const buffer = Buffer.alloc(length);
+  return readExactlyInto(fd, Buffer.alloc(length), length, position, file);
+}
+
+/**
+ * Reads exactly `length` bytes at `position` into the start of `buffer` (a buffer its owner reuses:
+ * made zero-filled, then holding only bytes read into it), looping over short reads; the view of
+ * them. Throws at the end of the file.
+ */
+export function readExactlyInto(fd: number, buffer: Buffer, length: number, position: number, file: string): Buffer {
+  if (length > buffer.length) throw new RangeError(`${length} bytes do not fit a buffer of ${buffer.length}`);
   let done = 0;
   while (done < length) {
     let read: number;
@@ -35,7 +44,7 @@ export function readExactly(fd: number, length: number, position: number, file: 
     if (read === 0) throw new PageReadError(file, `ends at byte ${position + done}, before the ${length} bytes at ${position} the manifest names (truncated?)`);
     done += read;
   }
-  return buffer;
+  return length === buffer.length ? buffer : buffer.subarray(0, length);
 }
 
 export interface PageSource {

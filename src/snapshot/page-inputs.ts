@@ -30,6 +30,7 @@ import { join } from 'node:path';
 import type { Answer } from '../api/endpoint.ts';
 import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
 import { entryOfResource, type Model } from '../model/build-model.ts';
+import { standInEntry } from '../model/entries.ts';
 import type { FileRecord } from './manifest.ts';
 import { writeText } from './text-files.ts';
 
@@ -96,8 +97,9 @@ export function createAnswerKeys(model: Model, inputs: PageInputs, baseUrl: stri
   const replace = (_: string, value: unknown): unknown => {
     if (typeof value === 'string') return value.startsWith('\u0000') ? `\u0000${value}` : value;
     if (typeof value !== 'object' || value === null) return value;
-    // video resources are made when asked, so they are recognised, not looked up by identity
-    const entry = entryOfResource(model, value);
+    // video resources are made when asked, so they are recognised, not looked up by identity; a
+    // stand-in (entries.ts withStandIns) names its entry, which is the one its id and URL name
+    const entry = standInEntry(value) ?? entryOfResource(model, value);
     const key = entry === undefined ? undefined : keys[entry.index];
     return key === undefined ? value : `\u0000${key}`;
   };

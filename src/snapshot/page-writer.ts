@@ -6,10 +6,11 @@
 // and its shard, and each file its size and SHA-256, for the manifest (manifest.ts), so the server
 // can verify what it serves. A page whose bytes are exactly those of the same URL's page in the
 // previous snapshot (built by the same code, previous-snapshot.ts) takes that page's variants from
-// the previous page files, read by range and checked, instead of being compressed again; they go
-// through the same ordered queue, so the files stay in page order. Pages copied unrendered that
-// follow each other in a previous shard's files are appended as a run (one read a file, each
-// page's CRC-32 checked: Run). A shard whose pages are all the
+// the previous page files, read by range and checked, instead of being compressed again; they are
+// appended at once unless a page of the same shard waits for its variants, then go through the
+// same ordered queue behind it, so each shard's files stay in page order. Pages copied unrendered
+// that follow each other in a previous shard's files are appended as a run (one read a file, each
+// page's CRC-32 checked, one append a file: Run). A shard whose pages are all the
 // previous snapshot's, in their places, is not written at all: its previous files are hard-linked
 // once checked whole (shard-check.ts; docs/architecture.md, "Incremental builds").
 // The writer keeps no buffer it is given: bytes are copied into each file's own buffer when
@@ -24,7 +25,7 @@ import { createCompressPool, type Variants } from './compress-pool.ts';
 import { writeAll } from './disk-faults.ts';
 import { PAGE_KINDS, pageFileName, type PageKind } from './layout.ts';
 import type { FileRecord, PageEntry, Range } from './manifest.ts';
-import { checksumOf, PageReadError, readExactly } from './page-files.ts';
+import { checksumOf, PageReadError, readExactlyInto } from './page-files.ts';
 import { shardOf } from './page-shards.ts';
 import type { PreviousPageFiles } from './previous-snapshot.ts';
 import { startShardCheck, type ShardCheck } from './shard-check.ts';
@@ -61,7 +62,11 @@ function appendOnly(path: string, shard: number) {
   const file = {
     /** Appends a copy of `data`; its range, with `checksum` when it is known (a copied page's, verified when read). */
     append(data: Buffer, checksum: number = checksumOf(data)): Range {
-      const range: Range = [offset, data.length, checksum, shard];
+      return [file.appendBytes(data), data.length, checksum, shard];
+    },
+    /** Appends a copy of `data` (a page's bytes, or a run of pages': Run); the offset it starts at. */
+    appendBytes(data: Buffer): number {
+      const at = offset;
       offset += data.length;
       if (held + data.length > FILE_BUFFER_BYTES) file.flush();
       if (data.length >= FILE_BUFFER_BYTES) {
@@ -71,7 +76,7 @@ function appendOnly(path: string, shard: number) {
         (buffer ??= Buffer.alloc(FILE_BUFFER_BYTES)).set(data, held);
         held += data.length;
       }
-      return range;
+      return at;
     },
     flush() {
       if (held === 0) return;
@@ -137,6 +142,11 @@ export interface PageWriter {
   /** Stops the workers without finishing (after a failure). */
   abort(): Promise<void>;
   readonly entries: Map<string, PageEntry>;
+  /**
+   * Whether `entry` (one of `entries`) is a page taken from the previous snapshot as it was, so its
+   * ETag is that of the previous page of the same key (the purge list needs no look-up for it).
+   */
+  carriesPreviousEtag(entry: PageEntry): boolean;
   readonly bytes: { identity: number; br: number; gzip: number };
   readonly counts: Readonly<PageCounts>;
   /** why the previous snapshot's page files stopped being read from (a read that failed its check, or a shard not linked) */
@@ -169,13 +179,16 @@ interface Shard {
   readonly ends: [number, number, number];
   /** pages copied from the previous snapshot not yet appended: consecutive in one previous shard's files */
   run: Run | undefined;
+  /** pages of this shard queued in the compress pool, not yet placed: variants at hand wait behind them */
+  waiting: number;
 }
 
 /**
  * Pages taken from the previous snapshot for a shard that is written (not linked), whose bytes
  * follow each other in one previous shard's files: appended together when the run ends (a page
  * that does not follow, a page rendered into the shard, RUN_BYTES, or the end), read with one read
- * a file and checked page by page (each range's CRC-32), instead of three reads a page.
+ * a file into a buffer reused from run to run, checked page by page (each range's CRC-32), and
+ * appended with one append a file (flushRun), instead of three reads and three appends a page.
  */
 interface Run {
   /** the previous shard the pages are read from */
@@ -197,6 +210,8 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const { shards: shardCount } = options;
   const pool = createCompressPool();
   const entries = new Map<string, PageEntry>();
+  /** the entries of pages taken from the previous snapshot as they were (their ETag is the previous page's) */
+  const carried = new Set<PageEntry>();
   const bytes = { identity: 0, br: 0, gzip: 0 };
   const counts: PageCounts = { reused: 0, compressed: 0, copied: 0, linked: 0, unlinked: 0 };
   const records: Record<string, FileRecord> = {};
@@ -212,7 +227,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const check = !linking ? undefined : options.check?.shards === shardCount ? options.check : startShardCheck(reuse!.files.dir, reuse!.files.id, shardCount, reuse!.files.records);
   /** a check started before the writer that it does not use (the shard counts differ) */
   const unused = options.check !== check ? options.check : undefined;
-  const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined }));
+  const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined, waiting: 0 }));
 
   const filesOf = (shard: Shard): Record<PageKind, AppendOnly> =>
     (shard.files ??= Object.fromEntries(PAGE_KINDS.map((kind) => [kind, appendOnly(join(dir, pageFileName(kind, shard.index)), shard.index)])) as Record<PageKind, AppendOnly>);
@@ -258,14 +273,23 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   };
   /**
    * Queues a page for its variants, compressed by the pool or `ready` (the previous page's, with
-   * their checksums), placed in page order; ready ones are placed at once when nothing waits.
+   * their checksums), placed in page order; ready ones are placed at once when no page of the same
+   * shard waits for its variants (the order that matters is each shard's files').
    */
   const queue = (shard: Shard, entry: MutableEntry, body: Buffer, ready: Variants | undefined, sums?: Checksums) => {
-    if (ready !== undefined && pool.idle) {
+    if (ready !== undefined && shard.waiting === 0) {
       place(shard, entry, ready, sums);
       return;
     }
-    pool.queue(ready !== undefined ? { ready } : { body }, (variants) => place(shard, entry, variants, sums));
+    inPool(shard, ready !== undefined ? { ready } : { body }, (variants) => place(shard, entry, variants, sums));
+  };
+  /** Queues in the pool a page of `shard` (its body, or its variants behind the shard's pages waiting there). */
+  const inPool = (shard: Shard, page: { readonly body: Buffer } | { readonly ready: Variants }, done: (variants: Variants) => void) => {
+    shard.waiting++;
+    pool.queue(page, (variants) => {
+      shard.waiting--;
+      done(variants);
+    });
   };
 
   /** Whether the previous page `before` would be at the same place in `shard` (its next bytes in every file). */
@@ -278,6 +302,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const takeInPlace = (shard: Shard, key: string, before: PageEntry, copied: boolean) => {
     shard.linked!.push({ key, before, copied });
     entries.set(key, before);
+    carried.add(before);
     shard.ends[0] += before.body[1];
     bytes.identity += before.body[1];
     if (before.br) {
@@ -296,9 +321,15 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     for (const fd of runFiles.values()) closeSync(fd);
     runFiles.clear();
   };
-  /** The bytes [start, end) of a previous page file, exactly (PageReadError otherwise). */
-  const readPrevious = (kind: PageKind, shard: number, start: number, end: number): Buffer => {
-    const name = pageFileName(kind, shard);
+  /**
+   * The buffers runs are read into, one a page kind: made zero-filled, grown when a run needs more,
+   * and reused; nothing keeps a view of them past its run (its bytes are appended or queued, which
+   * copies them), so a run allocates nothing.
+   */
+  const runBuffers: Buffer[] = [];
+  /** The bytes [start, end) of a previous page file of kind `k`, exactly (PageReadError otherwise): a view of its run buffer, valid until the next read. */
+  const readPrevious = (k: number, shard: number, start: number, end: number): Buffer => {
+    const name = pageFileName(PAGE_KINDS[k]!, shard);
     let fd = runFiles.get(name);
     if (fd === undefined) {
       try {
@@ -308,7 +339,9 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       }
       runFiles.set(name, fd);
     }
-    return readExactly(fd, end - start, start, name);
+    const length = end - start;
+    if ((runBuffers[k]?.length ?? 0) < length) runBuffers[k] = Buffer.alloc(Math.max(length, 2 * RUN_BYTES));
+    return readExactlyInto(fd, runBuffers[k]!, length, start, name);
   };
 
   /**
@@ -318,6 +351,8 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const addToRun = (shard: Shard, key: string, before: PageEntry, copied: boolean): boolean => {
     const from = before.body[3];
     if (reuse === undefined || untrusted.has(from)) return false;
+    // a page too small to compress has no variants (the same code made them): one that has some is rendered
+    if (before.body[1] < MIN_COMPRESSIBLE && (before.br !== undefined || before.gzip !== undefined)) return false;
     const starts: [number, number, number] = [before.body[0], before.br?.[0] ?? -1, before.gzip?.[0] ?? -1];
     let run = shard.run;
     // each of the page's ranges starts where the run's ends in that file (a variant no page of the run had yet starts it)
@@ -337,6 +372,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     if (before.link !== undefined) entry.link = before.link;
     if (before.noindex) entry.noindex = true;
     entries.set(key, entry);
+    carried.add(entry);
     run.pages.push({ key, before, entry, copied });
     run.end[0] += before.body[1];
     for (const [kind, range] of [[1, before.br], [2, before.gzip]] as const) {
@@ -350,53 +386,91 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
 
   /**
    * Appends the pages of a shard's run: each file's bytes read at once, each page's ranges checked
-   * against their CRC-32 before anything of the page is appended (the checksums recorded are those
-   * of the bytes just checked: carried, not computed again). From a page that fails its check (or
-   * a read that fails), nothing more is read from that previous shard, and the page and the rest of
-   * the run are rendered again.
+   * against their CRC-32, then the bytes of the pages that passed appended at once, each file's with
+   * one append (the checksums recorded are those of the bytes just checked: carried, not computed
+   * again). From a page that fails its check (or a read that fails), nothing more is read from that
+   * previous shard, and the page and the rest of the run are rendered again.
    */
   function flushRun(shard: Shard): void {
     const run = shard.run;
     if (run === undefined) return;
     shard.run = undefined;
     let blocks: (Buffer | undefined)[] | undefined;
-    try {
-      blocks = [0, 1, 2].map((k) => (run.start[k]! >= 0 && run.end[k]! > run.start[k]! ? readPrevious(PAGE_KINDS[k]!, run.from, run.start[k]!, run.end[k]!) : undefined));
-    } catch (error) {
-      if (!(error instanceof PageReadError)) throw error;
-      reuseStopped ??= error.message;
-      untrusted.add(run.from);
+    if (!untrusted.has(run.from)) {
+      try {
+        blocks = [0, 1, 2].map((k) => (run.start[k]! >= 0 ? readPrevious(k, run.from, run.start[k]!, run.end[k]!) : undefined));
+      } catch (error) {
+        if (!(error instanceof PageReadError)) throw error;
+        reuseStopped ??= error.message;
+        untrusted.add(run.from);
+      }
     }
-    const viewOf = (k: number, range: Range | undefined): Buffer | undefined => {
-      if (range === undefined) return undefined;
-      const at = range[0] - run.start[k]!;
-      const view = blocks![k]!.subarray(at, at + range[1]);
-      if (checksumOf(view) !== range[2]) throw new PageReadError(pageFileName(PAGE_KINDS[k]!, run.from), `the ${range[1]} bytes at ${range[0]} do not match their checksum (the file changed or is damaged)`);
-      return view;
+    /** the first range of the page that does not match its checksum, as [kind, range] */
+    const damaged = (before: PageEntry): [number, Range] | undefined => {
+      for (const [k, range] of [[0, before.body], [1, before.br], [2, before.gzip]] as const) {
+        if (range === undefined) continue;
+        const at = range[0] - run.start[k]!;
+        if (checksumOf(blocks![k]!.subarray(at, at + range[1])) !== range[2]) return [k, range];
+      }
+      return undefined;
     };
-    for (const { key, before, entry, copied } of run.pages) {
-      let views: [Buffer, Buffer | undefined, Buffer | undefined] | undefined;
-      if (!untrusted.has(run.from)) {
-        try {
-          views = [viewOf(0, before.body)!, viewOf(1, before.br), viewOf(2, before.gzip)];
-        } catch (error) {
-          if (!(error instanceof PageReadError)) throw error;
-          reuseStopped ??= error.message;
-          untrusted.add(run.from);
-        }
+    let good = 0;
+    if (blocks !== undefined) {
+      for (; good < run.pages.length; good++) {
+        const bad = damaged(run.pages[good]!.before);
+        if (bad === undefined) continue;
+        const [k, [offset, length]] = bad;
+        reuseStopped ??= new PageReadError(pageFileName(PAGE_KINDS[k]!, run.from), `the ${length} bytes at ${offset} do not match their checksum (the file changed or is damaged)`).message;
+        untrusted.add(run.from);
+        break;
       }
-      if (views === undefined) {
-        if (renderAgain === undefined) throw new Error(`page ${key} cannot be read intact from the previous snapshot, and there is nothing to render it again with`);
-        counts.reused--;
-        if (copied) counts.copied--;
-        writeNow(shard, key, renderAgain(key));
-        continue;
-      }
-      const [body, br, gzip] = views;
-      entry.body = filesOf(shard).body.append(body, before.body[2]);
-      bytes.identity += body.length;
-      if (body.length >= MIN_COMPRESSIBLE) queue(shard, entry, body, [br, gzip], [before.br?.[2], before.gzip?.[2]]);
     }
+    if (good > 0) appendRun(shard, run, good, blocks!);
+    for (let i = good; i < run.pages.length; i++) {
+      const { key, copied } = run.pages[i]!;
+      if (renderAgain === undefined) throw new Error(`page ${key} cannot be read intact from the previous snapshot, and there is nothing to render it again with`);
+      counts.reused--;
+      if (copied) counts.copied--;
+      writeNow(shard, key, renderAgain(key));
+    }
+  }
+
+  /**
+   * Appends the first `good` pages of a run, checked, from its `blocks` (the bytes read for it):
+   * their bodies with one append, their br and gzip variants with one append each when placed (in
+   * page order, behind the pages waiting for theirs); each page's ranges follow from where its
+   * bytes were in the previous file.
+   */
+  function appendRun(shard: Shard, run: Run, good: number, blocks: readonly (Buffer | undefined)[]): void {
+    const files = filesOf(shard);
+    const last = run.pages[good - 1]!.before.body;
+    const body = blocks[0]!.subarray(0, last[0] + last[1] - run.start[0]!);
+    const bodyAt = files.body.appendBytes(body) - run.start[0]!;
+    bytes.identity += body.length;
+    /** where the good pages' variants end in the br and gzip blocks */
+    let brEnd = 0;
+    let gzipEnd = 0;
+    for (let i = 0; i < good; i++) {
+      const { before, entry } = run.pages[i]!;
+      entry.body = [bodyAt + before.body[0], before.body[1], before.body[2], shard.index];
+      if (before.br) brEnd = before.br[0] + before.br[1] - run.start[1]!;
+      if (before.gzip) gzipEnd = before.gzip[0] + before.gzip[1] - run.start[2]!;
+    }
+    if (brEnd === 0 && gzipEnd === 0) return;
+    const placeRun = ([br, gzip]: Variants) => {
+      const brAt = br ? files.br.appendBytes(br) - run.start[1]! : 0;
+      const gzipAt = gzip ? files.gzip.appendBytes(gzip) - run.start[2]! : 0;
+      bytes.br += br?.length ?? 0;
+      bytes.gzip += gzip?.length ?? 0;
+      for (let i = 0; i < good; i++) {
+        const { before, entry } = run.pages[i]!;
+        if (before.br) entry.br = [brAt + before.br[0], before.br[1], before.br[2], shard.index];
+        if (before.gzip) entry.gzip = [gzipAt + before.gzip[0], before.gzip[1], before.gzip[2], shard.index];
+      }
+    };
+    const ready: Variants = [brEnd > 0 ? blocks[1]!.subarray(0, brEnd) : undefined, gzipEnd > 0 ? blocks[2]!.subarray(0, gzipEnd) : undefined];
+    if (shard.waiting === 0) placeRun(ready);
+    else inPool(shard, { ready }, placeRun);
   }
 
   const writeNow = (shard: Shard, key: string, rendered: Rendered) => {
@@ -498,6 +572,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
 
   return {
     entries,
+    carriesPreviousEtag: (entry) => carried.has(entry),
     bytes,
     counts,
     get reuseStopped() {
@@ -537,7 +612,10 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       writeNow(shard, key, rendered);
     },
     async keepUp() {
-      // too many queued (rendering is ahead of the workers): compress the waiting batches here, then wait
+      // the pages queued so far go to the workers, whose results are taken (no wait); too many queued
+      // (rendering is ahead of the workers): compress the waiting batches here, then wait
+      pool.flush();
+      pool.receive();
       while (pool.pending > MAX_PENDING_BATCHES && pool.compressHere());
       if (pool.pending > MAX_PENDING_BATCHES) await pool.drain();
     },

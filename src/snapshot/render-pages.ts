@@ -36,6 +36,16 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
   const context: Context = { model, snapshot: undefined, liveStreams: () => model.live };
   const answerKey = createAnswerKeys(model, inputs, options.baseUrl);
   const unchanged = (key: string, now: string | undefined) => previousInputs !== undefined && now !== undefined && previousInputs.get(key) === now;
+  // a video's three pages are planned one after the other, with the same group: its keys are compared once
+  let lastGroup: string | undefined;
+  let lastUnchanged = false;
+  const groupUnchanged = (group: string): boolean => {
+    if (group !== lastGroup) {
+      lastGroup = group;
+      lastUnchanged = unchanged(group, inputs.get(group));
+    }
+    return lastUnchanged;
+  };
   // a page taken from the served snapshot whose bytes turn out unreadable is rendered after all
   const renderAgain = (key: string) => renderAnswered(answerPage(key, context), context, undefined).rendered;
   const started = performance.now();
@@ -51,7 +61,7 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
   for (const planned of planPages(model)) {
     let url: string | undefined = planned.url;
     for (let n = 0; url !== undefined && n < planned.pages; n++) {
-      if (planned.group !== undefined && unchanged(planned.group, inputs.get(planned.group)) && writer.copy(url, renderAgain)) {
+      if (planned.group !== undefined && groupUnchanged(planned.group) && writer.copy(url, renderAgain)) {
         url = undefined; // a group's pages are single pages (plan-pages.ts)
       } else {
         // a page keyed by its answer, in a build that may copy it: answered first with stand-ins for

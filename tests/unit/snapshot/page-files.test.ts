@@ -1,10 +1,10 @@
 // src/snapshot/page-files.ts: the one reader of page files returns exactly a range's bytes or throws.
-import { truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Range } from '../../../src/snapshot/manifest.ts';
-import { checksumOf, diskSource, memorySource, PageReadError, shardedSource } from '../../../src/snapshot/page-files.ts';
+import { checksumOf, diskSource, memorySource, PageReadError, readExactlyInto, shardedSource } from '../../../src/snapshot/page-files.ts';
 import { tempDirs } from '../support/fixtures.ts';
 
 const dirs = tempDirs();
@@ -18,6 +18,25 @@ function fileOf(content: Buffer): string {
   writeFileSync(file, content);
   return file;
 }
+
+describe('readExactlyInto', () => {
+  it('reads a range into the start of a reused buffer, its view exactly the range, and throws past the end of the file', () => {
+    const file = fileOf(bytes);
+    const fd = openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(4096);
+      expect(readExactlyInto(fd, buffer, 4096, 0, 'pages.bin').equals(bytes.subarray(0, 4096))).toBe(true);
+      const view = readExactlyInto(fd, buffer, 100, 4900, 'pages.bin');
+      expect(view.length).toBe(100);
+      expect(view.buffer).toBe(buffer.buffer);
+      expect(view.equals(bytes.subarray(4900))).toBe(true);
+      expect(() => readExactlyInto(fd, buffer, 200, 4900, 'pages.bin')).toThrow(/^pages\.bin: ends at byte 5000, before the 200 bytes at 4900/);
+      expect(() => readExactlyInto(fd, buffer, 5000, 0, 'pages.bin')).toThrow(RangeError);
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
 
 describe('diskSource', () => {
   it('reads exactly the bytes of each range', () => {

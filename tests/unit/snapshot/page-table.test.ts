@@ -87,6 +87,21 @@ describe('PageTable', () => {
     expect(diffPages(undefined, all)).toEqual([...all.keys()].sort());
   });
 
+  it('diffPages asks nothing of a page carried from the previous snapshot, and still lists the changed, added and removed ones', () => {
+    const pages = writerPages(300);
+    const asked: string[] = [];
+    const before = new Map(pages);
+    const spy = { size: before.size, get: (key: string) => { asked.push(key); return before.get(key); }, keys: () => before.keys() } as unknown as ReadonlyMap<string, PageEntry>;
+    // every page but the first ten carried; one of those changed, one added; the last one removed
+    const after = new Map(pages.slice(0, -1).map(([key, entry], i): [string, PageEntry] => [key, i === 3 ? { ...entry, etag: '"new"' } : entry]));
+    after.set('/added', { etag: '"added"', body: [0, 1, 2, 0] });
+    const carried = new Set([...after.values()].slice(10, -1));
+    const changed = diffPages(spy, after, (entry) => carried.has(entry));
+    expect(changed).toEqual(diffPages(tableOf(pages), after));
+    expect(changed).toEqual([pages[3]![0], '/added', pages.at(-1)![0]].sort());
+    expect(asked.sort()).toEqual([...pages.slice(0, 10).map(([key]) => key), '/added'].sort());
+  });
+
   it('packs a line of the page writer\'s form from its bytes into the entry JSON.parse makes of it, and declines any other line, adding nothing', () => {
     const pages = writerPages(2_000);
     const lineOf = ([key, entry]: [string, PageEntry]) => Buffer.from(`,${JSON.stringify(key)}:${JSON.stringify(entry)}`);

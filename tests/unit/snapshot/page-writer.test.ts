@@ -193,6 +193,19 @@ describe('page shards', () => {
     expect([...writer.entries].sort()).toEqual([...direct.entries].sort());
   });
 
+  it('says which pages carry their previous ETag (taken as they were, linked or copied in runs), not those rendered anew', async () => {
+    const pages = videoPages();
+    const { snapshot } = await previousOf(pages);
+    const changed = new Map([['/v1/videos/v7', JSON.stringify({ i: 7, text: 'changed' })]]);
+    const { writer } = await rebuild(snapshot, pages, changed);
+    const touched = shardOf('/v1/videos/v7', SHARDS);
+    expect(writer.counts.linked).toBe(SHARDS - 1);
+    for (const [key, entry] of writer.entries) expect(writer.carriesPreviousEtag(entry), key).toBe(key !== '/v1/videos/v7');
+    // the written shard's other pages were copied in runs, with the previous ETags
+    expect([...writer.entries.keys()].filter((key) => shardOf(key, SHARDS) === touched && key !== '/v1/videos/v7').length).toBeGreaterThan(3);
+    expect(writer.carriesPreviousEtag({ ...writer.entries.get('/v1/videos/v8')! })).toBe(false);
+  });
+
   it('does not link a shard that lost its last page (its previous files are longer): its pages are copied', async () => {
     const pages = videoPages();
     const { snapshot } = await previousOf(pages);
@@ -351,6 +364,30 @@ describe('createCompressPool', () => {
       }
       // 40 batches of 64 pages held 40 x 64 x 240 KB = 600 MB in all; at most a few batches at once
       expect(pool.arenaBytes).toBeLessThan(4 * BATCH_PAGES * 3 * body.length + 2 * CHUNK_BYTES);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('takes the workers\' results without waiting (receive): a thread that never yields gets its pages back, compressed by the worker', async () => {
+    const pool = createCompressPool(1);
+    try {
+      const order: number[] = [];
+      const results: Variants[] = [];
+      const bodies = Array.from({ length: 3 * BATCH_PAGES }, (_, b) => json(b, 1500));
+      bodies.forEach((body, b) => pool.queue({ body }, (variants) => { order.push(b); results[b] = kept(variants); }));
+      pool.flush();
+      // no await below: this thread's event loop never runs, so only `receive` can hand the results back
+      const nap = new Int32Array(new SharedArrayBuffer(4));
+      const until = Date.now() + 30_000;
+      while (order.length < bodies.length && Date.now() < until) {
+        Atomics.wait(nap, 0, 0, 5);
+        pool.receive();
+      }
+      expect(order).toEqual(bodies.map((_, b) => b));
+      expect(pool.idle).toBe(true);
+      bodies.forEach((body, b) => expect(brotliDecompressSync(results[b]![0]!).equals(body)).toBe(true));
+      await pool.drain();
     } finally {
       await pool.close();
     }

@@ -4,7 +4,7 @@
 // for every page the build plans, or a changed page would be copied from the served snapshot.
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/api/endpoint.ts';
-import { withStandIns } from '../../../src/model/entries.ts';
+import { standInEntry, withStandIns } from '../../../src/model/entries.ts';
 import { computeVideoInputs, createAnswerKeys } from '../../../src/snapshot/page-inputs.ts';
 import { planPages } from '../../../src/snapshot/plan-pages.ts';
 import { answerPage } from '../../../src/snapshot/render-page.ts';
@@ -72,6 +72,20 @@ describe('render-pages: list pages keyed from stand-ins', () => {
     // a key that changes with a listed video's inputs changes with stand-ins too
     const changed = createAnswerKeys(model, new Map([...computeVideoInputs(catalogue, BASE_URL)].map(([group, key]) => [group, group === `video:${(real.data[0] as unknown as { id: string }).id}` ? `${key}!` : key])), BASE_URL);
     expect(changed(withStandIns(() => answerPage(url, context)).answer)).not.toBe(answerKey(answerPage(url, context).answer));
+  });
+
+  it('recognises a stand-in by the entry it names, and a copy of one (or a real resource) by its id and watch URL, to the same key', () => {
+    const url = '/v1/videos?limit=20&sort=latest';
+    const standIns = withStandIns(() => answerPage(url, context)).answer;
+    const data = (standIns.body as { data: object[] }).data;
+    const real = answerPage(url, context).answer.body as { data: { id: string }[] };
+    data.forEach((item, i) => expect(standInEntry(item)).toBe(model.videos.get(real.data[i]!.id)));
+    // a plain object of the same two fields is no stand-in, yet names the same videos: the same key
+    const copies = { ...standIns, body: { ...(standIns.body as object), data: data.map((item) => ({ ...item })) } };
+    for (const item of copies.body.data) expect(standInEntry(item)).toBeUndefined();
+    expect(answerKey(copies)).toBe(answerKey(standIns));
+    expect(answerKey(standIns)).toBe(answerKey(answerPage(url, context).answer));
+    expect(JSON.stringify(data[0])).toBe(JSON.stringify({ id: real.data[0]!.id, watchUrl: model.urls.watch(real.data[0]!.id) }));
   });
 
   it('makes real resources again after a handler threw inside withStandIns', () => {
