@@ -32,7 +32,7 @@ import type { ShardCheck } from './shard-check.ts';
 import { shardCountFor } from './page-shards.ts';
 import { buildCodeId } from './previous-snapshot.ts';
 import { currentSnapshotId, readBuiltFrom, removeLeftovers, withBuildLock } from './swap.ts';
-import { createLap } from './build-progress.ts';
+import { createLap, expectedOf } from './build-progress.ts';
 import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { snapshotWhole, startChoosePrevious, type PreviousChoice } from './choose-previous.ts';
 import { copySearchIndex, startSearchIndex, type SearchIndexTask } from './search-file.ts';
@@ -357,7 +357,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     previousInputs,
     checkedBefore: reusable ? writer.isPrevious : undefined,
     // the pages the served snapshot has is the best estimate of the total before the plan is walked
-    expected: previous?.pages.size ?? estimatePages(model),
+    expected: expectedOf(previous?.pages.size ?? estimatePages(model), model.videos.size, model.playlists.size),
     // a failed search worker ends the build at the next progress report (every few seconds),
     // not after every page is rendered
     progress: (message) => {

@@ -5,11 +5,12 @@
 // (entries.ts withStandIns: the key needs only which video stands where), and again for real only
 // when its key changed (docs/architecture.md, "Incremental builds").
 // Progress lines give the pages done of about the previous snapshot's count (or the plan's estimate
-// for a first build), the percentage, the time left and how many were copied, reused or compressed.
+// for a first build), the percentage, the time left (a list page weighing a page of videos:
+// build-progress.ts) and how many were copied, reused or compressed.
 import type { Context } from '../api/endpoint.ts';
 import type { Model } from '../model/build-model.ts';
 import { withStandIns } from '../model/entries.ts';
-import { formatDuration } from '../lib/progress.ts';
+import { createPagesProgress, type PagesExpected } from './build-progress.ts';
 import { createAnswerKeys, type PageInputs } from './page-inputs.ts';
 import type { PageWriter } from './page-writer.ts';
 import { planPages } from './plan-pages.ts';
@@ -25,8 +26,8 @@ export interface RenderPagesOptions {
   readonly previousInputs: PageInputs | undefined;
   /** pages whose bytes were checked before (the served snapshot's), when they may be reused */
   readonly checkedBefore: CheckedBefore | undefined;
-  /** the number of pages expected (the served snapshot's, else estimatePages), for progress */
-  readonly expected: number;
+  /** the pages expected (the served snapshot's, else estimatePages) and how many are pages of a list, for progress */
+  readonly expected: PagesExpected;
   readonly progress: (message: string) => void;
 }
 
@@ -53,13 +54,15 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
   let lastReport = started;
   const report = () => {
     const elapsed = (performance.now() - started) / 1000;
-    const { expected } = options;
-    const of = expected > done ? ` of about ${expected} (${Math.floor((done / expected) * 100)}%, ${formatDuration((elapsed / done) * (expected - done))} left)` : '';
+    const of = pagesProgress.describe(elapsed);
     const c = writer.counts;
     options.progress(`${done} pages${of}: ${c.copied} copied unrendered, ${c.reused - c.copied} rendered as before, ${c.compressed} compressed (${(writer.bytes.identity / 1e6).toFixed(0)} MB of JSON)`);
   };
+  const pagesProgress = createPagesProgress(options.expected);
   for (const planned of planPages(model)) {
     let url: string | undefined = planned.url;
+    // a page of a list (not a video's, a playlist's own or the categories): its weight for the time left
+    const list = planned.group === undefined && planned.url.includes('limit=');
     for (let n = 0; url !== undefined && n < planned.pages; n++) {
       if (planned.group !== undefined && groupUnchanged(planned.group) && writer.copy(url, renderAgain)) {
         url = undefined; // a group's pages are single pages (plan-pages.ts)
@@ -76,6 +79,7 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
         }
         url = answered.answer.next;
       }
+      pagesProgress.page(list);
       if (++done % 256 === 0) await writer.keepUp();
       if (performance.now() - lastReport > 5000) {
         lastReport = performance.now();
