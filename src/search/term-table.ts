@@ -16,9 +16,12 @@ export interface TermIdList {
   length: number;
 }
 
-/** ASCII code units that are part of a word: letters and digits (ASCII has no other letters, digits or marks). */
-const ASCII_WORD = new Uint8Array(128);
-for (let c = 0; c < 128; c++) ASCII_WORD[c] = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 0;
+/**
+ * ASCII code units that are part of a word, letters and digits (ASCII has no other letters, digits
+ * or marks), as lower-cased (what toLowerCase makes of them); 0 for the others.
+ */
+const ASCII_LOWER = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_LOWER[c] = (c >= 48 && c <= 57) || (c >= 97 && c <= 122) ? c : c >= 65 && c <= 90 ? c + 32 : 0;
 
 /** The classes of the code units outside ASCII that are no surrogate, as found (0: not yet, 1: word, 2: not). */
 const BMP_CLASS = new Uint8Array(0x10000);
@@ -44,7 +47,7 @@ const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 /** Code units of the code point at `i` of `units` (before `end`) when it is part of a word (1 or 2), else 0. */
 function wordUnitsAt(units: Uint16Array, i: number, end: number): number {
   const c = units[i]!;
-  if (c < 0x80) return ASCII_WORD[c]!;
+  if (c < 0x80) return ASCII_LOWER[c]! === 0 ? 0 : 1;
   if (isHigh(c)) {
     const next = i + 1 < end ? units[i + 1]! : 0;
     // a lone surrogate is a code point of its own, and no letter, digit or mark
@@ -58,15 +61,15 @@ function wordUnitsAt(units: Uint16Array, i: number, end: number): number {
 const mix = (hash: number, unit: number) => Math.imul(hash ^ unit, 0x01000193);
 const HASH_SEED = 0x811c9dc5 | 0;
 
-/** A stopword of 5 ASCII letters or fewer as a number (7 bits a letter): its words are checked without a string. */
-const STOP_KEYS = new Set([...STOPWORDS].map((w) => keyOf(w)));
-function keyOf(word: string): number {
+/** A word of 5 ASCII letters or digits or fewer as a number (7 bits a letter), lower-cased: stopwords are checked without a string. */
+function keyOf(units: ArrayLike<number>, from: number, length: number): number {
   let key = 0;
-  for (let i = 0; i < word.length; i++) key = key * 128 + word.charCodeAt(i);
-  return key * 8 + word.length;
+  for (let i = from; i < from + length; i++) key = key * 128 + ASCII_LOWER[units[i]!]!;
+  return key * 8 + length;
 }
 const LONGEST_STOPWORD = Math.max(...[...STOPWORDS].map((w) => w.length));
 if (LONGEST_STOPWORD > 5 || [...STOPWORDS].some((w) => !/^[a-z]+$/.test(w))) throw new Error('stopwords must be at most 5 ASCII letters');
+const STOP_KEYS = new Set([...STOPWORDS].map((w) => keyOf(Array.from(w, (c) => c.charCodeAt(0)), 0, w.length)));
 
 /** Every term met, its id being the order it was first met in. */
 export class TermTable {
@@ -78,7 +81,7 @@ export class TermTable {
   /** id → where its code units start in `units` (and end, at id + 1) */
   private starts = new Int32Array(1 << 12);
   private units = new Uint16Array(1 << 16);
-  /** the word being read, lower-cased */
+  /** a term given as a string (idOfTerm), as code units */
   private word = new Uint16Array(256);
   /** the code units of a text given as a string (scan) */
   private text = new Uint16Array(1 << 12);
@@ -103,36 +106,39 @@ export class TermTable {
   /** The same for the text in `units` from `from` to `to` (a packed document's field: no string made of it). */
   scanUnits(units: Uint16Array, from: number, to: number, out: TermIdList): number {
     const before = out.length;
+    // a term is at least one code unit of the text: room for them all, once
+    if (out.length + to - from > out.ids.length) {
+      const grown = new Int32Array(Math.max(out.ids.length * 2, out.length + to - from));
+      grown.set(out.ids.subarray(0, out.length));
+      out.ids = grown;
+    }
+    const ids = out.ids;
+    let count = out.length;
     let i = from;
     while (i < to) {
       const c = units[i]!;
-      if (c < 0x80 ? ASCII_WORD[c] === 0 : wordUnitsAt(units, i, to) === 0) {
+      if (c < 0x80 ? ASCII_LOWER[c] === 0 : wordUnitsAt(units, i, to) === 0) {
         i++; // (the low half of a pair that is no letter is then no letter either)
         continue;
       }
-      // a word starts at i: read it lower-cased while it is ASCII
+      // a word starts at i: hashed lower-cased while it is ASCII
       const start = i;
       let hash = HASH_SEED;
-      let length = 0;
-      let key = 0;
       let ascii = true;
       for (; i < to; i++) {
         const unit = units[i]!;
-        if (unit >= 0x80) {
-          // the word goes on outside ASCII, or ends here
-          ascii = wordUnitsAt(units, i, to) === 0;
+        const lower = unit < 0x80 ? ASCII_LOWER[unit]! : 0;
+        if (lower === 0) {
+          // the word ends here, or goes on outside ASCII
+          if (unit >= 0x80) ascii = wordUnitsAt(units, i, to) === 0;
           break;
         }
-        if (ASCII_WORD[unit] === 0) break;
-        const lower = unit >= 65 && unit <= 90 ? unit + 32 : unit;
-        if (length === this.word.length) this.word = grow16(this.word, length + 1);
-        this.word[length++] = lower;
         hash = mix(hash, lower);
-        if (length <= LONGEST_STOPWORD) key = key * 128 + lower;
       }
       if (ascii) {
-        if (length <= LONGEST_STOPWORD && STOP_KEYS.has(key * 8 + length)) continue;
-        this.push(out, this.idOf(hash, length, undefined));
+        const length = i - start;
+        if (length <= LONGEST_STOPWORD && STOP_KEYS.has(keyOf(units, start, length))) continue;
+        ids[count++] = this.idOf(hash, units, start, length, true, undefined);
         continue;
       }
       // not ASCII: the whole word as a string, through termsOf's own steps (once per distinct word)
@@ -142,23 +148,15 @@ export class TermTable {
         i += step;
       }
       const token = stringOf(units, start, i);
-      let ids = this.tokens.get(token);
-      if (ids === undefined) {
-        ids = termsOfToken(token).map((term) => this.idOfTerm(term));
-        this.tokens.set(token, ids);
+      let termIds = this.tokens.get(token);
+      if (termIds === undefined) {
+        termIds = termsOfToken(token).map((term) => this.idOfTerm(term));
+        this.tokens.set(token, termIds);
       }
-      for (const id of ids) this.push(out, id);
+      for (const id of termIds) ids[count++] = id;
     }
-    return out.length - before;
-  }
-
-  private push(out: TermIdList, id: number): void {
-    if (out.length === out.ids.length) {
-      const grown = new Int32Array(out.ids.length * 2);
-      grown.set(out.ids);
-      out.ids = grown;
-    }
-    out.ids[out.length++] = id;
+    out.length = count;
+    return count - before;
   }
 
   /** The id of a term given as a string (a word outside ASCII, after termsOf's steps). */
@@ -171,28 +169,27 @@ export class TermTable {
       this.word[i] = unit;
       hash = mix(hash, unit);
     }
-    return this.idOf(hash, length, term);
+    return this.idOf(hash, this.word, 0, length, false, term);
   }
 
   /**
-   * The id of the term in `word` (its first `length` units, hashed to `hash`), added when new: its
-   * string is `term`, or made from `word` when not given.
+   * The id of the term in `source` from `from` (`length` units, lower-cased first when `fold`:
+   * ASCII letters and digits), hashed to `hash`, added when new: its string is `term`, or made
+   * from its units when not given.
    */
-  private idOf(hash: number, length: number, term: string | undefined): number {
+  private idOf(hash: number, source: Uint16Array, from: number, length: number, fold: boolean, term: string | undefined): number {
     const mask = this.slots.length - 1;
-    const word = this.word;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const held = this.slots[slot]!;
-      if (held === 0) {
-        return this.add(term ?? stringOf(word, 0, length), hash, length, slot);
-      }
+      if (held === 0) return this.add(hash, source, from, length, fold, term, slot);
       const id = held - 1;
       if (this.hashes[id] !== hash) continue;
       const at = this.starts[id]!;
       if (this.starts[id + 1]! - at !== length) continue;
       let same = true;
       for (let k = 0; k < length; k++) {
-        if (this.units[at + k] !== word[k]) {
+        const unit = source[from + k]!;
+        if (this.units[at + k] !== (fold ? ASCII_LOWER[unit] : unit)) {
           same = false;
           break;
         }
@@ -201,9 +198,8 @@ export class TermTable {
     }
   }
 
-  private add(term: string, hash: number, length: number, slot: number): number {
+  private add(hash: number, source: Uint16Array, from: number, length: number, fold: boolean, term: string | undefined, slot: number): number {
     const id = this.terms.length;
-    this.terms.push(term);
     if (id + 2 > this.hashes.length) {
       this.hashes = grow32(this.hashes, id + 2);
       this.starts = grow32(this.starts, id + 2);
@@ -211,8 +207,12 @@ export class TermTable {
     this.hashes[id] = hash;
     const at = this.starts[id]!;
     if (at + length > this.units.length) this.units = grow16(this.units, at + length);
-    this.units.set(this.word.subarray(0, length), at);
+    for (let k = 0; k < length; k++) {
+      const unit = source[from + k]!;
+      this.units[at + k] = fold ? ASCII_LOWER[unit]! : unit;
+    }
     this.starts[id + 1] = at + length;
+    this.terms.push(term ?? stringOf(this.units, at, at + length));
     this.slots[slot] = id + 1;
     if ((id + 1) * 2 > this.slots.length) this.rehash();
     return id;
@@ -231,7 +231,7 @@ export class TermTable {
   }
 }
 
-/** The code units from `from` to `to` as a string (a word: a few hundred units at most, as a description is cut at 1,000). */
+/** The code units from `from` to `to` as a string (in pieces: a call takes so many arguments at most). */
 function stringOf(units: Uint16Array, from: number, to: number): string {
   let text = '';
   for (let at = from; at < to; at += 4096) text += String.fromCharCode.apply(null, units.subarray(at, Math.min(to, at + 4096)) as unknown as number[]);
