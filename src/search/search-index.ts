@@ -117,28 +117,34 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
   // a document's count of each of its terms per field (term id × field), zeroed again after it
   const tf = new Int32Array(termCount * fieldCount);
   const seenIn = new Int32Array(termCount);
-  const seen: number[] = [];
+  // the document's terms (each once) and, per field, its length's part of BM25+'s denominator
+  let seen = new Int32Array(1 << 10);
+  const norm = new Float64Array(fieldCount);
   let at = 0;
   for (let d = 0; d < n; d++) {
-    seen.length = 0;
+    let seenCount = 0;
     for (let f = 0; f < fieldCount; f++) {
-      for (let end = at + lengths[f]![d]!; at < end; at++) {
+      const length = lengths[f]![d]!;
+      norm[f] = K1 * (1 - B + (B * length) / average[f]!);
+      for (const end = at + length; at < end; at++) {
         const id = idOf[tokenIds[at]!]!;
         if (seenIn[id] !== d + 1) {
           seenIn[id] = d + 1;
-          seen.push(id);
+          if (seenCount === seen.length) seen = grown(seen, seenCount + 1);
+          seen[seenCount++] = id;
         }
         tf[id * fieldCount + f]! += 1;
       }
     }
-    for (const id of seen) {
+    for (let s = 0; s < seenCount; s++) {
+      const id = seen[s]!;
       let all = 0;
       let looseScore = 0;
       for (let f = 0; f < fieldCount; f++) {
         const count = tf[id * fieldCount + f]!;
         if (count === 0) continue;
         tf[id * fieldCount + f] = 0;
-        const score = boosts[f]! * idf[id]! * (DELTA + (count * (K1 + 1)) / (count + K1 * (1 - B + (B * lengths[f]![d]!) / average[f]!)));
+        const score = boosts[f]! * idf[id]! * (DELTA + (count * (K1 + 1)) / (count + norm[f]!));
         all += score;
         if (loose[f]) looseScore += score;
       }
