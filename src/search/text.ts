@@ -20,20 +20,6 @@ const DIACRITICS = /[\u0300-\u036f]/g;
 
 const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
 
-export function tokenize(text: string): string[] {
-  const tokens = text.split(SPLIT);
-  if (!UNSPACED.test(text)) return tokens;
-  const words: string[] = [];
-  for (const token of tokens) {
-    if (!UNSPACED.test(token)) {
-      words.push(token);
-      continue;
-    }
-    for (const part of segmenter.segment(token)) if (part.isWordLike) words.push(part.segment);
-  }
-  return words;
-}
-
 /** A token as a term, or null when it is not worth indexing. */
 export function processTerm(token: string): string | null {
   if (token === '') return null;
@@ -48,7 +34,7 @@ export const isWordCodePoint = (codePoint: number): boolean => WORD.test(String.
 /**
  * The terms of one word of a text (a maximal run of letters, digits and marks, as SPLIT leaves
  * them): what termsOf makes of it, split by ICU's dictionaries when it holds a script written
- * without spaces (term-table.ts reads a text's other words itself).
+ * without spaces (term-table.ts reads the index's ASCII words itself).
  */
 export function termsOfToken(token: string): string[] {
   const terms: string[] = [];
@@ -65,13 +51,10 @@ export function termsOfToken(token: string): string[] {
   return terms;
 }
 
-/** The terms of a text, in order. */
+/** The terms of a text, in order: those of each of its words (term-table.ts reads the index's texts the same way). */
 export function termsOf(text: string): string[] {
   const terms: string[] = [];
-  for (const token of tokenize(text)) {
-    const term = processTerm(token);
-    if (term !== null) terms.push(term);
-  }
+  for (const token of text.split(SPLIT)) if (token !== '') terms.push(...termsOfToken(token));
   return terms;
 }
 
