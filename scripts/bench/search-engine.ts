@@ -3,15 +3,23 @@
 // times COUNT (default 2,000) distinct cold queries on videos, printing percentiles, the time by
 // number of words and the slowest queries, and the same for the process's CPU time (which a busy
 // machine inflates far less than wall time). With --handlers, loads the whole snapshot and times
-// the benchmark's request mix through the handlers and the renderer instead (no HTTP).
+// the benchmark's request mix through the handlers and the renderer instead (no HTTP). With
+// --build, builds the index of the snapshot's model as the build does (documents packed, then
+// indexed and serialised: the worker's part) COUNT times (default 3) and prints each part's CPU
+// time (process.threadCpuUsage: this thread's alone) and the SHA-256 of search.json's text, which
+// must be the snapshot's (docs/performance.md, "Search index build without a string per word").
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Context, Endpoint } from '../../src/api/endpoint.ts';
 import { listVideos } from '../../src/api/handlers/list-videos.ts';
 import { search } from '../../src/api/handlers/search.ts';
 import { renderAnswer } from '../../src/api/respond.ts';
+import { createHash } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { searchSources } from '../../src/search/documents.ts';
+import { packSources, sourcesOf } from '../../src/search/packed-documents.ts';
 import { searchKind } from '../../src/search/run-search.ts';
-import { loadSearchIndex } from '../../src/search/search-index.ts';
+import { buildSearchIndexOf, loadSearchIndex, serialisedPieces } from '../../src/search/search-index.ts';
 import { termsOf } from '../../src/search/text.ts';
 import { loadSnapshot } from '../../src/server/snapshot-store.ts';
 import { searchQueries } from './search-queries.ts';
@@ -20,6 +28,29 @@ const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const dir = args[0] ?? '/tmp/s100k';
 const count = Number(args[1] ?? 2000);
 const current = join(dir, 'dist', 'snapshots', 'current');
+if (process.argv.includes('--build')) {
+  const snapshot = loadSnapshot(current, basename(realpathSync(current)), { cacheBytes: 0 });
+  const served = createHash('sha256').update(readFileSync(join(current, 'search.json'))).digest('hex');
+  const seconds = () => {
+    const used = process.threadCpuUsage();
+    return (used.user + used.system) / 1e6;
+  };
+  for (let run = 0; run < Number(args[1] ?? 3); run++) {
+    const started = seconds();
+    const packed = packSources(searchSources(snapshot.model));
+    const packing = seconds();
+    const index = buildSearchIndexOf(sourcesOf(packed));
+    const built = seconds();
+    const hash = createHash('sha256');
+    for (const piece of serialisedPieces(index)) hash.update(piece, 'latin1');
+    const sha256 = hash.digest('hex');
+    const done = seconds();
+    console.log(`CPU: packing ${(packing - started).toFixed(2)} s, index ${(built - packing).toFixed(2)} s, serialising and hashing ${(done - built).toFixed(2)} s; `
+      + `search.json ${sha256 === served ? 'is the snapshot\'s' : `DIFFERS: ${sha256}`} (load ${loadavg()[0]!.toFixed(1)})`);
+  }
+  process.exit(0);
+}
+
 const seen = new Set<string>();
 const queries = searchQueries(join(dir, 'catalogue.db'), count * 3, 11).filter((q) => {
   const key = termsOf(q).join(' ');

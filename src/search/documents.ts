@@ -36,6 +36,12 @@ export interface DocumentSource {
   readonly count: number;
   /** the text of field `f` (KIND_SPECS order) of document `d` */
   text(d: number, f: number): string;
+  /**
+   * field `f`'s texts as UTF-16 code units, text `d` from `ends[d - 1]` (0 for the first) to
+   * `ends[d]`, when the source holds them so (packed-documents.ts): the index reads them without
+   * making a string of each
+   */
+  codeUnits?(f: number): { readonly units: Uint16Array; readonly ends: Int32Array } | undefined;
   /** called once every text was read: the source may let its memory go */
   release?(): void;
 }

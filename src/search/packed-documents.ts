@@ -6,6 +6,7 @@
 // worker turns one value at a time back into a string, reads it once and lets each buffer go once
 // its kind is tokenised. UTF-16 keeps every string exactly (a lone surrogate too, which UTF-8
 // would replace), so the index is the one built from the documents themselves.
+import { endianness } from 'node:os';
 import { KIND_SPECS, SEARCH_KINDS, type SearchKind } from './documents.ts';
 import { runSteps } from '../model/steps.ts';
 import { documentSources, packStrings, unpackStrings, type DocumentSource, type KindDocuments, type KindSources, type PackedStrings } from './search-index.ts';
@@ -101,6 +102,12 @@ export function sourcesOf(packed: PackedDocuments): KindSources {
       text(d, f) {
         const e = ends[f]!;
         return texts[f]!.toString('utf16le', d === 0 ? 0 : e[d - 1]! * 2, e[d]! * 2);
+      },
+      codeUnits(f) {
+        const bytes = texts[f];
+        // UTF-16LE is the platform's own order of a Uint16Array's units on every platform Node runs on, checked all the same
+        if (bytes === undefined || bytes.byteOffset % 2 !== 0 || endianness() !== 'LE') return undefined;
+        return { units: new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2), ends: ends[f]! };
       },
       release() {
         texts = [];

@@ -14,7 +14,8 @@ import { editsFor, KEPT_MATCHES, postingsOf, rankWords, variantsOf } from './ran
 
 export type { DocumentSource, KindIndex, KindSources, SearchIndex };
 import { decodeArray, encodeArray, readDeltas, writeDeltas, type StoredArray } from './stored-arrays.ts';
-import { allowsTypos, termsOf } from './text.ts';
+import { TermTable, type TermIdList } from './term-table.ts';
+import { allowsTypos } from './text.ts';
 import { buildTypoIndex, type TypoIndex } from './typo-index.ts';
 import { isVocabulary } from './vocabulary.ts';
 import { runSteps, type Steps } from '../model/steps.ts';
@@ -53,50 +54,47 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
   const loose = fields.map((f) => spec.looseFields.includes(f));
   const boosts = fields.map((f) => spec.boost[f] ?? 1);
   const n = source.count;
-  const termIds = new Map<string, number>();
-  const firstSeen: string[] = [];
-  const counts: number[] = [];
-  const looseCounts: number[] = [];
-  // the last document (+ 1) each term was counted in, over every field and over the short ones
-  const countedIn: number[] = [];
-  const looseCountedIn: number[] = [];
+  const table = new TermTable();
+  // per term id: its documents over every field and over the short ones, and the last document
+  // (+ 1) each was counted in
+  let counts = new Int32Array(1 << 12);
+  let looseCounts = new Int32Array(1 << 12);
+  let countedIn = new Int32Array(1 << 12);
+  let looseCountedIn = new Int32Array(1 << 12);
   const lengths = fields.map(() => new Int32Array(n));
   // every document's terms as ids in order of first sight, field after field
-  let tokens = new Int32Array(1 << 16);
-  let tokenCount = 0;
+  const tokens: TermIdList = { ids: new Int32Array(1 << 16), length: 0 };
+  // the fields' code units where the source holds them so (no string made of each text)
+  let packed = fields.map((_, f) => source.codeUnits?.(f));
   for (let d = 0; d < n; d++) {
     for (let f = 0; f < fieldCount; f++) {
-      const terms = termsOf(source.text(d, f));
-      lengths[f]![d] = terms.length;
-      if (tokenCount + terms.length > tokens.length) {
-        const grown = new Int32Array(Math.max(tokens.length * 2, tokenCount + terms.length));
-        grown.set(tokens.subarray(0, tokenCount));
-        tokens = grown;
+      const from = tokens.length;
+      const units = packed[f];
+      lengths[f]![d] = units ? table.scanUnits(units.units, d === 0 ? 0 : units.ends[d - 1]!, units.ends[d]!, tokens) : table.scan(source.text(d, f), tokens);
+      if (table.size > counts.length) {
+        counts = grown(counts, table.size);
+        looseCounts = grown(looseCounts, table.size);
+        countedIn = grown(countedIn, table.size);
+        looseCountedIn = grown(looseCountedIn, table.size);
       }
-      for (const term of terms) {
-        let id = termIds.get(term);
-        if (id === undefined) {
-          id = firstSeen.length;
-          termIds.set(term, id);
-          firstSeen.push(term);
-          counts.push(0);
-          looseCounts.push(0);
-          countedIn.push(0);
-          looseCountedIn.push(0);
-        }
-        tokens[tokenCount++] = id;
+      const ids = tokens.ids;
+      const isLoose = loose[f]!;
+      for (let t = from; t < tokens.length; t++) {
+        const id = ids[t]!;
         if (countedIn[id] !== d + 1) {
           countedIn[id] = d + 1;
           counts[id]! += 1;
         }
-        if (loose[f] && looseCountedIn[id] !== d + 1) {
+        if (isLoose && looseCountedIn[id] !== d + 1) {
           looseCountedIn[id] = d + 1;
           looseCounts[id]! += 1;
         }
       }
     }
   }
-  termIds.clear();
+  packed = [];
+  const firstSeen = table.terms;
+  const tokenIds = tokens.ids;
   source.release?.(); // the text is not read again: its memory may go before the postings are made
   // term ids in code-unit order from here on
   const order = firstSeen.map((_, id) => id).sort((a, b) => (firstSeen[a]! < firstSeen[b]! ? -1 : 1));
@@ -119,28 +117,34 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
   // a document's count of each of its terms per field (term id × field), zeroed again after it
   const tf = new Int32Array(termCount * fieldCount);
   const seenIn = new Int32Array(termCount);
-  const seen: number[] = [];
+  // the document's terms (each once) and, per field, its length's part of BM25+'s denominator
+  let seen = new Int32Array(1 << 10);
+  const norm = new Float64Array(fieldCount);
   let at = 0;
   for (let d = 0; d < n; d++) {
-    seen.length = 0;
+    let seenCount = 0;
     for (let f = 0; f < fieldCount; f++) {
-      for (let end = at + lengths[f]![d]!; at < end; at++) {
-        const id = idOf[tokens[at]!]!;
+      const length = lengths[f]![d]!;
+      norm[f] = K1 * (1 - B + (B * length) / average[f]!);
+      for (const end = at + length; at < end; at++) {
+        const id = idOf[tokenIds[at]!]!;
         if (seenIn[id] !== d + 1) {
           seenIn[id] = d + 1;
-          seen.push(id);
+          if (seenCount === seen.length) seen = grown(seen, seenCount + 1);
+          seen[seenCount++] = id;
         }
         tf[id * fieldCount + f]! += 1;
       }
     }
-    for (const id of seen) {
+    for (let s = 0; s < seenCount; s++) {
+      const id = seen[s]!;
       let all = 0;
       let looseScore = 0;
       for (let f = 0; f < fieldCount; f++) {
         const count = tf[id * fieldCount + f]!;
         if (count === 0) continue;
         tf[id * fieldCount + f] = 0;
-        const score = boosts[f]! * idf[id]! * (DELTA + (count * (K1 + 1)) / (count + K1 * (1 - B + (B * lengths[f]![d]!) / average[f]!)));
+        const score = boosts[f]! * idf[id]! * (DELTA + (count * (K1 + 1)) / (count + norm[f]!));
         all += score;
         if (loose[f]) looseScore += score;
       }
@@ -163,6 +167,13 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
     if (postingsOf(index, variantsOf(index, word, true)) >= least) tops.set(word, rankWords(index, [word], KEPT_MATCHES));
   }
   return index;
+}
+
+/** `array` copied into one of at least `least` elements (twice its size or more). */
+function grown(array: Int32Array<ArrayBuffer>, least: number): Int32Array<ArrayBuffer> {
+  const copy = new Int32Array(Math.max(least, array.length * 2));
+  copy.set(array);
+  return copy;
 }
 
 /** Where each term's postings and short-field scores go, from its document counts (all fields; short fields). */

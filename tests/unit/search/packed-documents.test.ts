@@ -33,6 +33,36 @@ describe('packDocuments and sourcesOf', () => {
     expect(serialiseSearchIndex(buildSearchIndexOf(sourcesOf(again)))).toBe(serialiseSearchIndex(buildSearchIndex(model)));
   });
 
+  it('give each field\'s code units for the index to read in place, or none when they cannot be read so (the index is the same either way)', () => {
+    const docs = searchDocuments(model);
+    const sources = sourcesOf(packDocuments(docs));
+    for (const k of SEARCH_KINDS) {
+      KIND_SPECS[k].fields.forEach((field, f) => {
+        const { units, ends } = sources[k].codeUnits!(f)!;
+        docs[k].documents.forEach((doc, d) => expect(String.fromCharCode(...units.subarray(d === 0 ? 0 : ends[d - 1]!, ends[d]!))).toBe(String(doc[field] ?? '')));
+      });
+    }
+    // a field's bytes at an odd offset are no Uint16Array: read as strings instead
+    const packed = packDocuments(docs);
+    const odd = {
+      ...packed,
+      videos: {
+        ...packed.videos,
+        fields: packed.videos.fields.map(({ utf16, ends }) => {
+          const shifted = new Uint8Array(utf16.length + 1);
+          shifted.set(utf16, 1);
+          return { utf16: shifted.subarray(1), ends };
+        }),
+      },
+    };
+    const oddSources = sourcesOf(odd);
+    expect(oddSources.videos.codeUnits!(0)).toBeUndefined();
+    expect(serialiseSearchIndex(buildSearchIndexOf(oddSources))).toBe(serialiseSearchIndex(buildSearchIndex(model)));
+    const released = sourcesOf(packDocuments(docs));
+    released.videos.release!();
+    expect(released.videos.codeUnits!(0)).toBeUndefined();
+  });
+
   it('names each buffer once, for transfer: the text moves to the worker, no copy stays', () => {
     const packed = packDocuments(searchDocuments(model));
     const buffers = packedBuffers(packed);
