@@ -1,8 +1,8 @@
 // Where snapshots live on disk. A snapshot is an immutable directory named by its content hash,
 // holding manifest.json, the page bodies in shards (pages-000.bin, ..., with their br and gzip
 // variants in pages-000.br.bin and pages-000.gz.bin: page-shards.ts says which page goes to which
-// shard), model.ndjson and search.json; `current` is a symlink swapped atomically to the one being
-// served.
+// shard), model.ndjson and search.json, and what a rebuild starts from (page-inputs.ndjson,
+// site-files.json, derived.bin); `current` is a symlink swapped atomically to the one being served.
 import { join } from 'node:path';
 
 export const MANIFEST_FILE = 'manifest.json';
