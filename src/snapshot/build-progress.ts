@@ -27,13 +27,6 @@ export interface PagesExpected {
 }
 
 /**
- * The pages a plan of `pages` holds that are pages of a list: all but each video's three pages, each
- * playlist's own page and the categories (plan-pages.ts).
- */
-export const expectedOf = (pages: number, videos: number, playlists: number): PagesExpected =>
-  ({ pages, listPages: Math.max(0, pages - 3 * videos - playlists - 1) });
-
-/**
  * The progress of the pages phase: " of about 310651 (2%, 12 s left)". The share is of the pages;
  * the time left is of the work, a list page weighing LIST_PAGE_WEIGHT pages: the plan writes the
  * lists first, so a count of pages alone said "2 h 55 min left" at 2% of a million-video build

@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { startModel, type Derived, type Model } from '../model/build-model.ts';
-import { fingerprintOf, prepareDerive, type DerivedPacked, type DeriveSource, type DeriveTask } from './derive-on-worker.ts';
+import { prepareDerive, type DerivedPacked, type DeriveSource, type DeriveTask } from './derive-on-worker.ts';
 import { DERIVED_FILE, writeDerivedFile } from './derived-file.ts';
 import { checkDeploymentOrigin } from './deployment.ts';
 import { diffPages } from './diff-manifests.ts';
@@ -32,14 +32,14 @@ import type { ShardCheck } from './shard-check.ts';
 import { shardCountFor } from './page-shards.ts';
 import { buildCodeId } from './previous-snapshot.ts';
 import { currentSnapshotId, readBuiltFrom, removeLeftovers, withBuildLock } from './swap.ts';
-import { createLap, expectedOf } from './build-progress.ts';
+import { createLap } from './build-progress.ts';
 import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { snapshotWhole, startChoosePrevious, type PreviousChoice } from './choose-previous.ts';
 import { copySearchIndex, startSearchIndex, type SearchIndexTask } from './search-file.ts';
 import { writeTextOffThread } from './write-text-off-thread.ts';
 import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, writePageInputs, type PageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
-import { estimatePages } from './plan-pages.ts';
+import { estimateListPages, estimatePages } from './plan-pages.ts';
 import { writeManifest } from './write-manifest.ts';
 import { placeSnapshot, serveSnapshot, writeChanges, type Serving, type Written } from './install-snapshot.ts';
 
@@ -124,7 +124,7 @@ interface Build {
   readonly input: BuildInput;
   readonly derived: Derived;
   /** the same, as derived.bin holds it, with the fingerprint of the fields it was computed from */
-  readonly derivedPacked: { readonly packed: DerivedPacked; readonly fingerprint: string | undefined };
+  readonly derivedPacked: { readonly packed: DerivedPacked; readonly fingerprint: string };
   readonly derivedSource: DeriveSource;
   readonly model: Model;
   /** the input key of every video's pages (page-inputs.ts), filled as the model data is written; the other pages' and site files' are added */
@@ -349,6 +349,8 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   const writer = createPageWriter(tmp, { shards: shardCountFor(model.videos.size), reuse: reusable, check: written.check });
   written.writer = writer;
   delete written.check;
+  // the pages the served snapshot has is the best estimate of the total before the plan is walked
+  const expectedPages = previous?.pages.size ?? estimatePages(model);
   const pages = await renderPages({
     model,
     baseUrl: options.baseUrl,
@@ -356,8 +358,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     inputs,
     previousInputs,
     checkedBefore: reusable ? writer.isPrevious : undefined,
-    // the pages the served snapshot has is the best estimate of the total before the plan is walked
-    expected: expectedOf(previous?.pages.size ?? estimatePages(model), model.videos.size, model.playlists.size),
+    expected: { pages: expectedPages, listPages: estimateListPages(model, expectedPages) },
     // a failed search worker ends the build at the next progress report (every few seconds),
     // not after every page is rendered
     progress: (message) => {
@@ -374,7 +375,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   if (!data.searchReused) progress(`search index written on its worker thread: ${(search.size / 1e6).toFixed(1)} MB (waited ${lap()} for it); writing manifest`);
 
   const { packed, fingerprint } = build.derivedPacked;
-  const derivedRecord = writeDerivedFile(tmp, packed, fingerprint ?? fingerprintOf(build.input.catalogue.videos));
+  const derivedRecord = writeDerivedFile(tmp, packed, fingerprint);
   const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: inputsRecord, [DERIVED_FILE]: derivedRecord };
   const manifest = writeManifest(join(tmp, MANIFEST_FILE), { baseUrl: options.baseUrl, videos: build.input.catalogue.videos.length, files, entries: writer.entries });
   const { id } = manifest;

@@ -53,8 +53,8 @@ export interface DeriveTask {
   readonly derived: Promise<Derived>;
   /** where the answer came from (rejects as `derived` does) */
   readonly source: Promise<DeriveSource>;
-  /** the answer as derived.bin holds it, with the fingerprint of its fields when it is known (rejects as `derived` does) */
-  readonly packed: Promise<{ readonly packed: DerivedPacked; readonly fingerprint: string | undefined }>;
+  /** the answer as derived.bin holds it, with the fingerprint of its fields (rejects as `derived` does) */
+  readonly packed: Promise<{ readonly packed: DerivedPacked; readonly fingerprint: string }>;
   /** ends the worker (after a failure elsewhere) */
   stop(): Promise<void>;
 }
@@ -149,10 +149,11 @@ export function prepareDerive(catalogue?: string, served?: { readonly id: string
     give(videos, reuse) {
       if (given) throw new Error('the trending and related worker was already given its videos');
       given = true;
-      const fingerprint = catalogue === undefined ? undefined : fingerprintOf(videos);
+      // what derived.bin records the numbers were computed from, and what the worker's own read must match
+      const fingerprint = fingerprintOf(videos);
       let source: DeriveSource = 'given';
       const packed = (async () => {
-        if (fingerprint !== undefined) {
+        if (catalogue !== undefined) {
           const own = await next();
           if (!('unread' in own) && own.fingerprint === fingerprint) {
             const taken = own.served;

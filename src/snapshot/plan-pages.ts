@@ -15,6 +15,8 @@ export interface PlannedQuery {
   readonly pages: number;
   /** the group of pages it belongs to, when they are rendered from declared inputs only (page-inputs.ts) */
   readonly group?: string;
+  /** a list of videos, channels or playlists: each of its pages holds a page of them (the build's time left weighs it so) */
+  readonly list?: true;
 }
 
 /** How many pages of the non-default sorts are prerendered; the rest is on demand. */
@@ -23,22 +25,22 @@ export const PRERENDERED_SORT_PAGES = 10;
 export function* planPages(model: Model): Generator<PlannedQuery> {
   const limit = DEFAULT_LIMIT;
   yield { url: '/v1/categories', pages: 1 };
-  yield { url: canonicalUrl('/v1/videos', { limit, sort: 'latest' }), pages: Number.POSITIVE_INFINITY };
+  yield { url: canonicalUrl('/v1/videos', { limit, sort: 'latest' }), pages: Number.POSITIVE_INFINITY, list: true };
   for (const sort of VIDEO_SORTS) {
-    if (sort !== 'latest') yield { url: canonicalUrl('/v1/videos', { limit, sort }), pages: PRERENDERED_SORT_PAGES };
-    for (const category of model.categories) yield { url: canonicalUrl('/v1/videos', { category: category.id, limit, sort }), pages: 1 };
-    for (const duration of DurationFilter.options) yield { url: canonicalUrl('/v1/videos', { duration, limit, sort }), pages: 1 };
-    for (const feature of FeatureFilter.options) yield { url: canonicalUrl('/v1/videos', { feature, limit, sort }), pages: 1 };
+    if (sort !== 'latest') yield { url: canonicalUrl('/v1/videos', { limit, sort }), pages: PRERENDERED_SORT_PAGES, list: true };
+    for (const category of model.categories) yield { url: canonicalUrl('/v1/videos', { category: category.id, limit, sort }), pages: 1, list: true };
+    for (const duration of DurationFilter.options) yield { url: canonicalUrl('/v1/videos', { duration, limit, sort }), pages: 1, list: true };
+    for (const feature of FeatureFilter.options) yield { url: canonicalUrl('/v1/videos', { feature, limit, sort }), pages: 1, list: true };
   }
   for (const username of [...model.channels.keys()].sort()) {
     const path = `/v1/channels/${encodeURIComponent(username)}`;
-    yield { url: canonicalUrl(`${path}/videos`, { limit }), pages: Number.POSITIVE_INFINITY };
-    yield { url: canonicalUrl(`${path}/playlists`, { limit }), pages: Number.POSITIVE_INFINITY };
+    yield { url: canonicalUrl(`${path}/videos`, { limit }), pages: Number.POSITIVE_INFINITY, list: true };
+    yield { url: canonicalUrl(`${path}/playlists`, { limit }), pages: Number.POSITIVE_INFINITY, list: true };
   }
   for (const id of [...model.playlists.keys()].sort()) {
     const path = `/v1/playlists/${encodeURIComponent(id)}`;
     yield { url: path, pages: 1 };
-    yield { url: canonicalUrl(`${path}/videos`, { limit }), pages: Number.POSITIVE_INFINITY };
+    yield { url: canonicalUrl(`${path}/videos`, { limit }), pages: Number.POSITIVE_INFINITY, list: true };
   }
   for (const id of [...model.videos.keys()].sort()) {
     const path = videoPath(id);
@@ -64,3 +66,11 @@ export function estimatePages(model: Model): number {
   for (const playlist of model.playlists.values()) pages += chain(playlist.videos.length);
   return pages;
 }
+
+/**
+ * How many of `pages` (the served snapshot's count, or estimatePages) are pages of a list: all but
+ * the plan's single pages that are not, the categories, each playlist's own page and each video's
+ * three (planPages above; counted without walking the plan, which makes a URL a video).
+ */
+export const estimateListPages = (model: Model, pages: number): number =>
+  Math.max(0, pages - 1 - model.playlists.size - 3 * model.videos.size);

@@ -61,8 +61,6 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
   const pagesProgress = createPagesProgress(options.expected);
   for (const planned of planPages(model)) {
     let url: string | undefined = planned.url;
-    // a page of a list (not a video's, a playlist's own or the categories): its weight for the time left
-    const list = planned.group === undefined && planned.url.includes('limit=');
     for (let n = 0; url !== undefined && n < planned.pages; n++) {
       if (planned.group !== undefined && groupUnchanged(planned.group) && writer.copy(url, renderAgain)) {
         url = undefined; // a group's pages are single pages (plan-pages.ts)
@@ -79,7 +77,7 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
         }
         url = answered.answer.next;
       }
-      pagesProgress.page(list);
+      pagesProgress.page(planned.list === true);
       if (++done % 256 === 0) await writer.keepUp();
       if (performance.now() - lastReport > 5000) {
         lastReport = performance.now();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { matchRoute } from '../../../src/api/routes.ts';
 import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
-import { planPages, type PlannedQuery } from '../../../src/snapshot/plan-pages.ts';
+import { estimateListPages, estimatePages, planPages, type PlannedQuery } from '../../../src/snapshot/plan-pages.ts';
 import { catalogueOf, category, channel, liveStream, modelOf, playlist, rawChannel, rawPlaylist, rawVideo, video, writeRecords } from '../support/fixtures.ts';
 
 const model = modelOf(catalogueOf({
@@ -84,5 +84,20 @@ describe('planPages: canonical URLs', () => {
       const { endpoint, params } = matchRoute(path)!;
       expect(endpoint.canonical(endpoint.parse(params, new URLSearchParams(query))), url).toBe(url);
     }
+  });
+});
+
+describe('planPages: which queries are lists (the build\'s time left weighs their pages)', () => {
+  it('marks every query of a list, and only those: each of its pages holds a page of videos, channels or playlists', () => {
+    for (const q of plan) expect(q.list === true, q.url).toBe(q.group === undefined && q.url.includes('limit='));
+  });
+
+  it('estimateListPages counts the pages that are not single pages of something else: the categories, each playlist\'s own page, each video\'s three', () => {
+    const singles = plan.filter((q) => q.list !== true);
+    expect(singles.every((q) => q.pages === 1)).toBe(true);
+    expect(singles.length).toBe(1 + model.playlists.size + 3 * model.videos.size);
+    const pages = estimatePages(model);
+    expect(estimateListPages(model, pages)).toBe(pages - singles.length);
+    expect(estimateListPages(model, 0)).toBe(0);
   });
 });
