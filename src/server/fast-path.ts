@@ -11,7 +11,7 @@
 // RATE_LIMIT_STORE, every limited request: the fast path never waits for Redis). Every
 // connection counts against its address's limit and every head has a deadline
 // (connection-guard.ts, docs/reliability.md "HTTP front").
-import { STATUS_CODES, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { ProblemError } from '../api/problems.ts';
 import { readRequest, renderProblem, type Rendered } from '../api/respond.ts';
@@ -168,12 +168,16 @@ function answerShared(socket: Socket, snapshot: Snapshot, query: SharedQuery, an
 export interface FrontServer {
   readonly server: Server;
   /**
-   * Ends, gracefully, every connection the fast path holds that has answered what it was sent and
-   * holds no part of a next request (its answers written first); a new connection that has sent
-   * nothing yet, and one part way through a head, are ended once they have been answered. For a
-   * server handing its port over to another process (supervise-servers.ts), or closing.
+   * Retires every connection, the fast path's and node:http's: from now on each answer says
+   * `Connection: close` and its connection ends after it, so no client sends another request on a
+   * connection being closed; a connection that has answered what it was sent and holds no part of
+   * a next request is ended once it has been quiet `quietMs` (0: at once); a new connection that
+   * has sent nothing yet is ended once it has been answered. Called again, it ends those that have
+   * become quiet enough since. For a server handing its port over to another process
+   * (supervise-servers.ts: an origin behind a proxy must not end a kept-alive connection the proxy
+   * may be sending on, docs/reliability.md, "Swaps between processes"), or closing.
    */
-  retire(): void;
+  retire(options?: { readonly quietMs?: number }): void;
   /** Destroys every connection, including those handed to node:http. */
   closeAll(): void;
 }
@@ -210,7 +214,13 @@ export function createFrontServer(options: FrontOptions): FrontServer {
    * that had answered a request before), so a retiring server answers it before ending it
    */
   const fresh = new Set<Socket>();
-  let retiring = false;
+  /** connections handed to node:http, and those of them with a request being answered */
+  const handed = new Set<Socket>();
+  const answering = new Map<Socket, ServerResponse>();
+  /** when each connection last finished an answer (or opened, or was handed over) */
+  const quietSince = new WeakMap<Socket, number>();
+  /** once retiring: how long a connection must have been quiet before it is ended */
+  let retiring: { quietMs: number } | undefined;
   // every answer below is written while its socket is held, and leaves when the turn ends (turn-writes.ts)
   const writes = createTurnWrites();
   const guard = guardConnections({
@@ -228,6 +238,16 @@ export function createFrontServer(options: FrontOptions): FrontServer {
   for (const event of ['request', 'connect', 'checkExpectation'] as const) {
     http.prependListener(event, (req: IncomingMessage) => guard.endHead(req.socket));
   }
+  http.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    answering.set(socket, res);
+    // a retiring server's answers end their connections, and say so (Connection: close)
+    if (retiring) res.shouldKeepAlive = false;
+    res.once('close', () => {
+      if (answering.get(socket) === res) answering.delete(socket);
+      quietSince.set(socket, Date.now());
+    });
+  });
 
   const server = createServer({ noDelay: true }, (socket) => {
     socket.on('error', () => socket.destroy());
@@ -242,6 +262,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     idle.add(socket);
     all.add(socket);
     fresh.add(socket);
+    quietSince.set(socket, Date.now());
     guard.startHead(socket, Date.now());
     socket.setTimeout(KEEP_ALIVE_MS, () => socket.destroy());
     socket.on('close', () => {
@@ -249,6 +270,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       all.delete(socket);
       partway.delete(socket);
       fresh.delete(socket);
+      handed.delete(socket);
+      answering.delete(socket);
     });
 
     const handOff = () => {
@@ -259,6 +282,8 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       socket.setTimeout(0);
       idle.delete(socket);
       partway.delete(socket);
+      handed.add(socket);
+      quietSince.set(socket, Date.now());
       // the head's deadline keeps running until node:http has read it (the 'request' listener above)
       guard.startHead(socket, Date.now());
       // node:http takes the socket over (possibly reading it natively from now on); the bytes we
@@ -274,6 +299,11 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       const arrived = Date.now();
       writes.hold(socket);
       reader.push(chunk);
+      // A retiring server's answers must say Connection: close; node:http writes them so.
+      if (retiring) {
+        handOff();
+        return;
+      }
       let answered = false;
       for (;;) {
         const head = reader.next();
@@ -322,7 +352,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       } else {
         guard.endHead(socket);
         partway.delete(socket);
-        if (retiring) socket.end();
+        quietSince.set(socket, Date.now());
       }
     }
     socket.on('data', onData);
@@ -330,9 +360,16 @@ export function createFrontServer(options: FrontOptions): FrontServer {
 
   return {
     server,
-    retire() {
-      retiring = true;
-      for (const socket of idle) if (!partway.has(socket) && !fresh.has(socket)) socket.end();
+    retire({ quietMs = 0 } = {}) {
+      if (!retiring) {
+        retiring = { quietMs };
+        // answers under way whose head is not written yet end their connections too
+        for (const res of answering.values()) if (!res.headersSent) res.shouldKeepAlive = false;
+      }
+      const now = Date.now();
+      const quiet = (socket: Socket) => now - (quietSince.get(socket) ?? 0) >= retiring!.quietMs;
+      for (const socket of idle) if (!partway.has(socket) && !fresh.has(socket) && quiet(socket)) socket.end();
+      for (const socket of handed) if (!answering.has(socket) && quiet(socket)) socket.end();
     },
     closeAll() {
       guard.close();

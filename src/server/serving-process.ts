@@ -4,7 +4,7 @@
 // "Swaps between processes").
 import type { Config } from '../config.ts';
 import { startServer } from './start-server.ts';
-import { RETIRE_GRACE_MS, SERVING_ROLE, type ServingMessage, type SupervisorMessage } from './supervise-servers.ts';
+import { RETIRE_GRACE_MS, RETIRE_QUIET_MS, SERVING_ROLE, type ServingMessage, type SupervisorMessage } from './supervise-servers.ts';
 
 export async function runServingProcess(config: Config): Promise<void> {
   const send = (message: ServingMessage) => process.send?.(message);
@@ -14,7 +14,7 @@ export async function runServingProcess(config: Config): Promise<void> {
   const close = () => {
     if (closing) return;
     closing = true;
-    void running.close({ graceMs: RETIRE_GRACE_MS }).then(() => process.exit(0));
+    void running.close({ graceMs: RETIRE_GRACE_MS, quietMs: RETIRE_QUIET_MS }).then(() => process.exit(0));
   };
   // a supervisor of another version (the code updated under a running npm start) may say what this
   // one does not know: only the messages read here are acted on

@@ -38,10 +38,13 @@ export interface RunningServer {
   readonly snapshots: SnapshotHolder;
   readonly port: number;
   /**
-   * Stops listening and closes every connection once it has answered what it read (busy ones are
-   * cut after `graceMs`, default 1 s); then writes the counts it holds and stops its threads.
+   * Stops listening and closes every connection once it has answered what it read, its answers
+   * from then on saying `Connection: close`; a connection with nothing to answer is closed once it
+   * has been quiet `quietMs` (default 0: at once; a process handing its port over waits, so that a
+   * proxy never sends a request on a connection as it is closed). Connections still open after
+   * `graceMs` (default 1 s) are cut. Then writes the counts it holds and stops its threads.
    */
-  close(options?: { graceMs?: number }): Promise<void>;
+  close(options?: { graceMs?: number; quietMs?: number }): Promise<void>;
 }
 
 export interface StartOptions {
@@ -113,17 +116,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     front: front.server,
     snapshots,
     port,
-    close: async ({ graceMs = 1000 } = {}) => {
+    close: async ({ graceMs = 1000, quietMs = 0 } = {}) => {
       await new Promise<void>((done) => {
         snapshots.close();
         live.close();
         checks.close();
         monitor.close();
-        // each connection is closed as soon as it has answered what it read: at once when idle
-        const sweep = setInterval(() => {
-          front.retire();
-          server.closeIdleConnections();
-        }, 50);
+        // each connection is closed once it has answered what it read and been quiet `quietMs`
+        // (fast-path.ts retire); its answers from now on say so
+        const sweep = setInterval(() => front.retire({ quietMs }), 50);
         const force = setTimeout(() => front.closeAll(), graceMs);
         front.server.close(() => {
           clearInterval(sweep);
@@ -132,8 +133,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           server.close(() => {}); // stops node:http's deadline checks; it was never listening itself
           done();
         });
-        front.retire();
-        server.closeIdleConnections();
+        front.retire({ quietMs });
       });
       // after the last request: every count is written before the thread stops
       await partners.close();

@@ -58,6 +58,13 @@ export interface Supervisor {
 
 /** How long a retiring process may take to finish what its connections asked before they are cut. */
 export const RETIRE_GRACE_MS = 10_000;
+/**
+ * How long a retiring process's kept-alive connection must have been quiet before it is ended.
+ * A proxy (nginx) takes the connection it used last first, so one quiet this long is not about to
+ * be sent on; ending a busy one as the proxy sends on it fails that request there, and nginx takes
+ * the whole origin out of its rotation for 10 s (docs/reliability.md, "Swaps between processes").
+ */
+export const RETIRE_QUIET_MS = 1000;
 /** A serving process that stops sooner than this after its start is replaced only after a pause. */
 const CRASH_PAUSE_MS = 1000;
 

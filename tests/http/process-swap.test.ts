@@ -189,9 +189,61 @@ describe('npm start swapping serving processes', () => {
     await until('the quiet connection answered and ended', () => (quiet.ended ? true : undefined), 15_000);
     expect(quiet.received.startsWith('HTTP/1.1 200')).toBe(true);
     expect(quiet.received.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    // and said that it ends the connection
+    expect(quiet.received.toLowerCase()).toContain('\r\nconnection: close\r\n');
     await until('the old process exiting', () => (alive(old!) ? undefined : true), 20_000);
     kept.socket.destroy();
     quiet.socket.destroy();
+  }, 300_000);
+
+  it('never ends a kept-alive connection to the old process as a request may be sent on it: one in use across the swap is answered "Connection: close", then ended', async () => {
+    // A proxy (nginx) sends each request on the connection it used last. Ended under a request, the
+    // connection fails that request, and nginx takes the whole origin out of its rotation for 10 s.
+    const [old] = servingPids();
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((r) => socket.once('connect', () => r()));
+    let received = Buffer.alloc(0);
+    let ended = false;
+    socket.on('data', (c: Buffer) => { received = Buffer.concat([received, c]); });
+    socket.on('end', () => { ended = true; });
+    socket.on('error', () => { ended = true; });
+    /** the answers whole on this connection: each head, and the bytes after its body */
+    const answers = (): string[] => {
+      const heads: string[] = [];
+      let at = 0;
+      for (;;) {
+        const end = received.indexOf('\r\n\r\n', at);
+        if (end < 0) return heads;
+        const head = received.toString('latin1', at, end);
+        const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1]);
+        if (!Number.isFinite(length) || received.length < end + 4 + length) return heads;
+        heads.push(head);
+        at = end + 4 + length;
+      }
+    };
+    const to = (await served()) === first ? second : first;
+    swapCurrent(root, to);
+    let sent = 0;
+    let swappedAt: number | undefined;
+    // one request at a time, the next 100 ms after each answer, until the old process ends it
+    while (!ended && performance.now() - (swappedAt ?? performance.now()) < 5000) {
+      socket.write('GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n');
+      sent++;
+      await until('an answer on the kept-alive connection', () => (answers().length === sent || ended ? true : undefined), 15_000);
+      if (ended) break;
+      await new Promise((r) => setTimeout(r, 100));
+      if (swappedAt === undefined && (await served()) === to) swappedAt = performance.now();
+    }
+    await until('the connection ending', () => (ended ? true : undefined), 15_000);
+    const heads = answers();
+    // every request sent was answered, 200, and only the last said the connection ends
+    expect(heads).toHaveLength(sent);
+    expect(heads.every((h) => h.startsWith('HTTP/1.1 200'))).toBe(true);
+    expect(heads.slice(0, -1).some((h) => /\r\nconnection: close/i.test(h))).toBe(false);
+    expect(heads.at(-1)).toMatch(/\r\nconnection: close/i);
+    expect(sent).toBeGreaterThan(1);
+    await until('the old process exiting', () => (alive(old!) ? undefined : true), 20_000);
+    socket.destroy();
   }, 300_000);
 
   it('refuses a damaged snapshot in the process that tried it: the old one keeps serving and /v1/status names it, until it is mended', async () => {

@@ -3,8 +3,10 @@
 // catalogue each, and one redis-server: the operator commands run on the primary catalogue, and only
 // Redis carries what they change to the origins. A developer key's budget holds within ±10% across
 // the three; a key created and revoked with npm run keys is accepted, then refused, by all three
-// within 2 s and a channel gone live (npm run import) shows on all three within 5 s; under load through nginx, Redis is stopped and started again, then a rebuild is rolled
-// across the origins (copy, swap, one at a time) and nginx reloaded, with no failed request.
+// within 2 s and a channel gone live (npm run import) shows on all three within 5 s; under load
+// through nginx, Redis is stopped and started again, then a rebuild is rolled across the origins
+// (copy, swap, each serving it before the next: a new serving process each, the old one ending its
+// kept-alive connections to nginx) and nginx reloaded, with no failed request.
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -37,6 +39,14 @@ let key: string;
 const origins: { base: string; dist: string; child: ChildProcess }[] = [];
 
 const currentId = (dist: string) => basename(realpathSync(layoutOf(dist).current));
+/** The snapshot an origin's /v1/health says it serves. */
+const servedId = (health: string): string | undefined => {
+  try {
+    return (JSON.parse(health) as { data: { snapshot: { id: string } | null } }).data.snapshot?.id;
+  } catch {
+    return undefined;
+  }
+};
 
 /** Copies snapshot `id` of the primary build into an origin's DIST_DIR and swaps it in. */
 function rollTo(dist: string, id: string): void {
@@ -188,8 +198,9 @@ describe('nginx, three origins and one Redis', () => {
     const { id } = await buildSnapshot({ catalogue, distDir: primaryDist, baseUrl: origins[0]!.base, staticFiles: true });
     for (const origin of origins) {
       rollTo(origin.dist, id);
-      // each origin verifies and loads it within a second or two; the others keep serving the old one
-      expect(await until(async () => currentId(origin.dist) === id && (await get(origin.base, '/v1/health')).status === 200, 5000)).toBe(true);
+      // each origin verifies and loads it (a new serving process) and then serves it, while the
+      // others keep serving the old one; its old process ends its connections to nginx meanwhile
+      expect(await until(async () => currentId(origin.dist) === id && servedId((await get(origin.base, '/v1/health')).body) === id, 20_000)).toBe(true);
       await pause(1200);
     }
     await front.reload();
