@@ -343,8 +343,8 @@ function writeServer(options: NginxOptions, root: string): string[] {
     '    # A target nginx cannot parse (bad percent-encoding, a NUL) never reaches the configuration,',
     '    # so cannot go to the origin: nginx answers the not-found problem the origin would.',
     '    error_page 400 =404 /.vp-unparseable;',
-    '    # no origin answers at all: the problem the origin gives while it has no snapshot',
-    '    error_page 502 504 =503 /.vp-unavailable;',
+    '    # a request sent to the origin by error_page 418 (location /) may meet another error there',
+    '    recursive_error_pages on;',
     '',
     ...writePageFileLocation(root, Boolean(options.brotliModule)),
     '',
@@ -392,6 +392,11 @@ function writeOriginLocation(): string[] {
     '      proxy_pass_request_headers on;',
     '      proxy_buffering on;',
     '      proxy_next_upstream error timeout http_502 http_503 non_idempotent;',
+    '      # No origin answers at all: the problem the origin gives while it has no snapshot, not',
+    "      # nginx's HTML error page. Declared here, where the error happens (a location that declares",
+    '      # error_page, as `location /` does, inherits none; most requests come here by its',
+    '      # error_page 418, hence recursive_error_pages on the server).',
+    '      error_page 502 504 =503 /.vp-unavailable;',
     '    }',
   ];
 }

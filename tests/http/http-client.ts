@@ -76,18 +76,19 @@ export function frontDifferences(front: RawResponse, origin: RawResponse, what: 
  * A client for one server. Every response is checked against the server's own /openapi.json
  * (openapi-check.ts): one that breaks it rejects with the reasons, failing the test that sent it.
  * With `origin`, `base` is a front (nginx) before it: each request also goes to the origin, and
- * the two answers must agree (frontDifferences).
+ * the two answers must agree (frontDifferences). With `describedBy`, the description is that
+ * server's (a front whose origins are down cannot serve it).
  */
-export function createClient(base: string, origin?: string): Client {
+export function createClient(base: string, origin?: string, describedBy = base): Client {
   const raw = (target: string, options: SendOptions = {}) => rawRequest(base, target, options);
   const checker = () => {
-    let found = checkers.get(base);
+    let found = checkers.get(describedBy);
     if (!found) {
-      found = raw('/openapi.json').then((res) => {
-        if (res.status !== 200) throw new Error(`${base}/openapi.json answered ${res.status}: build the app first (npm run build:app)`);
+      found = rawRequest(describedBy, '/openapi.json').then((res) => {
+        if (res.status !== 200) throw new Error(`${describedBy}/openapi.json answered ${res.status}: build the app first (npm run build:app)`);
         return createDocumentChecker(JSON.parse(res.body.toString('utf8')) as Record<string, unknown>);
       });
-      checkers.set(base, found);
+      checkers.set(describedBy, found);
     }
     return found;
   };
