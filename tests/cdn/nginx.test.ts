@@ -145,6 +145,33 @@ describe('nginx in front of the origin', () => {
     expect(failures).toEqual([]);
   });
 
+  it('answers a request with a body over its limit (1 MB) as the origin does, never with its own HTML 413', async () => {
+    const video = Object.keys(manifest.pages).find((k) => /^\/v1\/videos\/[^/?]+$/.test(k))!;
+    const body = Buffer.alloc(3 * 1024 * 1024, 0x61);
+    const failures: string[] = [];
+    for (const [method, target] of [['POST', '/v1/categories'], ['PUT', '/nope'], ['GET', video], ['GET', '/v1/search?q=a']] as const) {
+      const options = { method, body, headers: { 'content-type': 'application/octet-stream' } };
+      failures.push(...await differences(target, options));
+      const res = await viaNginx.send(target, options);
+      expect(res.status, `${method} ${target}`).toBe(method === 'GET' ? 200 : 405);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('answers a request line or head over 16 KB with the origin\'s headers-too-large problem, never with its own HTML 414 or 400', async () => {
+    const long = 'a'.repeat(20_000);
+    for (const [target, headers] of [[`/v1/search?q=${long}`, {}], ['/v1/categories', { 'x-long': long }]] as const) {
+      const [front, origin] = [await viaNginx.send(target, { headers }), await direct.send(target, { headers })];
+      for (const res of [front, origin]) {
+        expect(res.status).toBe(431);
+        expect(header(res, 'content-type')).toBe('application/problem+json; charset=utf-8');
+        expect(header(res, 'access-control-allow-origin')).toBe('*');
+      }
+      const [a, b] = [front, origin].map((res) => JSON.parse(res.body.toString('utf8')) as { type: string; title: string; status: number });
+      expect([a!.type, a!.title, a!.status]).toEqual([b!.type, b!.title, b!.status]);
+    }
+  });
+
   it('passes the client address it saw to the origin, which a client cannot forge', async () => {
     // nginx appends the address it saw to X-Forwarded-For and the origin (TRUST_PROXY) takes that
     // last entry: a client naming another address is still counted as itself

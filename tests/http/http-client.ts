@@ -16,6 +16,8 @@ export interface RawResponse {
 export interface SendOptions {
   readonly method?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** a request body, sent with its Content-Length */
+  readonly body?: Buffer;
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
@@ -41,7 +43,7 @@ function rawRequest(base: string, target: string, options: SendOptions = {}): Pr
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
 }
 
