@@ -217,8 +217,12 @@ export function createFrontServer(options: FrontOptions): FrontServer {
   /** connections handed to node:http, and those of them with a request being answered */
   const handed = new Set<Socket>();
   const answering = new Map<Socket, ServerResponse>();
-  /** when each connection last finished an answer (or opened, or was handed over) */
-  const quietSince = new WeakMap<Socket, number>();
+  /**
+   * when each connection last finished an answer (or opened, or was handed over), and how many
+   * bytes it had read then: one that has read more since holds part of a next request
+   */
+  const quietSince = new WeakMap<Socket, { readonly at: number; readonly read: number }>();
+  const markQuiet = (socket: Socket) => quietSince.set(socket, { at: Date.now(), read: socket.bytesRead });
   /** once retiring: how long a connection must have been quiet before it is ended */
   let retiring: { quietMs: number } | undefined;
   // every answer below is written while its socket is held, and leaves when the turn ends (turn-writes.ts)
@@ -245,7 +249,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     if (retiring) res.shouldKeepAlive = false;
     res.once('close', () => {
       if (answering.get(socket) === res) answering.delete(socket);
-      quietSince.set(socket, Date.now());
+      markQuiet(socket);
     });
   });
 
@@ -262,7 +266,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
     idle.add(socket);
     all.add(socket);
     fresh.add(socket);
-    quietSince.set(socket, Date.now());
+    markQuiet(socket);
     guard.startHead(socket, Date.now());
     socket.setTimeout(KEEP_ALIVE_MS, () => socket.destroy());
     socket.on('close', () => {
@@ -283,7 +287,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       idle.delete(socket);
       partway.delete(socket);
       handed.add(socket);
-      quietSince.set(socket, Date.now());
+      markQuiet(socket);
       // the head's deadline keeps running until node:http has read it (the 'request' listener above)
       guard.startHead(socket, Date.now());
       // node:http takes the socket over (possibly reading it natively from now on); the bytes we
@@ -352,7 +356,7 @@ export function createFrontServer(options: FrontOptions): FrontServer {
       } else {
         guard.endHead(socket);
         partway.delete(socket);
-        quietSince.set(socket, Date.now());
+        markQuiet(socket);
       }
     }
     socket.on('data', onData);
@@ -367,7 +371,10 @@ export function createFrontServer(options: FrontOptions): FrontServer {
         for (const res of answering.values()) if (!res.headersSent) res.shouldKeepAlive = false;
       }
       const now = Date.now();
-      const quiet = (socket: Socket) => now - (quietSince.get(socket) ?? 0) >= retiring!.quietMs;
+      const quiet = (socket: Socket) => {
+        const since = quietSince.get(socket);
+        return since === undefined || (now - since.at >= retiring!.quietMs && socket.bytesRead === since.read);
+      };
       for (const socket of idle) if (!partway.has(socket) && !fresh.has(socket) && quiet(socket)) socket.end();
       for (const socket of handed) if (!answering.has(socket) && quiet(socket)) socket.end();
     },
