@@ -154,7 +154,8 @@ CREATE TABLE IF NOT EXISTS api_usage (
  * The records the build reads, by the tables that hold them: a row written in a table names the
  * record(s) of each kind given, by the column given (docs/catalogue.md, "The change log"). A
  * video's tags, sources, captions and chapters are the video's; a playlist's items the playlist's;
- * a comment is its own record and a part of its video's pages (their input key holds it).
+ * a comment is its own record and a part of its video's pages (their input key holds it: `comments_on`
+ * the video).
  */
 export const LOGGED_TABLES: Readonly<Record<string, readonly (readonly [kind: ChangeKind, column: string])[]>> = {
   categories: [['category', 'id']],
@@ -166,11 +167,12 @@ export const LOGGED_TABLES: Readonly<Record<string, readonly (readonly [kind: Ch
   video_chapters: [['video', 'video_id']],
   playlists: [['playlist', 'id']],
   playlist_items: [['playlist', 'playlist_id']],
-  comments: [['comment', 'id'], ['video', 'video_id']],
+  comments: [['comment', 'id'], ['comments_on', 'video_id']],
   live_streams: [['live', 'channel']],
 };
 
-export const CHANGE_KINDS = ['category', 'channel', 'video', 'playlist', 'comment', 'live'] as const;
+/** `comments_on`: a video whose comments changed (its pages' inputs did; its own record did not). */
+export const CHANGE_KINDS = ['category', 'channel', 'video', 'comments_on', 'playlist', 'comment', 'live'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** The statements of a trigger that log `row`'s (NEW or OLD) record of `kind`: its previous entry replaced by one with the next sequence number. */

@@ -30,7 +30,7 @@ export type VideoJsonSeen = (video: PublicVideo, json: string, channel: string |
  * What a build that knows what changed since the served snapshot takes from it (docs/architecture.md,
  * "Builds from the change log"): the lines of the records that did not change, and the input keys
  * of the videos whose inputs did not (the video, its channel and the comments on it: a comment
- * written logs its video too, schema.ts LOGGED_TABLES).
+ * written logs the video it is on as `comments_on`, schema.ts LOGGED_TABLES).
  */
 export interface ModelReuse {
   /** the served model data, checked whole */
@@ -96,7 +96,7 @@ export function* modelPieces(catalogue: PublicCatalogue, derived: Derived, baseU
   }
   // the served keys of the videos whose inputs did not change (the others' keys are made, from the JSON of their inputs)
   const keys = reuse && catalogue.videos.map((v) =>
-    (reuse.changes.video.has(v.id) || reuse.changes.channel.has(v.channel) ? undefined : reuse.servedKey(v.id)));
+    (reuse.changes.video.has(v.id) || reuse.changes.comments_on.has(v.id) || reuse.changes.channel.has(v.channel) ? undefined : reuse.servedKey(v.id)));
   const making = (i: number) => keys === undefined || keys[i] === undefined;
   const madeFor = reuse && seen && new Set(catalogue.videos.filter((_, i) => making(i)).map((v) => v.id));
   // a comment's served line, when it did not change; its JSON when its line or its video's key needs it

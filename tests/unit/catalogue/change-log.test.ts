@@ -48,7 +48,7 @@ describe('the change log', () => {
     const comment = db.prepare('SELECT id, video_id FROM comments LIMIT 1').get() as { id: string; video_id: string };
     const mark = readChangeLogMark(db)!;
     db.prepare("UPDATE comments SET text = 'edited', video_id = 'v3' WHERE id = ?").run(comment.id);
-    expect(changedSince(db, mark)).toEqual({ count: 3, comment: [comment.id], video: [...new Set([comment.video_id, 'v3'])].sort() });
+    expect(changedSince(db, mark)).toEqual({ count: 3, comment: [comment.id], comments_on: [...new Set([comment.video_id, 'v3'])].sort() });
     const second = readChangeLogMark(db)!;
     db.exec("UPDATE channels SET username = 'carol' WHERE username = 'bob'");
     expect(changedSince(db, second)).toEqual({ count: 2, channel: ['bob', 'carol'] });
