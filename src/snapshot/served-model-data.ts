@@ -33,11 +33,28 @@ export interface ServedModelData {
   close(): void;
 }
 
-/** Where each line of one kind is: its id's place in `starts` and `ends` (offsets in the file). */
-interface LinesOf {
-  readonly at: Map<string, number>;
-  readonly starts: number[];
-  readonly ends: number[];
+/**
+ * Where each line of one kind is: its id, and its start and end in the file, in file order. A build
+ * asks for them in catalogue order, which is the file's when the same records are read again, so
+ * the next line is tried first; a map of the ids is made only when a record is asked out of that
+ * order (one added or removed: a hash of every id is made then, not for every build).
+ */
+class LinesOf {
+  readonly ids: string[] = [];
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+  private next = 0;
+  private at: Map<string, number> | undefined;
+  find(id: string): number | undefined {
+    let i: number | undefined = this.next;
+    if (this.ids[i] !== id) {
+      this.at ??= new Map(this.ids.map((known, n) => [known, n]));
+      i = this.at.get(id);
+      if (i === undefined) return undefined;
+    }
+    this.next = i + 1;
+    return i;
+  }
 }
 
 /**
@@ -62,10 +79,10 @@ export function openServedModelData(file: string, recorded: FileRecord | undefin
     return {
       line(kind, id) {
         const of = lines[kind];
-        const i = of.at.get(id);
+        const i = of.find(id);
         return i === undefined ? undefined : { fd, start: of.starts[i]!, end: of.ends[i]! };
       },
-      counts: { video: lines.video.starts.length, comment: lines.comment.starts.length },
+      counts: { video: lines.video.ids.length, comment: lines.comment.ids.length },
       close: () => closeSync(fd),
     };
   } catch {
@@ -77,10 +94,7 @@ export function openServedModelData(file: string, recorded: FileRecord | undefin
 /** Reads the file whole once: hashes it and finds its lines; undefined when it is not the file recorded. */
 function indexLines(fd: number, recorded: FileRecord): Record<CopiedKind, LinesOf> | undefined {
   const hash = createHash('sha256');
-  const lines: Record<CopiedKind, LinesOf> = {
-    video: { at: new Map(), starts: [], ends: [] },
-    comment: { at: new Map(), starts: [], ends: [] },
-  };
+  const lines: Record<CopiedKind, LinesOf> = { video: new LinesOf(), comment: new LinesOf() };
   let window = Buffer.allocUnsafe(WINDOW_BYTES);
   /** the file offset of window[0]; the window holds `filled` bytes; lines before `from` are done */
   let base = 0;
@@ -117,17 +131,19 @@ function indexLines(fd: number, recorded: FileRecord): Record<CopiedKind, LinesO
 function noteLine(window: Buffer, start: number, end: number, base: number, lines: Record<CopiedKind, LinesOf>): void {
   const kind: CopiedKind | undefined = window[start + 2] === 0x76 ? 'video' : window[start + 2] === 0x63 ? 'comment' : undefined;
   if (kind === undefined) return;
+  // byte by byte: a call to Buffer's compare or indexOf costs more than these few bytes, hundreds of thousands of times
   const prefix = PREFIXES[kind];
   const idStart = start + prefix.length;
-  if (idStart >= end || window.compare(prefix, 0, prefix.length, start, idStart) !== 0) return;
+  if (idStart >= end) return;
+  for (let i = 0; i < prefix.length; i++) if (window[start + i] !== prefix[i]) return;
   let quote = idStart;
-  while (quote < end && window[quote] !== QUOTE) {
-    if (window[quote] === BACKSLASH) return;
-    quote++;
+  let ascii = true;
+  for (let byte = window[quote]!; byte !== QUOTE; byte = window[++quote]!) {
+    if (quote >= end || byte === BACKSLASH) return;
+    if (byte >= 0x80) ascii = false;
   }
-  if (quote >= end) return;
   const of = lines[kind];
-  of.at.set(window.toString('utf8', idStart, quote), of.starts.length);
+  of.ids.push(ascii ? window.toString('latin1', idStart, quote) : window.toString('utf8', idStart, quote));
   of.starts.push(base + start);
   of.ends.push(base + end + 1);
 }
