@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.ts';
-import { changeLogTriggers, openChangeLog } from './change-log.ts';
+import { openChangeLog, suspendChangeLog } from './change-log.ts';
 
 export type Catalogue = Database.Database;
 
@@ -55,7 +55,7 @@ export function openCatalogueForBulkLoad(path: string): Catalogue {
   const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").pluck().all() as string[];
   for (const name of indexes) db.exec(`DROP INDEX "${name}"`);
   // a new file's records are all new: its log (started empty, under an id of its own) need not list them
-  for (const name of changeLogTriggers()) db.exec(`DROP TRIGGER IF EXISTS "${name}"`);
+  suspendChangeLog(db);
   return db;
 }
 

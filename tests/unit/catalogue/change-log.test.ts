@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pruneChangeLog, readChangeLogMark, readChangesSince, resetChangeLog, type ChangeLogMark } from '../../../src/catalogue/change-log.ts';
 import { finishBulkLoad, openCatalogue, openCatalogueForBulkLoad, type Catalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { SCHEMA_SQL, SCHEMA_VERSION } from '../../../src/catalogue/schema.ts';
-import { tempDirs, writeRecords } from '../support/fixtures.ts';
+import { importCatalogueFile } from '../../../src/catalogue/import-catalogue.ts';
+import { rawChannel, rawVideo, tempDirs, writeNdjsonFile, writeRecords } from '../support/fixtures.ts';
 import { smallCatalogue } from '../support/snapshots.ts';
 
 const dirs = tempDirs();
@@ -150,6 +151,25 @@ describe('the schema 4 migration', () => {
     expect(db.prepare('SELECT count(*) FROM change_log').pluck().get()).toBe(0);
     db.exec("UPDATE videos SET title = 'x' WHERE id = 'v1'");
     expect(changedSince(db, mark)).toEqual({ count: 1, video: ['v1'] });
+    db.close();
+  });
+
+  it('an import into a new file logs none of its records, and an import into an existing one logs every record it writes; the triggers are in place after both', async () => {
+    const dir = dirs.make();
+    const path = join(dir, 'imported.db');
+    await importCatalogueFile(path, writeNdjsonFile(dir, 'a.ndjson', [rawChannel('alice'), rawVideo('v1', { tags: ['x', 'y'] })]));
+    const triggers = (db: Catalogue) => db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'change_log_%'").pluck().get();
+    let db = openCatalogue(path, { readonly: true });
+    const mark = readChangeLogMark(db)!;
+    expect(mark.seq).toBe(0);
+    expect(triggers(db)).toBe(33);
+    db.close();
+    await importCatalogueFile(path, writeNdjsonFile(dir, 'b.ndjson', [rawVideo('v2', { channel: 'alice' })]));
+    db = openCatalogue(path);
+    expect(changedSince(db, mark)).toEqual({ count: 1, video: ['v2'] });
+    expect(triggers(db)).toBe(33);
+    db.exec("UPDATE channels SET display_name = 'A' WHERE username = 'alice'");
+    expect(changedSince(db, mark)).toMatchObject({ channel: ['alice'] });
     db.close();
   });
 });
