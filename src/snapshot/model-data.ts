@@ -82,7 +82,7 @@ class Runs {
  * modelLines' pieces, with `reuse`: the line of a video or comment that did not change is the
  * served line's bytes (a range of the served file, joined into runs), and a video whose inputs did
  * not change takes its served key; every other line and key is made as modelLines makes it. The
- * bytes are the same (tests/unit/snapshot/model-reuse.test.ts).
+ * bytes are the same (tests/unit/snapshot/change-log-build.test.ts).
  */
 export function* modelPieces(catalogue: PublicCatalogue, derived: Derived, baseUrl: string, seen?: VideoJsonSeen, reuse?: ModelReuse): Generator<TextPiece> {
   const line = (value: Line) => `${JSON.stringify(value)}\n`;

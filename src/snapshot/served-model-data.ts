@@ -35,9 +35,10 @@ export interface ServedModelData {
 
 /**
  * Where each line of one kind is: its id, and its start and end in the file, in file order. A build
- * asks for them in catalogue order, which is the file's when the same records are read again, so
- * the next line is tried first; a map of the ids is made only when a record is asked out of that
- * order (one added or removed: a hash of every id is made then, not for every build).
+ * asks for them in catalogue order, which is the file's when the same records are read again, and
+ * skips the changed ones, so the line after the last one found is tried first, then the few after
+ * it; a map of the ids is made only when a record is asked farther out of that order (records added
+ * or removed: a hash of every id is made then, not for every build).
  */
 class LinesOf {
   readonly ids: string[] = [];
@@ -47,7 +48,9 @@ class LinesOf {
   private at: Map<string, number> | undefined;
   find(id: string): number | undefined {
     let i: number | undefined = this.next;
-    if (this.ids[i] !== id) {
+    const near = Math.min(this.ids.length, i + LOOK_AHEAD);
+    while (i < near && this.ids[i] !== id) i++;
+    if (i === near) {
       this.at ??= new Map(this.ids.map((known, n) => [known, n]));
       i = this.at.get(id);
       if (i === undefined) return undefined;
@@ -56,6 +59,9 @@ class LinesOf {
     return i;
   }
 }
+
+/** Lines tried after the last one found before the map is made: a few changed records skipped. */
+const LOOK_AHEAD = 16;
 
 /**
  * Opens and checks the served model data (`recorded`: its size and SHA-256 in the served manifest)
