@@ -4,9 +4,12 @@
 // (docs/architecture.md, "Builds from the change log"). A log is named by an id of its own, kept in
 // `meta`: a log started again (a new file, a bulk load) has another, and a build trusts a log only
 // under the name and past the number it recorded.
+import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import type { Catalogue } from './open-catalogue.ts';
 import { CHANGE_KINDS, CHANGE_LOG_SQL, LOGGED_TABLES, type ChangeKind } from './schema.ts';
+
+/** open-catalogue.ts's Catalogue (which opens the log: named here by its library's type, so the two modules import no cycle). */
+type Catalogue = Database.Database;
 
 /** `meta` keys: the log's id, and the sequence number up to which rows were pruned (a build from before it cannot be told what changed). */
 const LOG_ID = 'change_log';
