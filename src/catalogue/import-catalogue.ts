@@ -7,6 +7,7 @@ import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { findBrokenReferences, STAGED_TABLE } from './check-references.ts';
 import { openCatalogue, type Catalogue } from './open-catalogue.ts';
+import { openChangeLog, suspendChangeLog } from './change-log.ts';
 import { readNdjsonBlocks, type ReadPosition } from './read-ndjson.ts';
 import type { CatalogueRecord } from './records.ts';
 import { markRevision } from './revision.ts';
@@ -182,9 +183,12 @@ export async function importCatalogueFile(path: string, file: string, options: I
   const removeTarget = () => { for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${target}${suffix}`, { force: true }); };
   if (!existed) removeTarget();
   const db = openCatalogue(target);
+  // a new file's records are all new: its change log need not list them (change-log.ts suspendChangeLog)
+  if (!existed) suspendChangeLog(db);
   let summary: ImportSummary | undefined;
   try {
     summary = await importCatalogue(db, file, options);
+    if (!existed) openChangeLog(db);
     return summary;
   } finally {
     db.close(); // checkpoints the WAL into the file: a new catalogue is then one whole file

@@ -5,13 +5,19 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.ts';
+import { openChangeLog, suspendChangeLog } from './change-log.ts';
 
 export type Catalogue = Database.Database;
 
-/** Brings a catalogue made by an older version up to SCHEMA_VERSION: columns added since. */
+/**
+ * Brings a catalogue made by an older version up to SCHEMA_VERSION: columns added since (2: caption
+ * files), and the change log (4: its table, triggers and id; the records written before it are in
+ * no build's mark, so the first build after it makes everything: change-log.ts).
+ */
 function migrate(db: Catalogue): void {
   const columns = (db.prepare('PRAGMA table_info(video_captions)').all() as { name: string }[]).map((c) => c.name);
   if (!columns.includes('url')) db.exec('ALTER TABLE video_captions ADD COLUMN url TEXT');
+  openChangeLog(db);
 }
 
 /** Opens (creating if needed) a catalogue file, or `:memory:`, with the schema in place. */
@@ -36,7 +42,7 @@ const BULK_LOAD_CACHE_KIB = 131_072;
  * Opens a new catalogue file for a bulk load (docs/catalogue.md, "Bulk loading"): the caller writes
  * every record in one transaction, calls `finishBulkLoad`, closes it and renames it into place, so
  * until then the file is a throwaway. It never syncs (a crash leaves a file that is deleted anyway),
- * has a 128 MiB page cache, and its secondary indexes are dropped, to be rebuilt by `finishBulkLoad`
+ * has a 128 MiB page cache, and its secondary indexes (and the change log's triggers) are dropped, to be rebuilt by `finishBulkLoad`
  * with one sort each (cheaper than a million scattered inserts). It keeps openCatalogue's WAL:
  * better-sqlite3 opens connections in SQLite's defensive mode, which refuses `journal_mode = OFF`.
  * Refuses a path where a file exists: these settings are only safe on a file nobody else has.
@@ -48,16 +54,21 @@ export function openCatalogueForBulkLoad(path: string): Catalogue {
   db.pragma(`cache_size = -${BULK_LOAD_CACHE_KIB}`);
   const indexes = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").pluck().all() as string[];
   for (const name of indexes) db.exec(`DROP INDEX "${name}"`);
+  // a new file's records are all new: its log (started empty, under an id of its own) need not list them
+  suspendChangeLog(db);
   return db;
 }
 
 /**
- * Ends a bulk load once its records are written: rebuilds the secondary indexes from the schema and
+ * Ends a bulk load once its records are written: rebuilds the secondary indexes from the schema (and
+ * the change log's triggers) and
  * checkpoints the WAL into the file, returning it to the rollback journal, so that, closed and
  * renamed into place, it is one self-contained file like any other catalogue (openCatalogue turns on
  * WAL again when it is next opened).
  */
 export function finishBulkLoad(db: Catalogue): void {
   db.exec(SCHEMA_SQL);
+  // the log's triggers again, for every later writer
+  openChangeLog(db);
   db.pragma('journal_mode = DELETE');
 }

@@ -1,7 +1,7 @@
 // The catalogue's SQLite schema (documented in docs/catalogue.md). Keys are the public ids; lists
 // keep their order in a `position` column. Privacy and comment state are stored as given: the
 // one place that drops what must not be served is read-catalogue.ts.
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -148,6 +148,65 @@ CREATE TABLE IF NOT EXISTS api_usage (
   requests INTEGER NOT NULL,
   PRIMARY KEY (app_id, day, endpoint)
 ) STRICT, WITHOUT ROWID;
+`;
+
+/**
+ * The records the build reads, by the tables that hold them: a row written in a table names the
+ * record(s) of each kind given, by the column given (docs/catalogue.md, "The change log"). A
+ * video's tags, sources, captions and chapters are the video's; a playlist's items the playlist's;
+ * a comment is its own record and a part of its video's pages (their input key holds it: `comments_on`
+ * the video).
+ */
+export const LOGGED_TABLES: Readonly<Record<string, readonly (readonly [kind: ChangeKind, column: string])[]>> = {
+  categories: [['category', 'id']],
+  channels: [['channel', 'username']],
+  videos: [['video', 'id']],
+  video_tags: [['video', 'video_id']],
+  video_sources: [['video', 'video_id']],
+  video_captions: [['video', 'video_id']],
+  video_chapters: [['video', 'video_id']],
+  playlists: [['playlist', 'id']],
+  playlist_items: [['playlist', 'playlist_id']],
+  comments: [['comment', 'id'], ['comments_on', 'video_id']],
+  live_streams: [['live', 'channel']],
+};
+
+/** `comments_on`: a video whose comments changed (its pages' inputs did; its own record did not). */
+export const CHANGE_KINDS = ['category', 'channel', 'video', 'comments_on', 'playlist', 'comment', 'live'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** The statements of a trigger that log `row`'s (NEW or OLD) record of `kind`: its previous entry replaced by one with the next sequence number. */
+const logRow = (kind: ChangeKind, column: string, row: 'NEW' | 'OLD', when = '') =>
+  `DELETE FROM change_log WHERE kind = '${kind}' AND id = ${row}.${column}${when ? ` AND ${when}` : ''};
+  INSERT INTO change_log (kind, id) SELECT '${kind}', ${row}.${column}${when ? ` WHERE ${when}` : ''};`;
+
+/**
+ * The change log (docs/catalogue.md, "The change log"): one row a record that changed, with the
+ * sequence number of its last change (AUTOINCREMENT: never given twice, even once rows are pruned),
+ * written by triggers, so that every writer is caught (the import, the seed, a hand edit in the
+ * sqlite3 shell). A delete then an insert, not INSERT OR REPLACE: the statement that fires a trigger
+ * imposes its own conflict policy on the trigger's statements (an outer INSERT OR IGNORE would make
+ * the log's REPLACE an IGNORE, and the change would keep its old number). Made by openCatalogue
+ * after SCHEMA_SQL (kept apart from it: SCHEMA_SQL's tables are those a served catalogue must have,
+ * src/server/catalogue-connection.ts, and a catalogue older than the log is still one).
+ */
+export const CHANGE_LOG_SQL = `
+CREATE TABLE IF NOT EXISTS change_log (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind TEXT NOT NULL,
+  id TEXT NOT NULL,
+  UNIQUE (kind, id)
+) STRICT;
+${Object.entries(LOGGED_TABLES).map(([table, logged]) => `
+CREATE TRIGGER IF NOT EXISTS change_log_${table}_insert AFTER INSERT ON ${table} BEGIN
+  ${logged.map(([kind, column]) => logRow(kind, column, 'NEW')).join('\n  ')}
+END;
+CREATE TRIGGER IF NOT EXISTS change_log_${table}_delete AFTER DELETE ON ${table} BEGIN
+  ${logged.map(([kind, column]) => logRow(kind, column, 'OLD')).join('\n  ')}
+END;
+CREATE TRIGGER IF NOT EXISTS change_log_${table}_update AFTER UPDATE ON ${table} BEGIN
+  ${logged.map(([kind, column]) => `${logRow(kind, column, 'OLD')}\n  ${logRow(kind, column, 'NEW', `NEW.${column} IS NOT OLD.${column}`)}`).join('\n  ')}
+END;`).join('')}
 `;
 
 /** Tables emptied by `import --replace`: the catalogue's content, not its operators' apps and keys. */

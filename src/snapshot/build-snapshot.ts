@@ -25,7 +25,8 @@ import { diffSiteFiles, readSiteFileStamps, SITE_FILES_FILE, stampSiteFiles, wri
 import { describeDiskFault } from './disk-faults.ts';
 import { layoutOf, type Layout, MANIFEST_FILE, MODEL_FILE, pageFileName, pageShardsOf, SEARCH_FILE, type PageKind } from './layout.ts';
 import type { FileRecord } from './manifest.ts';
-import { modelLines } from './model-data.ts';
+import { modelPieces } from './model-data.ts';
+import { openModelReuse, servedMark } from './model-reuse.ts';
 import { createPageWriter, type PageWriter, type ReusablePages } from './page-writer.ts';
 import { startLinkCheck } from './link-check.ts';
 import type { ShardCheck } from './shard-check.ts';
@@ -99,7 +100,12 @@ export interface Reuse {
   readonly rendered: boolean;
   /** whether trending, related and the sort orders were taken from the served snapshot (derived-file.ts), not computed */
   readonly derived: boolean;
+  /** what the model data took from the served snapshot by the change log (model-reuse.ts), or why nothing */
+  readonly model: ModelDataReuse;
 }
+
+/** The records the change log named, the served lines copied and the served video keys taken; or why nothing was. */
+export type ModelDataReuse = { readonly changed: number; readonly videoLines: number; readonly commentLines: number; readonly keys: number; readonly none?: undefined } | { readonly none: string };
 
 const byCodeUnits = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
@@ -122,6 +128,8 @@ interface Build {
   readonly lap: () => string;
   readonly choice: PreviousChoice;
   readonly input: BuildInput;
+  /** the snapshot whose mark of the change log `input.changed` was read since (model-reuse.ts servedMark) */
+  readonly markOf: string | undefined;
   readonly derived: Derived;
   /** the same, as derived.bin holds it, with the fingerprint of the fields it was computed from */
   readonly derivedPacked: { readonly packed: DerivedPacked; readonly fingerprint: string };
@@ -178,9 +186,11 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   let choice: PreviousChoice;
   let task: DeriveTask;
   let starting: ReturnType<typeof startModel>;
+  // where the catalogue's change log stood for the served snapshot: what changed since is read with the records
+  const since = servedMark(layout.root, options.full ?? false, code);
   try {
     progress(`reading ${options.catalogue}`);
-    input = readBuildInput(options.catalogue);
+    input = readBuildInput(options.catalogue, since?.mark);
     progress(`read ${input.catalogue.videos.length} visible videos, ${input.catalogue.comments.length} comments (${lap()}); trending and related on a worker thread, the served manifest and the model's records here`);
     choice = await choosing.chosen();
     progress(choice.reuse ? `starting from the served snapshot ${choice.reuse.id} (${choice.reuse.pages.size} pages)` : `building every page anew: ${choice.none}`);
@@ -217,8 +227,8 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   mkdirSync(tmp);
   let whole: boolean | undefined;
   const build: Build = {
-    options, layout, started, progress, lap, choice, input, derived, derivedPacked: await task.packed, derivedSource, model, videoInputs, tmp,
-    serving: { layout, distDir: options.distDir, baseUrl: options.baseUrl, catalogueRevision: input.revision, code, keep: options.keep ?? 2, progress },
+    options, layout, started, progress, lap, choice, input, markOf: since?.snapshot, derived, derivedPacked: await task.packed, derivedSource, model, videoInputs, tmp,
+    serving: { layout, distDir: options.distDir, baseUrl: options.baseUrl, catalogueRevision: input.revision, changeLog: input.changeLog, code, keep: options.keep ?? 2, progress },
     previousWhole: () => (whole ??= choice.previous !== undefined && snapshotWhole(choice.previous)),
     reusable, previousInputs,
   };
@@ -243,6 +253,7 @@ interface DataFiles {
   readonly searchReused: boolean;
   /** throws the search worker's failure once it has failed (a no-op when search.json was copied) */
   readonly checkSearch: () => void;
+  readonly modelReuse: ModelDataReuse;
 }
 
 /**
@@ -265,9 +276,21 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
   progress(search ? `search index started on a worker thread (${lap()}); writing model data and every video's input key`
     : `the catalogue's revision is the one the served snapshot was built from: writing model data and every video's input key before the search index`);
   const key = videoInputKeys(options.baseUrl);
-  const model = await writeTextOffThread(join(tmp, MODEL_FILE), modelLines(input.catalogue, derived, options.baseUrl,
-    (video, json, channel, comments) => videoInputs.set(videoGroup(video.id), key(json, channel, comments))));
-  progress(`model data written, and every video's input key (${lap()})`);
+  // the lines and keys of the records that did not change since the served snapshot are taken from it (model-reuse.ts)
+  const taken = openModelReuse({ markOf: build.markOf, changed: input.changed, choice: build.choice, baseUrl: options.baseUrl, previousInputs: build.previousInputs,
+    sameDerived: build.derivedSource === 'served', keyTaken: (video, k) => videoInputs.set(videoGroup(video.id), k) });
+  let model: FileRecord;
+  try {
+    model = await writeTextOffThread(join(tmp, MODEL_FILE), modelPieces(input.catalogue, derived, options.baseUrl,
+      (video, json, channel, comments) => videoInputs.set(videoGroup(video.id), key(json, channel, comments)), taken.reuse));
+  } finally {
+    taken.reuse?.served.close();
+  }
+  const counts = taken.reuse?.counts;
+  const modelReuse: ModelDataReuse = counts ? { changed: taken.reuse.changes.count, ...counts } : { none: taken.none! };
+  progress(`model data written, and every video's input key (${lap()}): ${counts
+    ? `${taken.reuse.changes.count} records changed since the served snapshot (change log); ${counts.videoLines} video and ${counts.commentLines} comment lines copied, ${counts.keys} keys taken`
+    : `every line made (${taken.none})`}`);
   if (reuse && reuse.head.files[MODEL_FILE]?.sha256 === model.sha256) {
     // a worker started ends before search.json is copied in its place: it writes nothing after
     await written.search?.stop();
@@ -275,7 +298,7 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
     const copied = copySearchIndex(reuse, model, join(tmp, SEARCH_FILE));
     if (copied) {
       progress(`search index copied from the served snapshot: ${(copied.size / 1e6).toFixed(1)} MB (${lap()})`);
-      return { model, search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
+      return { model, search: Promise.resolve(copied), searchReused: true, checkSearch: () => {}, modelReuse };
     }
     // the served copy could not be read or failed its check: the index is built after all
     search = undefined;
@@ -284,7 +307,7 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
     search = startSearch(build, written);
     progress(`search index started on a worker thread (${lap()})`);
   }
-  return { model, searchReused: false, ...search };
+  return { model, searchReused: false, ...search, modelReuse };
 }
 
 /** Starts the search index on its worker thread (search-file.ts), stopped by cleanUp after a failure. */
@@ -322,7 +345,7 @@ function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefine
     unchanged: true,
     changed: 0,
     changesFile: undefined,
-    reuse: { none: undefined, pages: reuse.pages.size, compressed: 0, copied: reuse.pages.size, linked: 0, search: true, siteFiles: readSiteFileStamps(reuse.dir)?.size ?? 0, stopped: undefined, rendered: false, derived: build.derivedSource === 'served' },
+    reuse: { none: undefined, pages: reuse.pages.size, compressed: 0, copied: reuse.pages.size, linked: 0, search: true, siteFiles: readSiteFileStamps(reuse.dir)?.size ?? 0, stopped: undefined, rendered: false, derived: build.derivedSource === 'served', model: data.modelReuse },
   };
 }
 
@@ -404,7 +427,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     unchanged,
     changed: changes.length,
     changesFile: written.changesFile,
-    reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, linked: counts.linked, search: data.searchReused, siteFiles: site.carried, stopped: writer.reuseStopped, rendered: true, derived: build.derivedSource === 'served' },
+    reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, linked: counts.linked, search: data.searchReused, siteFiles: site.carried, stopped: writer.reuseStopped, rendered: true, derived: build.derivedSource === 'served', model: data.modelReuse },
   };
 }
 

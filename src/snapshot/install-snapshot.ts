@@ -2,6 +2,7 @@
 // same snapshot exists; or put in place of a damaged copy of itself), the purge list written, and
 // `current` swapped to it after the records that go with it (swap.ts). A failure before the swap
 // leaves the served snapshot as it was.
+import type { ChangeLogMark } from '../catalogue/change-log.ts';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordDeployment } from './deployment.ts';
@@ -71,6 +72,8 @@ export interface Serving {
   readonly baseUrl: string;
   readonly catalogueRevision: string;
   readonly code: string;
+  /** where the catalogue's change log stood when it was read (undefined: it has none) */
+  readonly changeLog: ChangeLogMark | undefined;
   /** snapshots served before this one that are kept */
   readonly keep: number;
   readonly progress: (message: string) => void;
@@ -80,7 +83,7 @@ export interface Serving {
 export function serveSnapshot(s: Serving, id: string): void {
   recordServed(s.layout.root, id);
   recordDeployment(s.distDir, s.baseUrl);
-  recordBuiltFrom(s.layout.root, { snapshot: id, catalogueRevision: s.catalogueRevision, code: s.code });
+  recordBuiltFrom(s.layout.root, { snapshot: id, catalogueRevision: s.catalogueRevision, code: s.code, ...(s.changeLog && { changeLog: s.changeLog }) });
   swapCurrent(s.layout.root, id);
   const pruned = pruneSnapshots(s.layout.root, id, s.keep);
   if (pruned.length > 0) s.progress(`removed ${pruned.length} older snapshot${pruned.length === 1 ? '' : 's'} (${s.keep} served before this one are kept)`);

@@ -5,6 +5,9 @@ import { createModelBuilder, RELATED_BLOCK, type Derived, type Model, type Model
 import type { PublicCatalogue, PublicCategory, PublicChannel, PublicComment, PublicLiveStream, PublicPlaylist, PublicVideo } from '../catalogue/public-catalogue.ts';
 import { fileLines } from '../lib/file-lines.ts';
 import { runSteps, type Steps } from '../model/steps.ts';
+import type { Changes } from '../catalogue/change-log.ts';
+import type { ServedModelData } from './served-model-data.ts';
+import type { FileBytes, TextPiece } from './text-files.ts';
 
 type Line =
   | ['header', { baseUrl: string }]
@@ -24,11 +27,64 @@ type Line =
 export type VideoJsonSeen = (video: PublicVideo, json: string, channel: string | undefined, comments: readonly string[]) => void;
 
 /**
+ * What a build that knows what changed since the served snapshot takes from it (docs/architecture.md,
+ * "Builds from the change log"): the lines of the records that did not change, and the input keys
+ * of the videos whose inputs did not (the video, its channel and the comments on it: a comment
+ * written logs the video it is on as `comments_on`, schema.ts LOGGED_TABLES).
+ */
+export interface ModelReuse {
+  /** the served model data, checked whole */
+  readonly served: ServedModelData;
+  /** the records changed since the served snapshot's mark of the change log */
+  readonly changes: Changes;
+  /** whether trending and related are the served snapshot's (derived.bin taken): a video's line holds its score and related list */
+  readonly sameDerived: boolean;
+  /** the input key the served snapshot recorded for a video (page-inputs.ndjson, checked), if any */
+  readonly servedKey: (id: string) => string | undefined;
+  /** a video's served key, taken (instead of `seen`, for a video whose inputs did not change) */
+  readonly keyTaken: (video: PublicVideo, key: string) => void;
+  /** lines copied and keys taken, counted as they are */
+  readonly counts: { videoLines: number; commentLines: number; keys: number };
+}
+
+/**
  * The lines of model data. Each line is `JSON.stringify` of its array; a record's JSON is made
  * once and put in its line as text (the same bytes). A video's comments are serialised before the
  * videos (for `seen`), their lines written in their place after the playlists.
  */
-export function* modelLines(catalogue: PublicCatalogue, derived: Derived, baseUrl: string, seen?: VideoJsonSeen): Generator<string> {
+export function modelLines(catalogue: PublicCatalogue, derived: Derived, baseUrl: string, seen?: VideoJsonSeen): Generator<string> {
+  // with nothing to reuse, every piece is text
+  return modelPieces(catalogue, derived, baseUrl, seen) as Generator<string>;
+}
+
+/** Consecutive ranges of one file joined into runs, so that lines that follow each other are copied with a few reads. */
+class Runs {
+  private run: { fd: number; start: number; end: number } | undefined;
+  /** takes `range`; the run it does not continue, ended, if any */
+  add(range: FileBytes): FileBytes | undefined {
+    if (this.run && this.run.fd === range.fd && this.run.end === range.start) {
+      this.run.end = range.end;
+      return undefined;
+    }
+    const ended = this.run;
+    this.run = { ...range };
+    return ended;
+  }
+  /** the run being made, ended (before a piece of text) */
+  end(): FileBytes | undefined {
+    const ended = this.run;
+    this.run = undefined;
+    return ended;
+  }
+}
+
+/**
+ * modelLines' pieces, with `reuse`: the line of a video or comment that did not change is the
+ * served line's bytes (a range of the served file, joined into runs), and a video whose inputs did
+ * not change takes its served key; every other line and key is made as modelLines makes it. The
+ * bytes are the same (tests/unit/snapshot/change-log-build.test.ts).
+ */
+export function* modelPieces(catalogue: PublicCatalogue, derived: Derived, baseUrl: string, seen?: VideoJsonSeen, reuse?: ModelReuse): Generator<TextPiece> {
   const line = (value: Line) => `${JSON.stringify(value)}\n`;
   yield line(['header', { baseUrl }]);
   for (const c of catalogue.categories) yield line(['category', c]);
@@ -38,22 +94,63 @@ export function* modelLines(catalogue: PublicCatalogue, derived: Derived, baseUr
     channels?.set(c.username, json);
     yield `["channel",${json}]\n`;
   }
-  const comments = catalogue.comments.map((c) => JSON.stringify(c));
+  // the served keys of the videos whose inputs did not change (the others' keys are made, from the JSON of their inputs)
+  const keys = reuse && catalogue.videos.map((v) =>
+    (reuse.changes.video.has(v.id) || reuse.changes.comments_on.has(v.id) || reuse.changes.channel.has(v.channel) ? undefined : reuse.servedKey(v.id)));
+  const making = (i: number) => keys === undefined || keys[i] === undefined;
+  const madeFor = reuse && seen && new Set(catalogue.videos.filter((_, i) => making(i)).map((v) => v.id));
+  // a comment's served line, when it did not change; its JSON when its line or its video's key needs it
+  const commentLines = reuse && catalogue.comments.map((c) => (reuse.changes.comment.has(c.id) ? undefined : reuse.served.line('comment', c.id)));
+  const comments = catalogue.comments.map((c, i) =>
+    (commentLines?.[i] === undefined || madeFor === undefined || madeFor.has(c.videoId) ? JSON.stringify(c) : undefined));
   const byVideo = seen && new Map<string, string[]>();
   if (byVideo) {
     for (const [i, c] of catalogue.comments.entries()) {
+      if (madeFor && !madeFor.has(c.videoId)) continue;
       const list = byVideo.get(c.videoId);
       if (list) list.push(comments[i]!);
       else byVideo.set(c.videoId, [comments[i]!]);
     }
   }
+  const runs = new Runs();
   for (const [i, v] of catalogue.videos.entries()) {
-    const json = JSON.stringify(v);
-    seen?.(v, json, channels!.get(v.channel), byVideo!.get(v.id) ?? []);
+    const served = reuse?.sameDerived && !reuse.changes.video.has(v.id) ? reuse.served.line('video', v.id) : undefined;
+    let json: string | undefined;
+    if (making(i)) {
+      json = JSON.stringify(v);
+      seen?.(v, json, channels!.get(v.channel), byVideo!.get(v.id) ?? []);
+    } else {
+      reuse!.keyTaken(v, keys![i]!);
+      reuse!.counts.keys++;
+    }
+    if (served) {
+      const ended = runs.add(served);
+      if (ended) yield ended;
+      reuse!.counts.videoLines++;
+      continue;
+    }
+    const ended = runs.end();
+    if (ended) yield ended;
+    json ??= JSON.stringify(v);
     yield `["video",${json},${JSON.stringify(derived.trending[i] ?? 0)},${relatedJson(derived.related[i])}]\n`;
   }
+  const afterVideos = runs.end();
+  if (afterVideos) yield afterVideos;
   for (const p of catalogue.playlists) yield line(['playlist', p]);
-  for (const json of comments) yield `["comment",${json}]\n`;
+  for (const [i, json] of comments.entries()) {
+    const served = commentLines?.[i];
+    if (served) {
+      const ended = runs.add(served);
+      if (ended) yield ended;
+      reuse!.counts.commentLines++;
+      continue;
+    }
+    const ended = runs.end();
+    if (ended) yield ended;
+    yield `["comment",${json}]\n`;
+  }
+  const afterComments = runs.end();
+  if (afterComments) yield afterComments;
   for (const l of catalogue.live) yield line(['live', l]);
 }
 

@@ -1,5 +1,7 @@
 // What a build is made from: the catalogue's public records, checked (check-catalogue.ts names the
-// record and field that would break the site), and its revision, read in one transaction.
+// record and field that would break the site), its revision, and where its change log stands with
+// the records changed since the served snapshot's mark (change-log.ts), read in one transaction.
+import { readChangeLogMark, readChangesSince, type ChangeLogMark, type ChangesSince } from '../catalogue/change-log.ts';
 import { checkCatalogue } from '../catalogue/check-catalogue.ts';
 import { openCatalogue } from '../catalogue/open-catalogue.ts';
 import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
@@ -9,14 +11,24 @@ import { readRevision } from '../catalogue/revision.ts';
 export interface BuildInput {
   readonly catalogue: PublicCatalogue;
   readonly revision: string;
+  /** where the change log stood when the records were read (undefined: the catalogue has none) */
+  readonly changeLog: ChangeLogMark | undefined;
+  /** the records changed since `since`, as the log says, or why it cannot be trusted */
+  readonly changed: ChangesSince;
 }
 
-export function readBuildInput(file: string): BuildInput {
+/** `since`: the mark the served snapshot was built from (built-from.json), when it may be reused. */
+export function readBuildInput(file: string, since?: ChangeLogMark): BuildInput {
   const db = openCatalogue(file, { readonly: true });
   try {
     return db.transaction(() => {
       checkCatalogue(db);
-      return { catalogue: readCatalogue(db), revision: readRevision(db) };
+      return {
+        catalogue: readCatalogue(db),
+        revision: readRevision(db),
+        changeLog: readChangeLogMark(db),
+        changed: since ? readChangesSince(db, since) : { none: 'no mark of the change log is recorded beside the served snapshot (built-from.json)' },
+      };
     })();
   } finally {
     db.close();

@@ -1,6 +1,7 @@
 // The atomic swap of `current`, a lock so two builds never race on it, and what a build keeps and
 // removes around it: the snapshots served before (for rollback and for nginx's old workers) and the
 // leftovers of builds that were killed (docs/reliability.md, "Builds and the file system").
+import type { ChangeLogMark } from '../catalogue/change-log.ts';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeAll } from './disk-faults.ts';
@@ -79,6 +80,8 @@ export interface BuiltFrom {
   readonly catalogueRevision: string;
   /** the build code that made it (previous-snapshot.ts buildCodeId): its bytes are reused only by the same code */
   readonly code?: string;
+  /** where the catalogue's change log stood when it was read (catalogue/change-log.ts): the next build asks what changed since */
+  readonly changeLog?: ChangeLogMark;
 }
 
 const BUILT_FROM = 'built-from.json';

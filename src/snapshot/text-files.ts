@@ -1,7 +1,7 @@
 // Writing a large text file a piece at a time (never one string of it whole), with its size and
 // SHA-256 for the manifest.
 import { createHash } from 'node:crypto';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { writeAll } from './disk-faults.ts';
 import type { FileRecord } from './manifest.ts';
 
@@ -11,13 +11,27 @@ export const BUFFER_BYTES = 1 << 21;
 const MOST_BYTES_PER_UNIT = 3;
 
 /**
+ * Bytes of an open file, from `start` to `end`, to be written as they are among the text pieces: a
+ * run of a served file's lines taken unchanged (served-model-data.ts). The file was checked whole
+ * against its recorded size and SHA-256 before its ranges are given.
+ */
+export interface FileBytes {
+  readonly fd: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A piece of a text file: text, encoded as UTF-8, or bytes copied from a file. */
+export type TextPiece = string | FileBytes;
+
+/**
  * Writes text given a piece at a time, encoding each piece straight into a reused 2 MB buffer (no
  * joined string, no buffer a write: joining a megabyte of pieces and encoding it again cost 4.4 s of
  * CPU for pyvideo-100k's 215 MB of model data, against 0.4 s this way; docs/performance.md,
  * "Reading the catalogue"); the size and SHA-256 of what it wrote. The bytes are those of the pieces
  * joined and encoded as UTF-8: a surrogate pair split between two pieces is encoded whole.
  */
-export function writeText(file: string, pieces: Iterable<string>): FileRecord {
+export function writeText(file: string, pieces: Iterable<TextPiece>): FileRecord {
   const sink = createFileSink(file);
   try {
     const buffer = Buffer.allocUnsafe(BUFFER_BYTES);
@@ -57,13 +71,38 @@ export function createFileSink(file: string): FileSink {
  * The pieces encoded as UTF-8, a chunk at a time: each piece is encoded into the buffer `take`
  * gave, and the filled part of it is yielded when the next piece does not fit (a buffer is taken
  * again, after that, for the next pieces); a piece larger than a buffer is yielded as a buffer of its own.
- * A high surrogate ending a piece is encoded with the piece after it (the pair whole).
+ * A high surrogate ending a piece is encoded with the piece after it (the pair whole). A piece of
+ * file bytes is read into the buffers as they come (no buffer of its own: a run of a served file's
+ * lines is copied a buffer at a time), after any high surrogate left pending, encoded alone.
  */
-export function* encodedChunks(pieces: Iterable<string>, take: () => Buffer): Generator<Uint8Array> {
+export function* encodedChunks(pieces: Iterable<TextPiece>, take: () => Buffer): Generator<Uint8Array> {
   let buffer = take();
   let used = 0;
   let pending = '';
   for (const given of pieces) {
+    if (typeof given !== 'string') {
+      if (pending !== '') {
+        if (used + MOST_BYTES_PER_UNIT > buffer.length) {
+          yield buffer.subarray(0, used);
+          buffer = take();
+          used = 0;
+        }
+        used += buffer.write(pending, used);
+        pending = '';
+      }
+      for (let at = given.start; at < given.end;) {
+        if (used === buffer.length) {
+          yield buffer.subarray(0, used);
+          buffer = take();
+          used = 0;
+        }
+        const read = readSync(given.fd, buffer, used, Math.min(given.end - at, buffer.length - used), at);
+        if (read === 0) throw new Error(`a file ended at byte ${at}, before the ${given.end} bytes its range was checked for`);
+        used += read;
+        at += read;
+      }
+      continue;
+    }
     let piece = pending === '' ? given : pending + given;
     pending = '';
     const last = piece.charCodeAt(piece.length - 1);

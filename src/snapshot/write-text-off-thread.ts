@@ -5,7 +5,7 @@
 // written off the main thread").
 import { Worker } from 'node:worker_threads';
 import type { FileRecord } from './manifest.ts';
-import { BUFFER_BYTES, encodedChunks } from './text-files.ts';
+import { BUFFER_BYTES, encodedChunks, type TextPiece } from './text-files.ts';
 
 /** Buffers in flight: one being encoded here while the worker writes another. */
 const BUFFERS = 3;
@@ -16,11 +16,11 @@ export type TextChunkMessage = { readonly end?: undefined; readonly chunk: Uint8
 type WorkerAnswer = { readonly returned: ArrayBuffer } | { readonly record: FileRecord };
 
 /**
- * Writes `pieces` into `file` as writeText does (the same bytes, size and SHA-256), the writing and
+ * Writes `pieces` (text, or ranges of a file's bytes) into `file` as writeText does (the same bytes, size and SHA-256), the writing and
  * hashing on a worker thread. Rejects with the worker's error (its code kept: a full disk is said as
  * such) or this thread's (the pieces' generator threw); the worker is ended either way.
  */
-export async function writeTextOffThread(file: string, pieces: Iterable<string>): Promise<FileRecord> {
+export async function writeTextOffThread(file: string, pieces: Iterable<TextPiece>): Promise<FileRecord> {
   const worker = new Worker(new URL('./text-file-worker.ts', import.meta.url), { workerData: { file } });
   // the buffers owned here now (a buffer transferred back is a new ArrayBuffer object)
   const pool = new Set<ArrayBuffer>();

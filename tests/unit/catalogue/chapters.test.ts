@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
+import { SCHEMA_VERSION } from '../../../src/catalogue/schema.ts';
 import { parseRecordLine } from '../../../src/catalogue/validate-records.ts';
 import { rawChannel, rawVideo, writeRecords } from '../support/fixtures.ts';
 
@@ -64,7 +65,7 @@ describe('chapters in the catalogue database', () => {
     const migrated = openCatalogue(path);
     writeRecords(migrated, [rawVideo('v1', { duration: 300, chapters })]);
     expect(readCatalogue(migrated).videos[0]?.chapters).toEqual(chapters);
-    expect(migrated.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: '3' });
+    expect(migrated.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: String(SCHEMA_VERSION) });
     migrated.close();
   });
 });

@@ -4,11 +4,11 @@
 // UTF-8, whatever the pieces' sizes and wherever a surrogate pair is split between two of them, and a
 // full disk must be said as such (its code kept) by both.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { slices, writeText } from '../../../src/snapshot/text-files.ts';
+import { BUFFER_BYTES, slices, writeText, type TextPiece } from '../../../src/snapshot/text-files.ts';
 import { writeTextOffThread } from '../../../src/snapshot/write-text-off-thread.ts';
 import { tempDirs } from '../support/fixtures.ts';
 
@@ -62,6 +62,41 @@ describe('writeText', () => {
       expect(pieces.join('')).toBe(text);
       expectWritten(pieces);
     }), { numRuns: 200 });
+  });
+});
+
+describe('pieces of file bytes among the text (a served file\'s lines copied: served-model-data.ts)', () => {
+  it('writes the ranges\' bytes in their place, across buffer boundaries, after a pending high surrogate, on either thread', async () => {
+    const dir = dirs.make();
+    const source = join(dir, 'source.bin');
+    const bytes = Buffer.from(Array.from({ length: BUFFER_BYTES * 2 + 12_345 }, (_, i) => 0x61 + (i % 26)));
+    writeFileSync(source, bytes);
+    const fd = openSync(source, 'r');
+    try {
+      const pieces: TextPiece[] = ['head \ud83d', { fd, start: 3, end: 10 }, 'x'.repeat(BUFFER_BYTES - 5), { fd, start: 0, end: bytes.length }, '\ud83d\ude00', { fd, start: 100, end: 100 }, { fd, start: 7, end: 8 }];
+      const expected = Buffer.concat([Buffer.from('head \ud83d'), bytes.subarray(3, 10), Buffer.from('x'.repeat(BUFFER_BYTES - 5)), bytes, Buffer.from('\ud83d\ude00'), bytes.subarray(7, 8)]);
+      const record = { size: expected.length, sha256: createHash('sha256').update(expected).digest('hex') };
+      const here = join(dir, 'here.txt');
+      expect(writeText(here, pieces)).toEqual(record);
+      expect(readFileSync(here).equals(expected)).toBe(true);
+      const there = join(dir, 'there.txt');
+      expect(await writeTextOffThread(there, pieces)).toEqual(record);
+      expect(readFileSync(there).equals(expected)).toBe(true);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('fails when the file ends before a range does (it was cut after it was checked)', () => {
+    const dir = dirs.make();
+    const source = join(dir, 'source.bin');
+    writeFileSync(source, 'short');
+    const fd = openSync(source, 'r');
+    try {
+      expect(() => writeText(join(dir, 'out.txt'), ['a', { fd, start: 2, end: 50 }])).toThrow(/ended at byte 5/);
+    } finally {
+      closeSync(fd);
+    }
   });
 });
 
