@@ -31,11 +31,16 @@ await runCommand('import', IMPORT_COMMAND, async (parsed) => {
       replace: parsed.values.replace ?? false,
       onProgress: (m) => console.log(`import: ${m}`),
     });
-    if (summary.unchanged) { console.log(`import: ${file} holds no record; ${catalogueDb} is unchanged`); return; }
+    if (summary.unchanged) {
+      console.log(summary.lines === 0 ? `import: ${file} holds no record; ${catalogueDb} is unchanged`
+        : `import: every one of the ${summary.lines.toLocaleString('en-US')} records of ${file} is ${catalogueDb}'s already; it is unchanged (${elapsed(started)})`);
+      return;
+    }
     const counts = Object.entries(summary.counts).map(([kind, n]) => `${n.toLocaleString('en-US')} ${kind}`).join(', ');
     const usage = process.resourceUsage();
     const cpu = ((usage.userCPUTime + usage.systemCPUTime) / 1e6).toFixed(1);
-    console.log(`import: loaded ${summary.lines.toLocaleString('en-US')} record${summary.lines === 1 ? '' : 's'} into ${catalogueDb} in ${elapsed(started)} (${cpu} s of CPU, all threads), peak RSS ${Math.round(usage.maxRSS / 1024)} MB: ${counts}`);
+    const kept = summary.kept > 0 ? `; ${summary.kept.toLocaleString('en-US')} of them left as they were (the same as the catalogue's), ${(summary.lines - summary.kept).toLocaleString('en-US')} written` : '';
+    console.log(`import: loaded ${summary.lines.toLocaleString('en-US')} record${summary.lines === 1 ? '' : 's'} into ${catalogueDb} in ${elapsed(started)} (${cpu} s of CPU, all threads), peak RSS ${Math.round(usage.maxRSS / 1024)} MB: ${counts}${kept}`);
     if (config.sharedStore !== undefined) await shareLiveAndAlerts(config.sharedStore, catalogueDb);
   } catch (error) {
     if (error instanceof NdjsonFileError) throw new Error(`${error.message}; nothing was imported`);

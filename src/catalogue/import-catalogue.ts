@@ -34,7 +34,9 @@ export interface ImportSummary {
   /** records read (non-blank lines) */
   readonly lines: number;
   readonly counts: Readonly<Record<string, number>>;
-  /** true when the file held no record: nothing was written, the revision is unchanged */
+  /** records left as they were: each the very record written last time (write-records.ts) */
+  readonly kept: number;
+  /** true when nothing was written (the file held no record, or only records kept): the revision is unchanged */
   readonly unchanged: boolean;
 }
 
@@ -104,16 +106,17 @@ export async function importCatalogue(db: Catalogue, file: string, options: Impo
   const fail = (e: LineError) => { total++; if (errors.length < KEPT_ERRORS) errors.push(e); };
   const counts: Record<string, number> = {};
   let records = 0;
+  let kept = 0;
   let committed = false;
 
-  let write: RecordWriter = () => {};
+  let write: RecordWriter = () => true;
   const handle = (line: number, record: CatalogueRecord) => {
     const { field, key } = keyOf(record);
     if (stage.run(record.kind, key, line).changes === 0) {
       fail({ line, field, message: `repeats ${record.kind} "${key}", already given on line ${stagedLine.get(record.kind, key) as number}` });
       return;
     }
-    write(record);
+    if (!write(record)) kept++;
     counts[record.kind] = (counts[record.kind] ?? 0) + 1;
   };
 
@@ -134,7 +137,10 @@ export async function importCatalogue(db: Catalogue, file: string, options: Impo
   };
   db.exec('BEGIN IMMEDIATE');
   try {
-    if (options.replace) for (const table of CONTENT_TABLES) db.exec(`DELETE FROM ${table}`);
+    if (options.replace) {
+      for (const table of CONTENT_TABLES) db.exec(`DELETE FROM ${table}`);
+      db.exec('DELETE FROM record_digests');
+    }
     const empty = db.prepare('SELECT NOT EXISTS (SELECT 1 FROM videos) AND NOT EXISTS (SELECT 1 FROM playlists)').pluck().get() === 1;
     write = createRecordWriter(db, { fresh: empty });
     for await (const block of readNdjsonBlocks(file, (p) => { position = p; })) {
@@ -156,13 +162,17 @@ export async function importCatalogue(db: Catalogue, file: string, options: Impo
     if (total > 0) throw new ImportError(errors.sort((a, b) => a.line - b.line).slice(0, KEPT_ERRORS), total);
     if (records === 0) {
       progress('the file holds no record: nothing to import, the catalogue is unchanged');
-      return { lines: 0, counts, unchanged: true };
+      return { lines: 0, counts, kept: 0, unchanged: true };
+    }
+    if (kept === records) {
+      progress(`every one of the ${n(records)} records is the catalogue's already: nothing to write, the catalogue is unchanged`);
+      return { lines: records, counts, kept, unchanged: true };
     }
     markRevision(db);
-    progress(`committing ${n(records)} records`);
+    progress(`committing ${n(records - kept)} records${kept > 0 ? ` (${n(kept)} left as they were: the same as the catalogue's)` : ''}`);
     db.exec('COMMIT');
     committed = true;
-    return { lines: records, counts, unchanged: false };
+    return { lines: records, counts, kept, unchanged: false };
   } finally {
     await Promise.allSettled(inFlight);
     await pool.close();

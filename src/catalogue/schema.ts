@@ -175,10 +175,16 @@ export const LOGGED_TABLES: Readonly<Record<string, readonly (readonly [kind: Ch
 export const CHANGE_KINDS = ['category', 'channel', 'video', 'comments_on', 'playlist', 'comment', 'live'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
-/** The statements of a trigger that log `row`'s (NEW or OLD) record of `kind`: its previous entry replaced by one with the next sequence number. */
+/**
+ * The statements of a trigger that log `row`'s (NEW or OLD) record of `kind`: its previous entry
+ * replaced by one with the next sequence number, and the digest the import kept of the record
+ * forgotten (a record changed by any writer is written again by the next import that brings it:
+ * write-records.ts, docs/catalogue.md "Records an import leaves as they are").
+ */
 const logRow = (kind: ChangeKind, column: string, row: 'NEW' | 'OLD', when = '') =>
   `DELETE FROM change_log WHERE kind = '${kind}' AND id = ${row}.${column}${when ? ` AND ${when}` : ''};
-  INSERT INTO change_log (kind, id) SELECT '${kind}', ${row}.${column}${when ? ` WHERE ${when}` : ''};`;
+  INSERT INTO change_log (kind, id) SELECT '${kind}', ${row}.${column}${when ? ` WHERE ${when}` : ''};${kind === 'comments_on' ? '' : `
+  DELETE FROM record_digests WHERE kind = '${kind}' AND id = ${row}.${column}${when ? ` AND ${when}` : ''};`}`;
 
 /**
  * The change log (docs/catalogue.md, "The change log"): one row a record that changed, with the
@@ -197,6 +203,12 @@ CREATE TABLE IF NOT EXISTS change_log (
   id TEXT NOT NULL,
   UNIQUE (kind, id)
 ) STRICT;
+CREATE TABLE IF NOT EXISTS record_digests (
+  kind TEXT NOT NULL,
+  id TEXT NOT NULL,
+  digest BLOB NOT NULL,
+  PRIMARY KEY (kind, id)
+) STRICT, WITHOUT ROWID;
 ${Object.entries(LOGGED_TABLES).map(([table, logged]) => `
 CREATE TRIGGER IF NOT EXISTS change_log_${table}_insert AFTER INSERT ON ${table} BEGIN
   ${logged.map(([kind, column]) => logRow(kind, column, 'NEW')).join('\n  ')}

@@ -51,7 +51,8 @@ export function seedCatalogue(path: string, options: SeedOptions, onProgress: (p
   try {
     removeDatabase(tmp);
     db = openCatalogueForBulkLoad(tmp);
-    const write = createRecordWriter(db);
+    // the seed's records are its own: no digests kept (an import into the seeded catalogue writes what it brings)
+    const write = createRecordWriter(db, { digests: false });
     const validateAll = options.videos <= VALIDATE_ALL_UP_TO;
     const step = Math.max(1, Math.ceil(options.videos / 10));
     db.transaction(() => {

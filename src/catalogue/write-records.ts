@@ -1,18 +1,43 @@
 // Writes validated records into the catalogue. A record whose key exists replaces it, with its
-// child rows (tags, sources, captions, chapters, playlist items). Callers wrap calls in one transaction.
+// child rows (tags, sources, captions, chapters, playlist items), unless it is the very record
+// written last time: each record written leaves a digest (SHA-256 of its JSON) in
+// `record_digests`, and a record whose digest is the one kept is left as it is, so that importing
+// a whole catalogue again writes, and logs as changed (change-log.ts), only the records that differ
+// (docs/catalogue.md, "Records an import leaves as they are"). The change log's triggers forget a
+// record's digest whenever any writer changes it (schema.ts), so a hand edit is written over by the
+// next import that brings the record. Callers wrap calls in one transaction.
+import { createHash } from 'node:crypto';
 import type { Catalogue } from './open-catalogue.ts';
 import type { CatalogueRecord } from './records.ts';
+import { keyOf } from './validate-records.ts';
 
-export type RecordWriter = (record: CatalogueRecord) => void;
+/** Writes a record; false when it was left as it is, being the record written last time. */
+export type RecordWriter = (record: CatalogueRecord) => boolean;
+
+/** A record's digest: the SHA-256 of its JSON, as validated (the same record gives the same JSON). */
+export const recordDigest = (record: CatalogueRecord): Buffer => createHash('sha256').update(JSON.stringify(record)).digest();
 
 const flag = (value: boolean | undefined): number => (value ? 1 : 0);
 
-/**
- * With `fresh`, the caller knows no video or playlist of the records exists yet (an import into an
- * empty catalogue, whose file repeats no key): their child rows are not cleared first.
- */
-export function createRecordWriter(db: Catalogue, options: { fresh?: boolean } = {}): RecordWriter {
+export interface WriterOptions {
+  /**
+   * The caller knows no video or playlist of the records exists yet (an import into an empty
+   * catalogue, whose file repeats no key): their child rows are not cleared first, and no digest
+   * is looked up.
+   */
+  readonly fresh?: boolean;
+  /**
+   * Keep each record's digest and leave a record whose digest is kept as it is (default true; the
+   * seed, whose records are its own, keeps none). Alerts, which no build reads, are always written.
+   */
+  readonly digests?: boolean;
+}
+
+export function createRecordWriter(db: Catalogue, options: WriterOptions = {}): RecordWriter {
   const fresh = options.fresh ?? false;
+  const digests = options.digests ?? true;
+  const kept = db.prepare('SELECT digest FROM record_digests WHERE kind = ? AND id = ?').pluck();
+  const keep = db.prepare('INSERT OR REPLACE INTO record_digests (kind, id, digest) VALUES (?, ?, ?)');
   const s = {
     category: db.prepare('INSERT OR REPLACE INTO categories (id, name) VALUES (?, ?)'),
     channel: db.prepare(`INSERT OR REPLACE INTO channels
@@ -42,7 +67,7 @@ export function createRecordWriter(db: Catalogue, options: { fresh?: boolean } =
       (id, severity, title, message, starts_at, ends_at, components) VALUES (?, ?, ?, ?, ?, ?, ?)`),
   };
 
-  return (r) => {
+  const write = (r: CatalogueRecord): void => {
     switch (r.kind) {
       case 'category':
         s.category.run(r.id, r.name);
@@ -82,5 +107,19 @@ export function createRecordWriter(db: Catalogue, options: { fresh?: boolean } =
         s.alert.run(r.id, r.severity, r.title, r.message, r.startsAt, r.endsAt ?? null, JSON.stringify(r.components ?? []));
         return;
     }
+  };
+
+  return (r) => {
+    if (!digests || r.kind === 'alert') {
+      write(r);
+      return true;
+    }
+    const { key } = keyOf(r);
+    const digest = recordDigest(r);
+    if (!fresh && digest.equals((kept.get(r.kind, key) as Buffer | undefined) ?? Buffer.alloc(0))) return false;
+    // the record's rows first (their triggers forget its old digest), then its digest
+    write(r);
+    keep.run(r.kind, key, digest);
+    return true;
   };
 }
