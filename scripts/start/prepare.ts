@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { openCatalogue } from '../../src/catalogue/open-catalogue.ts';
 import { readRevision } from '../../src/catalogue/revision.ts';
+import { SCHEMA_VERSION } from '../../src/catalogue/schema.ts';
 import { loadConfig } from '../../src/config.ts';
 import { ASTRO_ENTRY, CLIENT_DIR, SERVER_SOURCES, SERVING_BUNDLE, SUPERVISOR_BUNDLE } from '../../src/lib/app-files.ts';
 import { layoutOf, MANIFEST_FILE } from '../../src/snapshot/layout.ts';
@@ -50,7 +51,15 @@ await runCommand('start', START_COMMAND, async ({ values }) => {
   const manifestFile = join(layout.current, MANIFEST_FILE);
   const built = existsSync(manifestFile) ? { baseUrl: readManifestBaseUrl(manifestFile) } : undefined;
   const builtFrom = readBuiltFrom(layout.root);
-  const db = openCatalogue(config.catalogueDb, { readonly: true });
+  let db = openCatalogue(config.catalogueDb, { readonly: true });
+  const version = Number(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() ?? 0);
+  if (version >= 1 && version < SCHEMA_VERSION) {
+    // the serving process never writes the catalogue, so it would refuse one of an older schema
+    // (src/server/catalogue-connection.ts): npm start is an operator command, and migrates it
+    db.close();
+    console.log(`start: the catalogue has schema version ${version}; migrating it to ${SCHEMA_VERSION} (docs/catalogue.md)`);
+    db = openCatalogue(config.catalogueDb);
+  }
   const revision = readRevision(db);
   db.close();
   const reason = built === undefined ? 'no snapshot yet'

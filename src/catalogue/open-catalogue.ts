@@ -24,6 +24,8 @@ function migrate(db: Catalogue): void {
 export function openCatalogue(path: string, options: { readonly?: boolean } = {}): Catalogue {
   if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  // before any write: a migration waits for another writer (an import) as every later write does
+  db.pragma('busy_timeout = 5000');
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -31,7 +33,6 @@ export function openCatalogue(path: string, options: { readonly?: boolean } = {}
     migrate(db);
     db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
   }
-  db.pragma('busy_timeout = 5000');
   return db;
 }
 
