@@ -56,6 +56,11 @@ export const PROBLEMS = {
     title: 'Too many connections',
     description: 'The client\'s address already holds as many open connections as the service allows one address. Reuse open connections (keep-alive) or close some, and retry after `Retry-After` seconds. The connection is closed after this answer.',
   },
+  'body-too-large': {
+    status: 413,
+    title: 'Request body too large',
+    description: 'The request carries a body larger than the service\'s front accepts (1 MB; docs/cdn.md). This API is read-only and reads no request body: send the request without one. The connection is closed after this answer.',
+  },
   'headers-too-large': {
     status: 431,
     title: 'Request headers too large',

@@ -199,7 +199,7 @@ function writeHttpSettings(prefix: string): string[] {
     '  # variants that do not exist, can be cached for as long as nginx runs on it',
     '  open_file_cache max=40000 inactive=600s; open_file_cache_valid 600s; open_file_cache_errors on;',
     '  # request bodies: the API reads none, and nginx buffers one before passing it on; a larger one',
-    '  # is dropped unread and the request passed on without it (location @origin-bodiless)',
+    '  # gets the body-too-large problem (the server\'s error_page 413)',
     '  client_max_body_size 1m;',
     '  # heads as long as the origin takes (node:http: 16 KB)',
     '  large_client_header_buffers 4 16k;',
@@ -349,6 +349,8 @@ function writeServer(options: NginxOptions, root: string): string[] {
     '    # a request line or head over large_client_header_buffers: the problem the origin gives a head',
     '    # over its 16 KB (nginx would answer 414 or 400 with an HTML page)',
     '    error_page 414 494 =431 /.vp-head-too-large;',
+    '    # a body over client_max_body_size: a problem, not nginx\'s HTML page (nginx reads and drops the body)',
+    '    error_page 413 /.vp-body-too-large;',
     '    # a request sent to the origin by error_page 418 (location /) may meet another error there',
     '    recursive_error_pages on;',
     '',
@@ -356,9 +358,10 @@ function writeServer(options: NginxOptions, root: string): string[] {
     '',
     ...problemLocation('/.vp-unparseable', 'not-found', 'The request target is not a valid path.', options.publicBaseUrl,
       ['Cache-Control "public, max-age=60"', 'X-Front-Problem unparseable']),
+    ...problemLocation('/.vp-body-too-large', 'body-too-large', 'The request body is larger than 1 MB; this API reads no request body.', options.publicBaseUrl, []),
     ...problemLocation('/.vp-head-too-large', 'headers-too-large', 'The request head is larger than 16 KB.', options.publicBaseUrl, []),
     ...problemLocation('/.vp-unavailable', 'service-unavailable', 'No origin server answered: retry shortly.', options.publicBaseUrl, ['Retry-After 5']),
-    ...writeOriginLocations(),
+    ...writeOriginLocation(),
     '  }',
   ];
 }
@@ -368,7 +371,7 @@ function writePageFileLocation(root: string, brotli: boolean): string[] {
   return [
     '    location / {',
     '      error_page 418 = @origin;',
-    '      error_page 413 = @origin-bodiless;',
+    '      error_page 413 /.vp-body-too-large;',
     '      if ($vp_bypass) { return 418; }',
     `      root ${root};`,
     '      try_files $vp_page @origin;',
@@ -401,25 +404,15 @@ const ORIGIN_PROXY = [
   '      # No origin answers at all: the problem the origin gives while it has no snapshot, not',
   "      # nginx's HTML error page. Declared here, where the error happens (a location that declares",
   '      # error_page, as `location /` does, inherits none; most requests come here by its',
-  '      # error_page 418 or 413, hence recursive_error_pages on the server).',
+  '      # error_page 418, hence recursive_error_pages on the server).',
   '      error_page 502 504 =503 /.vp-unavailable;',
 ];
 
-/**
- * `location @origin`: the request as it came, over kept-alive connections, retried on another
- * origin when one fails; `location @origin-bodiless`: a request whose body is over nginx's limit,
- * sent without it (the API reads no body), so it gets the origin's own answer (a 405 problem to a
- * POST, the page to a GET) and never nginx's HTML 413.
- */
-function writeOriginLocations(): string[] {
+/** `location @origin`: the request as it came, over kept-alive connections, retried on another origin when one fails. */
+function writeOriginLocation(): string[] {
   return [
     '    location @origin {',
     ...ORIGIN_PROXY,
-    '    }',
-    '    location @origin-bodiless {',
-    ...ORIGIN_PROXY,
-    '      proxy_pass_request_body off;',
-    '      proxy_set_header Content-Length "";',
     '    }',
   ];
 }
