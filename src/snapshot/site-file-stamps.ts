@@ -39,17 +39,37 @@ export interface SiteStamping {
   readonly carried: number;
 }
 
+/** Bytes encoded before they are hashed: a video sitemap is about a megabyte, so a few updates a file. */
+const HASH_BLOCK = 1 << 20;
+let scratch: Buffer | undefined;
+
 /**
  * The ETag of the body that is the UTF-8 bytes of `pieces` one after the other (etag.ts etagOf of
- * that body), hashed piece by piece: a file's text is never joined, nor encoded whole.
+ * that body), hashed piece by piece: a file's text is never joined, nor encoded whole. The pieces
+ * are encoded one after the other into a block this module reuses, which is hashed when the next
+ * piece may not fit (a UTF-16 code unit is at most 3 bytes of UTF-8), so each piece is encoded
+ * once and its length is what the encoding wrote (no second pass to count its bytes).
  */
 export function etagOfPieces(pieces: Iterable<string>): string {
   const hash = createHash('sha256');
+  const block = (scratch ??= Buffer.allocUnsafe(HASH_BLOCK));
+  let used = 0;
   let length = 0;
   for (const piece of pieces) {
-    hash.update(piece, 'utf8');
-    length += Buffer.byteLength(piece, 'utf8');
+    if (piece.length * 3 > HASH_BLOCK - used) {
+      hash.update(block.subarray(0, used));
+      length += used;
+      used = 0;
+      if (piece.length * 3 > HASH_BLOCK) {
+        hash.update(piece, 'utf8');
+        length += Buffer.byteLength(piece, 'utf8');
+        continue;
+      }
+    }
+    used += block.write(piece, used);
   }
+  hash.update(block.subarray(0, used));
+  length += used;
   const stamp = hash.digest().readUInt32BE(0);
   // contentStamp's rule: a stamp is never 0
   return etagFrom(stamp === 0 ? 1 : stamp, length);
