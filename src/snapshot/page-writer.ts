@@ -16,15 +16,14 @@
 // The writer keeps no buffer it is given: bytes are copied into each file's own buffer when
 // appended, and into the compress pool's arena when they wait for their variants, so no page's
 // buffer outlives the page (docs/architecture.md, "Buffers of the pages phase").
-import { createHash } from 'node:crypto';
 import { closeSync, linkSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIN_COMPRESSIBLE } from '../http/encoding.ts';
 import type { Rendered } from '../api/respond.ts';
 import { createCompressPool, type Variants } from './compress-pool.ts';
-import { writeAll } from './disk-faults.ts';
 import { PAGE_KINDS, pageFileName, type PageKind } from './layout.ts';
 import type { FileRecord, PageEntry, Range } from './manifest.ts';
+import { createPageFileSinks, type PageFileSinks } from './page-file-sinks.ts';
 import { checksumOf, PageReadError, readExactlyInto } from './page-files.ts';
 import { shardOf } from './page-shards.ts';
 import type { PreviousPageFiles } from './previous-snapshot.ts';
@@ -43,22 +42,18 @@ type AppendOnly = ReturnType<typeof appendOnly>;
 
 /**
  * A page file of one shard written in order: appended bytes are copied into the file's own
- * buffer (FILE_BUFFER_BYTES, made at the first append and reused), which is hashed and written
- * when full; bytes that would not fit an empty buffer are written at once. An append keeps
- * nothing of what it is given, so a page's bytes are garbage once appended (docs/architecture.md,
- * "Buffers of the pages phase").
+ * buffer (FILE_BUFFER_BYTES, made at the first append and reused), which is handed to the sinks
+ * (copied, then hashed and written on their worker: page-file-sinks.ts) when full; bytes that
+ * would not fit an empty buffer are handed over at once. An append keeps nothing of what it is
+ * given, so a page's bytes are garbage once appended (docs/architecture.md, "Buffers of the pages
+ * phase").
  */
-function appendOnly(path: string, shard: number) {
+function appendOnly(path: string, shard: number, sinks: PageFileSinks) {
   const fd = openSync(path, 'w');
-  const hash = createHash('sha256');
   let open = true;
   let buffer: Buffer | undefined;
   let held = 0;
   let offset = 0;
-  const writeOut = (data: Buffer) => {
-    hash.update(data);
-    writeAll(fd, data);
-  };
   const file = {
     /** Appends a copy of `data`; its range, with `checksum` when it is known (a copied page's, verified when read). */
     append(data: Buffer, checksum: number = checksumOf(data)): Range {
@@ -70,7 +65,7 @@ function appendOnly(path: string, shard: number) {
       offset += data.length;
       if (held + data.length > FILE_BUFFER_BYTES) file.flush();
       if (data.length >= FILE_BUFFER_BYTES) {
-        writeOut(data);
+        sinks.write(fd, data);
       } else {
         // zero-filled once: no byte of it is written before a page's bytes are copied over it
         (buffer ??= Buffer.alloc(FILE_BUFFER_BYTES)).set(data, held);
@@ -80,20 +75,23 @@ function appendOnly(path: string, shard: number) {
     },
     flush() {
       if (held === 0) return;
-      writeOut(buffer!.subarray(0, held));
+      sinks.write(fd, buffer!.subarray(0, held));
       held = 0;
     },
-    /** Writes what is held and closes the file; its size and SHA-256. */
-    close(): FileRecord {
-      try {
-        file.flush();
-      } finally {
-        open = false;
-        closeSync(fd);
-      }
-      return { size: offset, sha256: hash.digest('hex') };
+    /** Hands over what is held and ends the file: it is written once the sinks finish (then `close`). */
+    end() {
+      file.flush();
+      sinks.end(fd);
     },
-    /** Closes the file, written or not (after a failure). */
+    /** Closes the file ended and written (`records`: the sinks' records by descriptor); its size and SHA-256. */
+    close(records: ReadonlyMap<number, FileRecord>): FileRecord {
+      open = false;
+      closeSync(fd);
+      const record = records.get(fd);
+      if (record?.size !== offset) throw new Error(`${path}: ${record?.size ?? 'no'} bytes written of the ${offset} appended`);
+      return record;
+    },
+    /** Closes the file, written or not (after a failure, once the sinks are stopped). */
     abandon() {
       if (open) closeSync(fd);
       open = false;
@@ -209,6 +207,7 @@ const KIND_INDEX: Readonly<Record<PageKind, number>> = { body: 0, br: 1, gzip: 2
 export function createPageWriter(dir: string, options: PageWriterOptions): PageWriter {
   const { shards: shardCount } = options;
   const pool = createCompressPool();
+  const sinks = createPageFileSinks();
   const entries = new Map<string, PageEntry>();
   /** the entries of pages taken from the previous snapshot as they were (their ETag is the previous page's) */
   const carried = new Set<PageEntry>();
@@ -230,7 +229,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined, waiting: 0 }));
 
   const filesOf = (shard: Shard): Record<PageKind, AppendOnly> =>
-    (shard.files ??= Object.fromEntries(PAGE_KINDS.map((kind) => [kind, appendOnly(join(dir, pageFileName(kind, shard.index)), shard.index)])) as Record<PageKind, AppendOnly>);
+    (shard.files ??= Object.fromEntries(PAGE_KINDS.map((kind) => [kind, appendOnly(join(dir, pageFileName(kind, shard.index)), shard.index, sinks)])) as Record<PageKind, AppendOnly>);
 
   /** Runs a read of the previous page files; a failed check stops every later read from that shard. */
   const fromPrevious = <T>(shard: number, read: (previous: ReusablePages) => T): T | undefined => {
@@ -561,13 +560,19 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     }
   };
 
-  const closeAll = () => {
+  const closeAll = async () => {
+    const ending: [string, AppendOnly][] = [];
     for (const shard of shards) {
       if (records[pageFileName('body', shard.index)] !== undefined) continue; // linked
       // an empty shard gets empty files
       const files = filesOf(shard);
-      for (const kind of PAGE_KINDS) records[pageFileName(kind, shard.index)] = files[kind].close();
+      for (const kind of PAGE_KINDS) {
+        files[kind].end();
+        ending.push([pageFileName(kind, shard.index), files[kind]]);
+      }
     }
+    const written = await sinks.finish();
+    for (const [name, file] of ending) records[name] = file.close(written);
   };
 
   return {
@@ -618,6 +623,8 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       pool.receive();
       while (pool.pending > MAX_PENDING_BATCHES && pool.compressHere());
       if (pool.pending > MAX_PENDING_BATCHES) await pool.drain();
+      // the files' writes too: the bytes handed over and not yet written stay bounded
+      await sinks.keepUp();
     },
     async close() {
       try {
@@ -633,7 +640,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
         await pool.close();
       }
       // every shard not linked gets its files, an empty shard empty ones
-      closeAll();
+      await closeAll();
     },
     async abort() {
       await check?.stop();
@@ -642,6 +649,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       reuse?.files.close();
       reuse = undefined;
       await pool.close();
+      await sinks.abort();
       for (const shard of shards) for (const file of Object.values(shard.files ?? {})) file.abandon();
     },
   };

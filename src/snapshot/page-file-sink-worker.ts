@@ -1,0 +1,45 @@
+// Worker thread of the page writer's sinks (page-file-sinks.ts): hashes (SHA-256) and writes the
+// chunks of bytes it is sent to the page files whose descriptors the main thread opened, in the
+// order sent, hands each chunk's buffer back once written, and answers a file's end with its size
+// and SHA-256. A failed write (a full disk: disk-faults.ts) is answered with its code and message,
+// and nothing more is written: the build fails with it, said as such. Answers go on the port given
+// in workerData, and each is signalled on the shared counter, so the main thread takes them
+// without yielding to its event loop (receiveMessageOnPort) and can wait for one (Atomics).
+import { createHash, type Hash } from 'node:crypto';
+import { parentPort, workerData } from 'node:worker_threads';
+import { writeAll } from './disk-faults.ts';
+import type { SinkAnswer, SinkMessage, SinkWorkerData } from './page-file-sinks.ts';
+
+const { answers, signal } = workerData as SinkWorkerData;
+const counter = new Int32Array(signal);
+const files = new Map<number, { readonly hash: Hash; size: number }>();
+let failed = false;
+
+const answer = (message: SinkAnswer, transfer: ArrayBuffer[] = []) => {
+  answers.postMessage(message, transfer);
+  Atomics.add(counter, 0, 1);
+  Atomics.notify(counter, 0);
+};
+
+parentPort!.on('message', (message: SinkMessage) => {
+  let file = files.get(message.fd);
+  if (file === undefined) files.set(message.fd, (file = { hash: createHash('sha256'), size: 0 }));
+  if (message.chunk === undefined) {
+    files.delete(message.fd);
+    if (!failed) answer({ fd: message.fd, record: { size: file.size, sha256: file.hash.digest('hex') } });
+    return;
+  }
+  const { chunk } = message;
+  if (!failed) {
+    try {
+      file.hash.update(chunk);
+      writeAll(message.fd, chunk);
+      file.size += chunk.length;
+    } catch (error) {
+      failed = true;
+      const { code } = error as NodeJS.ErrnoException;
+      answer({ failed: { message: (error as Error).message, ...(code !== undefined && { code }) } });
+    }
+  }
+  answer({ returned: chunk.buffer }, [chunk.buffer]);
+});
