@@ -352,18 +352,18 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     if (reuse === undefined || untrusted.has(from)) return false;
     // a page too small to compress has no variants (the same code made them): one that has some is rendered
     if (before.body[1] < MIN_COMPRESSIBLE && (before.br !== undefined || before.gzip !== undefined)) return false;
-    const starts: [number, number, number] = [before.body[0], before.br?.[0] ?? -1, before.gzip?.[0] ?? -1];
+    const { br, gzip } = before;
     let run = shard.run;
     // each of the page's ranges starts where the run's ends in that file (a variant no page of the run had yet starts it)
-    const follows = (r: Run) => r.from === from && r.end[0] === starts[0]
-      && (before.br === undefined || (before.br[3] === from && (r.start[1] === -1 || r.end[1] === starts[1])))
-      && (before.gzip === undefined || (before.gzip[3] === from && (r.start[2] === -1 || r.end[2] === starts[2])));
-    if (run !== undefined && !follows(run)) {
+    if (run !== undefined && !(run.from === from && run.end[0] === before.body[0]
+      && (br === undefined || (br[3] === from && (run.start[1] === -1 || run.end[1] === br[0])))
+      && (gzip === undefined || (gzip[3] === from && (run.start[2] === -1 || run.end[2] === gzip[0]))))) {
       flushRun(shard);
       run = undefined;
     }
     if (run === undefined) {
       // a variant the first page lacks starts where the next one that has it does: found as they come
+      const starts = [before.body[0], br?.[0] ?? -1, gzip?.[0] ?? -1] as const;
       run = { from, pages: [], start: [starts[0], starts[1], starts[2]], end: [starts[0], starts[1], starts[2]] };
       shard.run = run;
     }
@@ -374,10 +374,13 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     carried.add(entry);
     run.pages.push({ key, before, entry, copied });
     run.end[0] += before.body[1];
-    for (const [kind, range] of [[1, before.br], [2, before.gzip]] as const) {
-      if (range === undefined) continue;
-      if (run.start[kind] === -1) run.start[kind] = run.end[kind] = range[0];
-      run.end[kind] += range[1];
+    if (br !== undefined) {
+      if (run.start[1] === -1) run.start[1] = run.end[1] = br[0];
+      run.end[1] += br[1];
+    }
+    if (gzip !== undefined) {
+      if (run.start[2] === -1) run.start[2] = run.end[2] = gzip[0];
+      run.end[2] += gzip[1];
     }
     if (run.end[0] - run.start[0] >= RUN_BYTES) flushRun(shard);
     return true;
@@ -405,14 +408,13 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       }
     }
     /** the first range of the page that does not match its checksum, as [kind, range] */
-    const damaged = (before: PageEntry): [number, Range] | undefined => {
-      for (const [k, range] of [[0, before.body], [1, before.br], [2, before.gzip]] as const) {
-        if (range === undefined) continue;
-        const at = range[0] - run.start[k]!;
-        if (checksumOf(blocks![k]!.subarray(at, at + range[1])) !== range[2]) return [k, range];
-      }
-      return undefined;
+    const fails = (k: number, range: Range | undefined): boolean => {
+      if (range === undefined) return false;
+      const at = range[0] - run.start[k]!;
+      return checksumOf(blocks![k]!.subarray(at, at + range[1])) !== range[2];
     };
+    const damaged = (before: PageEntry): [number, Range] | undefined =>
+      (fails(0, before.body) ? [0, before.body] : fails(1, before.br) ? [1, before.br!] : fails(2, before.gzip) ? [2, before.gzip!] : undefined);
     let good = 0;
     if (blocks !== undefined) {
       for (; good < run.pages.length; good++) {
