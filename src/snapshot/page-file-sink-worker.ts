@@ -1,6 +1,6 @@
 // Worker thread of the page writer's sinks (page-file-sinks.ts): hashes (SHA-256) and writes the
-// chunks of bytes it is sent to the page files whose descriptors the main thread opened, in the
-// order sent, hands each chunk's buffer back once written, and answers a file's end with its size
+// bytes of each batch it is sent to the page files whose descriptors the main thread opened, in the
+// order sent, hands each batch's buffer back once written, and answers a file's end with its size
 // and SHA-256. A failed write (a full disk: disk-faults.ts) is answered with its code and message,
 // and nothing more is written: the build fails with it, said as such. Answers go on the port given
 // in workerData, and each is signalled on the shared counter, so the main thread takes them
@@ -21,25 +21,28 @@ const answer = (message: SinkAnswer, transfer: ArrayBuffer[] = []) => {
   Atomics.notify(counter, 0);
 };
 
-parentPort!.on('message', (message: SinkMessage) => {
-  let file = files.get(message.fd);
-  if (file === undefined) files.set(message.fd, (file = { hash: createHash('sha256'), size: 0 }));
-  if (message.chunk === undefined) {
-    files.delete(message.fd);
-    if (!failed) answer({ fd: message.fd, record: { size: file.size, sha256: file.hash.digest('hex') } });
-    return;
-  }
-  const { chunk } = message;
-  if (!failed) {
+parentPort!.on('message', ({ buffer, entries }: SinkMessage) => {
+  for (let i = 0; i < entries.length; i += 3) {
+    const fd = entries[i]!;
+    const start = entries[i + 1]!;
+    let file = files.get(fd);
+    if (file === undefined) files.set(fd, (file = { hash: createHash('sha256'), size: 0 }));
+    if (start === -1) {
+      files.delete(fd);
+      if (!failed) answer({ fd, record: { size: file.size, sha256: file.hash.digest('hex') } });
+      continue;
+    }
+    if (failed) continue;
+    const bytes = new Uint8Array(buffer, start, entries[i + 2]!);
     try {
-      file.hash.update(chunk);
-      writeAll(message.fd, chunk);
-      file.size += chunk.length;
+      file.hash.update(bytes);
+      writeAll(fd, bytes);
+      file.size += bytes.length;
     } catch (error) {
       failed = true;
       const { code } = error as NodeJS.ErrnoException;
       answer({ failed: { message: (error as Error).message, ...(code !== undefined && { code }) } });
     }
   }
-  answer({ returned: chunk.buffer }, [chunk.buffer]);
+  answer({ returned: buffer }, [buffer]);
 });

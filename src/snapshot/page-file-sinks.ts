@@ -1,20 +1,30 @@
 // The page files' write(2) calls and SHA-256 on a worker thread (page-file-sink-worker.ts), so that
 // the pages phase's main thread only copies bytes: a rebuild with 1% of the videos changed writes
 // nearly every shard (890 MB for pyvideo-100k), whose hashing and writing took its main thread
-// about 0.9 s while the second core idled (docs/performance.md, "The 1% rebuild"). The main thread
-// opens and closes the files (an error opening one is thrown where it was); each write is a copy
-// of the bytes into a chunk (an ArrayBuffer made zero-filled, then holding only bytes copied into
-// it) transferred to the worker and back once written, never shared. The chunks of a file are
-// written in the order given (one worker, one queue), so a file's bytes and SHA-256 are those of
-// writing them here. A failed write is thrown here at the next call that takes the worker's
-// answers, with its code (a full disk is said as such: disk-faults.ts).
+// about 0.9 s while the second core idled (docs/performance.md, "The 1% rebuild at 15 s"). The main
+// thread opens and closes the files (an error opening one is thrown where it was); each append is
+// copied into a batch (a 4 MB ArrayBuffer made zero-filled, then holding only bytes copied into
+// it, with the file and range of each append) which is transferred to the worker and back once
+// written, never shared. Batches are sent when full or at `keepUp` (every 256 pages) once they hold
+// a megabyte, not an append at a time: each message wakes the worker, and on a loaded machine
+// each wake-up took the main thread tens of microseconds. The appends of a file are written in the
+// order given (one worker, one queue), so a file's bytes and SHA-256 are those of writing them
+// here. A failed write is thrown here at the next call that takes the worker's answers, with its
+// code (a full disk is said as such: disk-faults.ts).
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { FileRecord } from './manifest.ts';
 
-/** What the worker is sent: a chunk to append to the file `fd`, or (no chunk) the file's end. */
-export type SinkMessage = { readonly fd: number; readonly chunk: Uint8Array<ArrayBuffer> } | { readonly fd: number; readonly chunk?: undefined };
+/**
+ * What the worker is sent: a batch, bytes of several files one after the other in `buffer`, and
+ * what they are: per entry, the file's descriptor, where its bytes start in `buffer` and how many
+ * they are, or (start -1) the file's end.
+ */
+export interface SinkMessage {
+  readonly buffer: ArrayBuffer;
+  readonly entries: readonly number[];
+}
 
-/** What the worker answers: a chunk's buffer, written; an ended file's record; its failure. */
+/** What the worker answers: a batch's buffer, written; an ended file's record; its failure. */
 export type SinkAnswer =
   | { readonly returned: ArrayBuffer }
   | { readonly fd: number; readonly record: FileRecord }
@@ -27,10 +37,11 @@ export interface SinkWorkerData {
   readonly signal: SharedArrayBuffer;
 }
 
-/** Chunk sizes: a page file's 64 KB buffer goes in a small chunk, bigger appends in large ones. */
-const SMALL_CHUNK = 64 << 10;
-const LARGE_CHUNK = 1 << 20;
-/** Chunk bytes posted and not yet handed back above which `keepUp` waits for the worker. */
+/** Bytes a batch holds at most: appends are copied into it one after the other, a bigger one cut. */
+const BATCH_BYTES = 4 << 20;
+/** Bytes a batch holds from which `keepUp` sends it (else it waits to fill: each message wakes the worker). */
+const SEND_AT = 1 << 20;
+/** Batch bytes sent and not yet handed back above which `keepUp` waits for the worker. */
 const MAX_IN_FLIGHT = 32 << 20;
 
 export interface PageFileSinks {
@@ -67,8 +78,12 @@ export function createPageFileSinks(): PageFileSinks {
       resolve();
     });
   });
-  /** the chunks owned here, free, by size */
-  const free = new Map<number, ArrayBuffer[]>([[SMALL_CHUNK, []], [LARGE_CHUNK, []]]);
+  /** the batch buffers owned here and free */
+  const free: ArrayBuffer[] = [];
+  /** the batch being filled: its buffer (made zero-filled, then holding only bytes copied into it), how much it holds, its entries */
+  let buffer = new Uint8Array(BATCH_BYTES);
+  let used = 0;
+  let entries: number[] = [];
   let inFlight = 0;
   const records = new Map<number, FileRecord>();
   let ends = 0;
@@ -76,7 +91,7 @@ export function createPageFileSinks(): PageFileSinks {
   const take = (message: SinkAnswer) => {
     if ('returned' in message) {
       inFlight -= message.returned.byteLength;
-      free.get(message.returned.byteLength)!.push(message.returned);
+      free.push(message.returned);
     } else if ('record' in message) {
       records.set(message.fd, message.record);
     } else {
@@ -99,35 +114,45 @@ export function createPageFileSinks(): PageFileSinks {
       if (wait.async) await Promise.race([wait.value, exited]);
     }
   };
-  const chunkFor = (size: number): ArrayBuffer => {
-    let chunk = free.get(size)!.pop();
-    if (chunk === undefined) {
+  /** Sends the batch being filled, and starts the next in a free buffer (a new one when none is back yet). */
+  const send = () => {
+    if (entries.length === 0) return;
+    const sent = buffer.buffer;
+    worker.postMessage({ buffer: sent, entries } satisfies SinkMessage, [sent]);
+    inFlight += sent.byteLength;
+    let next = free.pop();
+    if (next === undefined) {
       receive();
-      chunk = free.get(size)!.pop() ?? new ArrayBuffer(size);
+      next = free.pop() ?? new ArrayBuffer(BATCH_BYTES);
     }
-    inFlight += size;
-    return chunk;
+    buffer = new Uint8Array(next);
+    used = 0;
+    entries = [];
   };
 
   return {
     write(fd, data) {
       if (failure) throw failure;
-      for (let at = 0; at < data.length; at += LARGE_CHUNK) {
-        const piece = data.subarray(at, Math.min(data.length, at + LARGE_CHUNK));
-        const chunk = new Uint8Array(chunkFor(piece.length <= SMALL_CHUNK ? SMALL_CHUNK : LARGE_CHUNK), 0, piece.length);
-        chunk.set(piece);
-        worker.postMessage({ fd, chunk } satisfies SinkMessage, [chunk.buffer]);
+      for (let at = 0; at < data.length;) {
+        if (used === BATCH_BYTES) send();
+        const length = Math.min(data.length - at, BATCH_BYTES - used);
+        buffer.set(data.subarray(at, at + length), used);
+        entries.push(fd, used, length);
+        used += length;
+        at += length;
       }
     },
     end(fd) {
       if (failure) throw failure;
-      worker.postMessage({ fd } satisfies SinkMessage);
+      entries.push(fd, -1, 0);
       ends++;
     },
     async keepUp() {
+      if (used >= SEND_AT) send();
       await waitUntil(() => inFlight <= MAX_IN_FLIGHT);
     },
     async finish() {
+      send();
       await waitUntil(() => records.size >= ends);
       ended = true;
       await worker.terminate();
