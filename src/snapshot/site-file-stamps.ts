@@ -16,7 +16,7 @@ import { etagFrom } from '../http/etag.ts';
 import type { Model } from '../model/build-model.ts';
 import { siteFileInputs, siteFileKeys, siteFilePieces } from '../site/site-files.ts';
 import type { FileRecord } from './manifest.ts';
-import { siteGroup, videoKeysOf, type PageInputs } from './page-inputs.ts';
+import { siteGroup, videoKeysOf, type PageInputs, type VideoKeys } from './page-inputs.ts';
 
 export const SITE_FILES_FILE = 'site-files.json';
 
@@ -25,6 +25,8 @@ export type SiteFileStamps = ReadonlyMap<string, string>;
 export interface StampOptions {
   /** every video's input key (page-inputs.ts computeVideoInputs): what a listed video's entry is made from */
   readonly videoInputs: PageInputs;
+  /** videoKeysOf(model, videoInputs), when the caller has made them (the pages use them too) */
+  readonly videoKeys?: VideoKeys | undefined;
   /** the served snapshot's input keys and stamps, when they may be carried (same build code) */
   readonly previous?: { readonly inputs: PageInputs; readonly stamps: SiteFileStamps } | undefined;
 }
@@ -98,7 +100,7 @@ export function stampSiteFiles(model: Model, options: StampOptions): SiteStampin
   const { previous } = options;
   let rendered = 0;
   let carried = 0;
-  const videoKeys = videoKeysOf(model, options.videoInputs);
+  const videoKeys = options.videoKeys ?? videoKeysOf(model, options.videoInputs);
   for (const key of siteFileKeys(model)) {
     const group = siteGroup(key);
     const inputKey = inputKeyOf(model, key, videoKeys);
