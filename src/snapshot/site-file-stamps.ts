@@ -81,13 +81,14 @@ export function etagOfPieces(pieces: Iterable<string>): string {
 function inputKeyOf(model: Model, key: string, videoKeys: readonly (string | undefined)[]): string | undefined {
   const inputs = siteFileInputs(model, key);
   if (inputs === undefined) return undefined;
-  const hash = createHash('sha256').update(JSON.stringify(inputs.facts));
+  // each listed video's key after a line feed, hashed as one string (a video sitemap lists a thousand)
+  let listed = '';
   for (const entry of inputs.videos) {
     const video = videoKeys[entry.index];
     if (video === undefined) return undefined;
-    hash.update('\n').update(video);
+    listed += `\n${video}`;
   }
-  return hash.digest('base64');
+  return createHash('sha256').update(JSON.stringify(inputs.facts)).update(listed).digest('base64');
 }
 
 /**
