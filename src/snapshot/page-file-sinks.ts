@@ -61,23 +61,29 @@ export function createPageFileSinks(): PageFileSinks {
   const { port1: answers, port2 } = new MessageChannel();
   const signal = new SharedArrayBuffer(4);
   const counter = new Int32Array(signal);
-  const workerData: SinkWorkerData = { answers: port2, signal };
-  const worker = new Worker(new URL('./page-file-sink-worker.ts', import.meta.url), { workerData, transferList: [port2] });
   let ended = false;
   let failure: Error | undefined;
   let gone = false;
-  const exited = new Promise<void>((resolve) => {
-    worker.once('error', (error) => {
-      failure ??= error;
-      gone = true;
-      resolve();
+  let exited: Promise<void> = Promise.resolve();
+  // started with the first batch sent: a rebuild that writes no shard starts no thread
+  let worker: Worker | undefined;
+  const start = (): Worker => {
+    const workerData: SinkWorkerData = { answers: port2, signal };
+    const started = new Worker(new URL('./page-file-sink-worker.ts', import.meta.url), { workerData, transferList: [port2] });
+    exited = new Promise<void>((resolve) => {
+      started.once('error', (error) => {
+        failure ??= error;
+        gone = true;
+        resolve();
+      });
+      started.once('exit', (code) => {
+        if (!ended) failure ??= new Error(`the worker writing the page files stopped (exit code ${code}) before they were written`);
+        gone = true;
+        resolve();
+      });
     });
-    worker.once('exit', (code) => {
-      if (!ended) failure ??= new Error(`the worker writing the page files stopped (exit code ${code}) before they were written`);
-      gone = true;
-      resolve();
-    });
-  });
+    return started;
+  };
   /** the batch buffers owned here and free */
   const free: ArrayBuffer[] = [];
   /** the batch being filled: its buffer (made zero-filled, then holding only bytes copied into it), how much it holds, its entries */
@@ -118,7 +124,7 @@ export function createPageFileSinks(): PageFileSinks {
   const send = () => {
     if (entries.length === 0) return;
     const sent = buffer.buffer;
-    worker.postMessage({ buffer: sent, entries } satisfies SinkMessage, [sent]);
+    (worker ??= start()).postMessage({ buffer: sent, entries } satisfies SinkMessage, [sent]);
     inFlight += sent.byteLength;
     let next = free.pop();
     if (next === undefined) {
@@ -155,12 +161,14 @@ export function createPageFileSinks(): PageFileSinks {
       send();
       await waitUntil(() => records.size >= ends);
       ended = true;
-      await worker.terminate();
+      await worker?.terminate();
+      answers.close();
       return records;
     },
     async abort() {
       ended = true;
-      await worker.terminate();
+      await worker?.terminate();
+      answers.close();
     },
   };
 }

@@ -76,4 +76,10 @@ describe('page file sinks', () => {
     closeSync(fd);
     expect(records.get(fd)).toEqual({ size: 200 << 20, sha256: hash.digest('hex') });
   });
+
+  it('finishes at once when nothing was handed over (no file written: no worker started)', async () => {
+    const sinks = createPageFileSinks();
+    await sinks.keepUp();
+    expect((await sinks.finish()).size).toBe(0);
+  });
 });
