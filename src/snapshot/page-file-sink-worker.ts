@@ -1,6 +1,6 @@
 // Worker thread of the page writer's sinks (page-file-sinks.ts): hashes (SHA-256) and writes the
 // bytes of each batch it is sent to the page files whose descriptors the main thread opened, in the
-// order sent, hands each batch's buffer back once written, and answers a file's end with its size
+// order sent, returns each batch once written (the main thread fills it again), and answers a file's end with its size
 // and SHA-256. A failed write (a full disk: disk-faults.ts) is answered with its code and message,
 // and nothing more is written: the build fails with it, said as such. Answers go on the port given
 // in workerData, and each is signalled on the shared counter, so the main thread takes them
@@ -15,13 +15,18 @@ const counter = new Int32Array(signal);
 const files = new Map<number, { readonly hash: Hash; size: number }>();
 let failed = false;
 
-const answer = (message: SinkAnswer, transfer: ArrayBuffer[] = []) => {
-  answers.postMessage(message, transfer);
+const answer = (message: SinkAnswer) => {
+  answers.postMessage(message);
   Atomics.add(counter, 0, 1);
   Atomics.notify(counter, 0);
 };
 
-parentPort!.on('message', ({ buffer, entries }: SinkMessage) => {
+/** the batch buffers, by number, as the main thread sent each the first time */
+const batches: Uint8Array[] = [];
+
+parentPort!.on('message', ({ batch, buffer, entries }: SinkMessage) => {
+  if (buffer !== undefined) batches[batch] = new Uint8Array(buffer);
+  const bytesOf = batches[batch]!;
   for (let i = 0; i < entries.length; i += 3) {
     const fd = entries[i]!;
     const start = entries[i + 1]!;
@@ -33,7 +38,7 @@ parentPort!.on('message', ({ buffer, entries }: SinkMessage) => {
       continue;
     }
     if (failed) continue;
-    const bytes = new Uint8Array(buffer, start, entries[i + 2]!);
+    const bytes = bytesOf.subarray(start, start + entries[i + 2]!);
     try {
       file.hash.update(bytes);
       writeAll(fd, bytes);
@@ -44,5 +49,5 @@ parentPort!.on('message', ({ buffer, entries }: SinkMessage) => {
       answer({ failed: { message: (error as Error).message, ...(code !== undefined && { code }) } });
     }
   }
-  answer({ returned: buffer }, [buffer]);
+  answer({ returned: batch });
 });

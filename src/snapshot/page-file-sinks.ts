@@ -3,9 +3,9 @@
 // nearly every shard (890 MB for pyvideo-100k), whose hashing and writing took its main thread
 // about 0.9 s while the second core idled (docs/performance.md, "The 1% rebuild at 15 s"). The main
 // thread opens and closes the files (an error opening one is thrown where it was); each append is
-// copied into a batch (a 4 MB ArrayBuffer made zero-filled, then holding only bytes copied into
-// it, with the file and range of each append) which is transferred to the worker and back once
-// written, never shared. Batches are sent when full or at `keepUp` (every 256 pages) once they hold
+// copied into a batch (a 4 MB SharedArrayBuffer made once, zero-filled, then holding only bytes
+// copied into it, with the file and range of each append) which the worker holds until it has
+// written it: the main thread fills a batch only while the worker does not hold it. Batches are sent when full or at `keepUp` (every 256 pages) once they hold
 // a megabyte, not an append at a time: each message wakes the worker, and on a loaded machine
 // each wake-up took the main thread tens of microseconds. The appends of a file are written in the
 // order given (one worker, one queue), so a file's bytes and SHA-256 are those of writing them
@@ -15,18 +15,19 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import type { FileRecord } from './manifest.ts';
 
 /**
- * What the worker is sent: a batch, bytes of several files one after the other in `buffer`, and
- * what they are: per entry, the file's descriptor, where its bytes start in `buffer` and how many
- * they are, or (start -1) the file's end.
+ * What the worker is sent: a batch, bytes of several files one after the other in batch buffer
+ * `batch` (the buffer itself the first time it is sent), and what they are: per entry, the file's
+ * descriptor, where its bytes start in the batch and how many they are, or (start -1) the file's end.
  */
 export interface SinkMessage {
-  readonly buffer: ArrayBuffer;
+  readonly batch: number;
+  readonly buffer?: SharedArrayBuffer | undefined;
   readonly entries: readonly number[];
 }
 
-/** What the worker answers: a batch's buffer, written; an ended file's record; its failure. */
+/** What the worker answers: a batch, written (its buffer may be filled again); an ended file's record; its failure. */
 export type SinkAnswer =
-  | { readonly returned: ArrayBuffer }
+  | { readonly returned: number }
   | { readonly fd: number; readonly record: FileRecord }
   | { readonly failed: { readonly message: string; readonly code?: string } };
 
@@ -84,19 +85,29 @@ export function createPageFileSinks(): PageFileSinks {
     });
     return started;
   };
-  /** the batch buffers owned here and free */
-  const free: ArrayBuffer[] = [];
-  /** the batch being filled: its buffer (made zero-filled, then holding only bytes copied into it), how much it holds, its entries */
-  let buffer = new Uint8Array(BATCH_BYTES);
+  /**
+   * The batch buffers: SharedArrayBuffers made once (zero-filled, then holding only bytes copied into
+   * them) and reused, shared with the worker, filled here only while the worker does not hold them
+   * (sent, not yet returned). Not transferred: a buffer transferred back is a new ArrayBuffer each
+   * time, and V8 counted those as new external memory, starting full collections (docs/architecture.md,
+   * "Buffers of the pages phase").
+   */
+  const batches: Uint8Array[] = [];
+  /** the batches free to fill */
+  const free: number[] = [];
+  /** the batch being filled, how much it holds, its entries */
+  let batch = -1;
   let used = 0;
   let entries: number[] = [];
   let inFlight = 0;
+  /** batches below this one have been sent to the worker once (it keeps their buffers) */
+  let sent = 0;
   const records = new Map<number, FileRecord>();
   let ends = 0;
 
   const take = (message: SinkAnswer) => {
     if ('returned' in message) {
-      inFlight -= message.returned.byteLength;
+      inFlight -= BATCH_BYTES;
       free.push(message.returned);
     } else if ('record' in message) {
       records.set(message.fd, message.record);
@@ -115,23 +126,27 @@ export function createPageFileSinks(): PageFileSinks {
       const seen = Atomics.load(counter, 0);
       receive();
       if (done()) return;
-      if (gone) throw new Error('the worker writing the page files was ended before they were written');
+      if (gone || worker === undefined) throw new Error('the worker writing the page files was ended (or never started) before they were written');
       const wait = Atomics.waitAsync(counter, 0, seen);
       if (wait.async) await Promise.race([wait.value, exited]);
     }
   };
-  /** Sends the batch being filled, and starts the next in a free buffer (a new one when none is back yet). */
+  /** A batch to fill: one returned by the worker, else a new one. */
+  const nextBatch = (): number => {
+    if (free.length === 0) receive();
+    const next = free.pop();
+    if (next !== undefined) return next;
+    batches.push(new Uint8Array(new SharedArrayBuffer(BATCH_BYTES)));
+    return batches.length - 1;
+  };
+  /** Sends the batch being filled (the worker holds it until it returns it). */
   const send = () => {
     if (entries.length === 0) return;
-    const sent = buffer.buffer;
-    (worker ??= start()).postMessage({ buffer: sent, entries } satisfies SinkMessage, [sent]);
-    inFlight += sent.byteLength;
-    let next = free.pop();
-    if (next === undefined) {
-      receive();
-      next = free.pop() ?? new ArrayBuffer(BATCH_BYTES);
-    }
-    buffer = new Uint8Array(next);
+    const first = batch >= sent;
+    (worker ??= start()).postMessage({ batch, buffer: first ? (batches[batch]!.buffer as SharedArrayBuffer) : undefined, entries } satisfies SinkMessage);
+    if (first) sent = batch + 1;
+    inFlight += BATCH_BYTES;
+    batch = -1;
     used = 0;
     entries = [];
   };
@@ -141,8 +156,9 @@ export function createPageFileSinks(): PageFileSinks {
       if (failure) throw failure;
       for (let at = 0; at < data.length;) {
         if (used === BATCH_BYTES) send();
+        if (batch === -1) batch = nextBatch();
         const length = Math.min(data.length - at, BATCH_BYTES - used);
-        buffer.set(data.subarray(at, at + length), used);
+        batches[batch]!.set(data.subarray(at, at + length), used);
         entries.push(fd, used, length);
         used += length;
         at += length;
@@ -150,6 +166,7 @@ export function createPageFileSinks(): PageFileSinks {
     },
     end(fd) {
       if (failure) throw failure;
+      if (batch === -1) batch = nextBatch();
       entries.push(fd, -1, 0);
       ends++;
     },
