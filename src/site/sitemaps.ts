@@ -82,7 +82,7 @@ export function pageSitemap(model: Model, n: number): string | undefined {
  * One video's `<url>` entry with its `<video:video>` facts. The watch and embed URLs and the creator
  * are the ones its resource shows (resources.ts toVideo: `urls.watch`, `urls.embed`, the entry's
  * creator), taken without making the whole resource: a build renders about a thousand entries a
- * changed video sitemap (docs/performance.md, "The 1% rebuild").
+ * changed video sitemap (docs/performance.md, "The 1% rebuild at 15 s").
  */
 export function videoEntryXml(model: Model, entry: VideoEntry): string {
   const { video } = entry;
