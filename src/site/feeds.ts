@@ -34,22 +34,25 @@ export interface FeedFacts {
   readonly since: string;
 }
 
-function entryXml(entry: VideoEntry): string {
-  const { video, resource } = entry;
-  const summary = video.description?.trim() ? `\n  <summary>${xmlText(clip(video.description.trim(), 1_000))}</summary>` : '';
+/** One video's entry: its watch URL and creator are the ones its resource shows (resources.ts toVideo), taken without making the resource. */
+function entryXml(model: Model, entry: VideoEntry): string {
+  const { video, creator } = entry;
+  const watchUrl = xmlText(model.urls.watch(video.id));
+  const description = video.description?.trim();
+  const summary = description ? `\n  <summary>${xmlText(clip(description, 1_000))}</summary>` : '';
   return `<entry>
-  <id>${xmlText(resource.watchUrl)}</id>
+  <id>${watchUrl}</id>
   <title>${xmlText(video.title)}</title>
-  <link rel="alternate" type="text/html" href="${xmlText(resource.watchUrl)}"/>
+  <link rel="alternate" type="text/html" href="${watchUrl}"/>
   <published>${video.publishedAt}</published>
   <updated>${video.updatedAt ?? video.publishedAt}</updated>
-  <author><name>${xmlText(resource.creator.displayName ?? video.channel)}</name>${resource.creator.channelUrl ? `<uri>${xmlText(resource.creator.channelUrl)}</uri>` : ''}</author>${summary}
+  <author><name>${xmlText(creator.displayName ?? video.channel)}</name>${creator.channelUrl ? `<uri>${xmlText(creator.channelUrl)}</uri>` : ''}</author>${summary}
 </entry>
 `;
 }
 
-/** A feed's XML in pieces (the head, each entry, the tail): made from its facts and entries alone (site-files.ts keys a feed by them). */
-export function feedPieces({ facts, entries }: FeedParts): string[] {
+/** A feed's XML in pieces (the head, each entry, the tail): made from its facts and entries alone (site-files.ts keys a feed by them; the base URL of `model.urls` is in each entry's key). */
+export function feedPieces(model: Model, { facts, entries }: FeedParts): string[] {
   const updated = entries.reduce((latest, e) => { const u = e.video.updatedAt ?? e.video.publishedAt; return u > latest ? u : latest; }, '') || facts.since;
   return [`${XML_DECLARATION}<feed xmlns="http://www.w3.org/2005/Atom">
 <id>${xmlText(facts.id)}</id>
@@ -60,11 +63,11 @@ export function feedPieces({ facts, entries }: FeedParts): string[] {
 <updated>${updated}</updated>
 <author><name>${xmlText(facts.author.name)}</name><uri>${xmlText(facts.author.uri)}</uri></author>
 <generator>${xmlText(SITE_NAME)}</generator>
-${facts.icon ? `<icon>${xmlText(facts.icon)}</icon>\n` : ''}`, ...entries.map(entryXml), '</feed>\n'];
+${facts.icon ? `<icon>${xmlText(facts.icon)}</icon>\n` : ''}`, ...entries.map((entry) => entryXml(model, entry)), '</feed>\n'];
 }
 
 /** A feed's XML. */
-export const feedXml = (parts: FeedParts): string => feedPieces(parts).join('');
+export const feedXml = (model: Model, parts: FeedParts): string => feedPieces(model, parts).join('');
 
 /** What a feed is made from: its facts and its entries (feedXml is a function of these alone). */
 export interface FeedParts {
@@ -108,10 +111,10 @@ export function playlistFeedParts(model: Model, playlist: PlaylistEntry): FeedPa
 }
 
 /** A channel's feed. */
-export const channelFeed = (model: Model, channel: ChannelEntry): string => feedXml(channelFeedParts(model, channel));
+export const channelFeed = (model: Model, channel: ChannelEntry): string => feedXml(model, channelFeedParts(model, channel));
 
 /** A public playlist's feed; undefined for an unlisted one. */
 export function playlistFeed(model: Model, playlist: PlaylistEntry): string | undefined {
   const parts = playlistFeedParts(model, playlist);
-  return parts && feedXml(parts);
+  return parts && feedXml(model, parts);
 }

@@ -46,7 +46,7 @@ function piecesOf(model: Model, key: string): { pieces: readonly string[]; conte
   if (m) return xml(videoSitemapPieces(model, Number(m[1])));
   m = FEED_PATH.exec(key);
   const parts = m ? feedParts(model, m[1]!, m[2]!) : undefined;
-  return parts && xml(feedPieces(parts), ATOM_TYPE);
+  return parts && xml(feedPieces(model, parts), ATOM_TYPE);
 }
 
 function render(model: Model, key: string): SiteFile | undefined {

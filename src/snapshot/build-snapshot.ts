@@ -38,7 +38,7 @@ import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { snapshotWhole, startChoosePrevious, type PreviousChoice } from './choose-previous.ts';
 import { copySearchIndex, startSearchIndex, type SearchIndexTask } from './search-file.ts';
 import { writeTextOffThread } from './write-text-off-thread.ts';
-import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, writePageInputs, type PageInputs } from './page-inputs.ts';
+import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, videoKeysOf, writePageInputs, type PageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
 import { estimateListPages, estimatePages } from './plan-pages.ts';
 import { writeManifest } from './write-manifest.ts';
@@ -365,7 +365,9 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   // the purge list names the ones that changed, and a file whose inputs did not change keeps the
   // served snapshot's ETag unrendered (site-file-stamps.ts).
   const previousStamps = readSiteFileStamps(previous?.dir, previous?.head.files[SITE_FILES_FILE]);
-  const site = stampSiteFiles(model, { videoInputs: inputs, previous: previousInputs && previousStamps && { inputs: previousInputs, stamps: previousStamps } });
+  // each video's input key by its place in the model, made once for the site files and the pages
+  const videoKeys = videoKeysOf(model, inputs);
+  const site = stampSiteFiles(model, { videoInputs: inputs, videoKeys, previous: previousInputs && previousStamps && { inputs: previousInputs, stamps: previousStamps } });
   for (const [group, key] of site.inputs) inputs.set(group, key);
   const siteFilesRecord = writeSiteFileStamps(tmp, site.stamps);
   progress(`${site.stamps.size} sitemaps and feeds stamped: ${site.rendered} rendered, ${site.carried} unchanged (${lap()}); rendering pages`);
@@ -379,6 +381,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     baseUrl: options.baseUrl,
     writer,
     inputs,
+    videoKeys,
     previousInputs,
     checkedBefore: reusable ? writer.isPrevious : undefined,
     expected: { pages: expectedPages, listPages: estimateListPages(model, expectedPages) },

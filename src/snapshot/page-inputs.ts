@@ -81,9 +81,12 @@ export function videoInputKeys(baseUrl: string): (video: string, channel: string
  * Each video's input key by its entry's place in the model (`model.entries[i]`: entry.index), looked
  * up once: a lookup by group name makes and hashes a new string each time, and the pages and site
  * files look up videos hundreds of thousands of times (docs/performance.md, "The phases before the
- * pages, eighth round").
+ * pages, eighth round"). A build makes them once, for the site files and the pages (they are fixed
+ * once the model data is written: build-snapshot.ts).
  */
-export function videoKeysOf(model: Model, inputs: PageInputs): readonly (string | undefined)[] {
+export type VideoKeys = readonly (string | undefined)[];
+
+export function videoKeysOf(model: Model, inputs: PageInputs): VideoKeys {
   return model.entries.map((entry) => inputs.get(videoGroup(entry.video.id)));
 }
 
@@ -92,8 +95,7 @@ export function videoKeysOf(model: Model, inputs: PageInputs): readonly (string 
  * no video resource, only its input key. Strings starting with NUL are escaped, so no field can
  * pass for a video's key.
  */
-export function createAnswerKeys(model: Model, inputs: PageInputs, baseUrl: string): (answer: Answer) => string {
-  const keys = videoKeysOf(model, inputs);
+export function createAnswerKeys(model: Model, inputs: PageInputs, baseUrl: string, keys: VideoKeys = videoKeysOf(model, inputs)): (answer: Answer) => string {
   const replace = (_: string, value: unknown): unknown => {
     if (typeof value === 'string') return value.startsWith('\u0000') ? `\u0000${value}` : value;
     if (typeof value !== 'object' || value === null) return value;

@@ -16,15 +16,14 @@
 // The writer keeps no buffer it is given: bytes are copied into each file's own buffer when
 // appended, and into the compress pool's arena when they wait for their variants, so no page's
 // buffer outlives the page (docs/architecture.md, "Buffers of the pages phase").
-import { createHash } from 'node:crypto';
 import { closeSync, linkSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIN_COMPRESSIBLE } from '../http/encoding.ts';
 import type { Rendered } from '../api/respond.ts';
 import { createCompressPool, type Variants } from './compress-pool.ts';
-import { writeAll } from './disk-faults.ts';
 import { PAGE_KINDS, pageFileName, type PageKind } from './layout.ts';
 import type { FileRecord, PageEntry, Range } from './manifest.ts';
+import { createPageFileSinks, type PageFileSinks } from './page-file-sinks.ts';
 import { checksumOf, PageReadError, readExactlyInto } from './page-files.ts';
 import { shardOf } from './page-shards.ts';
 import type { PreviousPageFiles } from './previous-snapshot.ts';
@@ -43,22 +42,18 @@ type AppendOnly = ReturnType<typeof appendOnly>;
 
 /**
  * A page file of one shard written in order: appended bytes are copied into the file's own
- * buffer (FILE_BUFFER_BYTES, made at the first append and reused), which is hashed and written
- * when full; bytes that would not fit an empty buffer are written at once. An append keeps
- * nothing of what it is given, so a page's bytes are garbage once appended (docs/architecture.md,
- * "Buffers of the pages phase").
+ * buffer (FILE_BUFFER_BYTES, made at the first append and reused), which is handed to the sinks
+ * (copied, then hashed and written on their worker: page-file-sinks.ts) when full; bytes that
+ * would not fit an empty buffer are handed over at once. An append keeps nothing of what it is
+ * given, so a page's bytes are garbage once appended (docs/architecture.md, "Buffers of the pages
+ * phase").
  */
-function appendOnly(path: string, shard: number) {
+function appendOnly(path: string, shard: number, sinks: PageFileSinks) {
   const fd = openSync(path, 'w');
-  const hash = createHash('sha256');
   let open = true;
   let buffer: Buffer | undefined;
   let held = 0;
   let offset = 0;
-  const writeOut = (data: Buffer) => {
-    hash.update(data);
-    writeAll(fd, data);
-  };
   const file = {
     /** Appends a copy of `data`; its range, with `checksum` when it is known (a copied page's, verified when read). */
     append(data: Buffer, checksum: number = checksumOf(data)): Range {
@@ -70,7 +65,7 @@ function appendOnly(path: string, shard: number) {
       offset += data.length;
       if (held + data.length > FILE_BUFFER_BYTES) file.flush();
       if (data.length >= FILE_BUFFER_BYTES) {
-        writeOut(data);
+        sinks.write(fd, data);
       } else {
         // zero-filled once: no byte of it is written before a page's bytes are copied over it
         (buffer ??= Buffer.alloc(FILE_BUFFER_BYTES)).set(data, held);
@@ -80,20 +75,23 @@ function appendOnly(path: string, shard: number) {
     },
     flush() {
       if (held === 0) return;
-      writeOut(buffer!.subarray(0, held));
+      sinks.write(fd, buffer!.subarray(0, held));
       held = 0;
     },
-    /** Writes what is held and closes the file; its size and SHA-256. */
-    close(): FileRecord {
-      try {
-        file.flush();
-      } finally {
-        open = false;
-        closeSync(fd);
-      }
-      return { size: offset, sha256: hash.digest('hex') };
+    /** Hands over what is held and ends the file: it is written once the sinks finish (then `close`). */
+    end() {
+      file.flush();
+      sinks.end(fd);
     },
-    /** Closes the file, written or not (after a failure). */
+    /** Closes the file ended and written (`records`: the sinks' records by descriptor); its size and SHA-256. */
+    close(records: ReadonlyMap<number, FileRecord>): FileRecord {
+      open = false;
+      closeSync(fd);
+      const record = records.get(fd);
+      if (record?.size !== offset) throw new Error(`${path}: ${record?.size ?? 'no'} bytes written of the ${offset} appended`);
+      return record;
+    },
+    /** Closes the file, written or not (after a failure, once the sinks are stopped). */
     abandon() {
       if (open) closeSync(fd);
       open = false;
@@ -209,6 +207,7 @@ const KIND_INDEX: Readonly<Record<PageKind, number>> = { body: 0, br: 1, gzip: 2
 export function createPageWriter(dir: string, options: PageWriterOptions): PageWriter {
   const { shards: shardCount } = options;
   const pool = createCompressPool();
+  const sinks = createPageFileSinks();
   const entries = new Map<string, PageEntry>();
   /** the entries of pages taken from the previous snapshot as they were (their ETag is the previous page's) */
   const carried = new Set<PageEntry>();
@@ -230,7 +229,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined, waiting: 0 }));
 
   const filesOf = (shard: Shard): Record<PageKind, AppendOnly> =>
-    (shard.files ??= Object.fromEntries(PAGE_KINDS.map((kind) => [kind, appendOnly(join(dir, pageFileName(kind, shard.index)), shard.index)])) as Record<PageKind, AppendOnly>);
+    (shard.files ??= Object.fromEntries(PAGE_KINDS.map((kind) => [kind, appendOnly(join(dir, pageFileName(kind, shard.index)), shard.index, sinks)])) as Record<PageKind, AppendOnly>);
 
   /** Runs a read of the previous page files; a failed check stops every later read from that shard. */
   const fromPrevious = <T>(shard: number, read: (previous: ReusablePages) => T): T | undefined => {
@@ -353,18 +352,18 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     if (reuse === undefined || untrusted.has(from)) return false;
     // a page too small to compress has no variants (the same code made them): one that has some is rendered
     if (before.body[1] < MIN_COMPRESSIBLE && (before.br !== undefined || before.gzip !== undefined)) return false;
-    const starts: [number, number, number] = [before.body[0], before.br?.[0] ?? -1, before.gzip?.[0] ?? -1];
+    const { br, gzip } = before;
     let run = shard.run;
     // each of the page's ranges starts where the run's ends in that file (a variant no page of the run had yet starts it)
-    const follows = (r: Run) => r.from === from && r.end[0] === starts[0]
-      && (before.br === undefined || (before.br[3] === from && (r.start[1] === -1 || r.end[1] === starts[1])))
-      && (before.gzip === undefined || (before.gzip[3] === from && (r.start[2] === -1 || r.end[2] === starts[2])));
-    if (run !== undefined && !follows(run)) {
+    if (run !== undefined && !(run.from === from && run.end[0] === before.body[0]
+      && (br === undefined || (br[3] === from && (run.start[1] === -1 || run.end[1] === br[0])))
+      && (gzip === undefined || (gzip[3] === from && (run.start[2] === -1 || run.end[2] === gzip[0]))))) {
       flushRun(shard);
       run = undefined;
     }
     if (run === undefined) {
       // a variant the first page lacks starts where the next one that has it does: found as they come
+      const starts = [before.body[0], br?.[0] ?? -1, gzip?.[0] ?? -1] as const;
       run = { from, pages: [], start: [starts[0], starts[1], starts[2]], end: [starts[0], starts[1], starts[2]] };
       shard.run = run;
     }
@@ -375,10 +374,13 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     carried.add(entry);
     run.pages.push({ key, before, entry, copied });
     run.end[0] += before.body[1];
-    for (const [kind, range] of [[1, before.br], [2, before.gzip]] as const) {
-      if (range === undefined) continue;
-      if (run.start[kind] === -1) run.start[kind] = run.end[kind] = range[0];
-      run.end[kind] += range[1];
+    if (br !== undefined) {
+      if (run.start[1] === -1) run.start[1] = run.end[1] = br[0];
+      run.end[1] += br[1];
+    }
+    if (gzip !== undefined) {
+      if (run.start[2] === -1) run.start[2] = run.end[2] = gzip[0];
+      run.end[2] += gzip[1];
     }
     if (run.end[0] - run.start[0] >= RUN_BYTES) flushRun(shard);
     return true;
@@ -406,14 +408,13 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       }
     }
     /** the first range of the page that does not match its checksum, as [kind, range] */
-    const damaged = (before: PageEntry): [number, Range] | undefined => {
-      for (const [k, range] of [[0, before.body], [1, before.br], [2, before.gzip]] as const) {
-        if (range === undefined) continue;
-        const at = range[0] - run.start[k]!;
-        if (checksumOf(blocks![k]!.subarray(at, at + range[1])) !== range[2]) return [k, range];
-      }
-      return undefined;
+    const fails = (k: number, range: Range | undefined): boolean => {
+      if (range === undefined) return false;
+      const at = range[0] - run.start[k]!;
+      return checksumOf(blocks![k]!.subarray(at, at + range[1])) !== range[2];
     };
+    const damaged = (before: PageEntry): [number, Range] | undefined =>
+      (fails(0, before.body) ? [0, before.body] : fails(1, before.br) ? [1, before.br!] : fails(2, before.gzip) ? [2, before.gzip!] : undefined);
     let good = 0;
     if (blocks !== undefined) {
       for (; good < run.pages.length; good++) {
@@ -561,13 +562,19 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     }
   };
 
-  const closeAll = () => {
+  const closeAll = async () => {
+    const ending: [string, AppendOnly][] = [];
     for (const shard of shards) {
       if (records[pageFileName('body', shard.index)] !== undefined) continue; // linked
       // an empty shard gets empty files
       const files = filesOf(shard);
-      for (const kind of PAGE_KINDS) records[pageFileName(kind, shard.index)] = files[kind].close();
+      for (const kind of PAGE_KINDS) {
+        files[kind].end();
+        ending.push([pageFileName(kind, shard.index), files[kind]]);
+      }
     }
+    const written = await sinks.finish();
+    for (const [name, file] of ending) records[name] = file.close(written);
   };
 
   return {
@@ -618,6 +625,8 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       pool.receive();
       while (pool.pending > MAX_PENDING_BATCHES && pool.compressHere());
       if (pool.pending > MAX_PENDING_BATCHES) await pool.drain();
+      // the files' writes too: the bytes handed over and not yet written stay bounded
+      await sinks.keepUp();
     },
     async close() {
       try {
@@ -633,7 +642,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
         await pool.close();
       }
       // every shard not linked gets its files, an empty shard empty ones
-      closeAll();
+      await closeAll();
     },
     async abort() {
       await check?.stop();
@@ -642,6 +651,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       reuse?.files.close();
       reuse = undefined;
       await pool.close();
+      await sinks.abort();
       for (const shard of shards) for (const file of Object.values(shard.files ?? {})) file.abandon();
     },
   };

@@ -11,7 +11,7 @@ import type { Context } from '../api/endpoint.ts';
 import type { Model } from '../model/build-model.ts';
 import { withStandIns } from '../model/entries.ts';
 import { createPagesProgress, type PagesExpected } from './build-progress.ts';
-import { createAnswerKeys, type PageInputs } from './page-inputs.ts';
+import { createAnswerKeys, type PageInputs, type VideoKeys } from './page-inputs.ts';
 import type { PageWriter } from './page-writer.ts';
 import { planPages } from './plan-pages.ts';
 import { answerPage, renderAnswered, type AnsweredPage, type CheckedBefore } from './render-page.ts';
@@ -22,6 +22,8 @@ export interface RenderPagesOptions {
   readonly writer: PageWriter;
   /** the input key of every video's pages (page-inputs.ts); the key of every other page is added */
   readonly inputs: Map<string, string>;
+  /** videoKeysOf(model, inputs), when the caller has made them (the site files use them too) */
+  readonly videoKeys?: VideoKeys | undefined;
   /** the keys the served snapshot recorded, when its pages may be copied */
   readonly previousInputs: PageInputs | undefined;
   /** pages whose bytes were checked before (the served snapshot's), when they may be reused */
@@ -35,7 +37,7 @@ export interface RenderPagesOptions {
 export async function renderPages(options: RenderPagesOptions): Promise<number> {
   const { model, writer, inputs, previousInputs } = options;
   const context: Context = { model, snapshot: undefined, liveStreams: () => model.live };
-  const answerKey = createAnswerKeys(model, inputs, options.baseUrl);
+  const answerKey = createAnswerKeys(model, inputs, options.baseUrl, options.videoKeys);
   const unchanged = (key: string, now: string | undefined) => previousInputs !== undefined && now !== undefined && previousInputs.get(key) === now;
   // a video's three pages are planned one after the other, with the same group: its keys are compared once
   let lastGroup: string | undefined;

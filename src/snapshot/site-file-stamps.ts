@@ -16,7 +16,7 @@ import { etagFrom } from '../http/etag.ts';
 import type { Model } from '../model/build-model.ts';
 import { siteFileInputs, siteFileKeys, siteFilePieces } from '../site/site-files.ts';
 import type { FileRecord } from './manifest.ts';
-import { siteGroup, videoKeysOf, type PageInputs } from './page-inputs.ts';
+import { siteGroup, videoKeysOf, type PageInputs, type VideoKeys } from './page-inputs.ts';
 
 export const SITE_FILES_FILE = 'site-files.json';
 
@@ -25,6 +25,8 @@ export type SiteFileStamps = ReadonlyMap<string, string>;
 export interface StampOptions {
   /** every video's input key (page-inputs.ts computeVideoInputs): what a listed video's entry is made from */
   readonly videoInputs: PageInputs;
+  /** videoKeysOf(model, videoInputs), when the caller has made them (the pages use them too) */
+  readonly videoKeys?: VideoKeys | undefined;
   /** the served snapshot's input keys and stamps, when they may be carried (same build code) */
   readonly previous?: { readonly inputs: PageInputs; readonly stamps: SiteFileStamps } | undefined;
 }
@@ -39,17 +41,37 @@ export interface SiteStamping {
   readonly carried: number;
 }
 
+/** Bytes encoded before they are hashed: a video sitemap is about a megabyte, so a few updates a file. */
+const HASH_BLOCK = 1 << 20;
+let scratch: Buffer | undefined;
+
 /**
  * The ETag of the body that is the UTF-8 bytes of `pieces` one after the other (etag.ts etagOf of
- * that body), hashed piece by piece: a file's text is never joined, nor encoded whole.
+ * that body), hashed piece by piece: a file's text is never joined, nor encoded whole. The pieces
+ * are encoded one after the other into a block this module reuses, which is hashed when the next
+ * piece may not fit (a UTF-16 code unit is at most 3 bytes of UTF-8), so each piece is encoded
+ * once and its length is what the encoding wrote (no second pass to count its bytes).
  */
 export function etagOfPieces(pieces: Iterable<string>): string {
   const hash = createHash('sha256');
+  const block = (scratch ??= Buffer.allocUnsafe(HASH_BLOCK));
+  let used = 0;
   let length = 0;
   for (const piece of pieces) {
-    hash.update(piece, 'utf8');
-    length += Buffer.byteLength(piece, 'utf8');
+    if (piece.length * 3 > HASH_BLOCK - used) {
+      hash.update(block.subarray(0, used));
+      length += used;
+      used = 0;
+      if (piece.length * 3 > HASH_BLOCK) {
+        hash.update(piece, 'utf8');
+        length += Buffer.byteLength(piece, 'utf8');
+        continue;
+      }
+    }
+    used += block.write(piece, used);
   }
+  hash.update(block.subarray(0, used));
+  length += used;
   const stamp = hash.digest().readUInt32BE(0);
   // contentStamp's rule: a stamp is never 0
   return etagFrom(stamp === 0 ? 1 : stamp, length);
@@ -59,13 +81,14 @@ export function etagOfPieces(pieces: Iterable<string>): string {
 function inputKeyOf(model: Model, key: string, videoKeys: readonly (string | undefined)[]): string | undefined {
   const inputs = siteFileInputs(model, key);
   if (inputs === undefined) return undefined;
-  const hash = createHash('sha256').update(JSON.stringify(inputs.facts));
+  // each listed video's key after a line feed, hashed as one string (a video sitemap lists a thousand)
+  let listed = '';
   for (const entry of inputs.videos) {
     const video = videoKeys[entry.index];
     if (video === undefined) return undefined;
-    hash.update('\n').update(video);
+    listed += `\n${video}`;
   }
-  return hash.digest('base64');
+  return createHash('sha256').update(JSON.stringify(inputs.facts)).update(listed).digest('base64');
 }
 
 /**
@@ -78,7 +101,7 @@ export function stampSiteFiles(model: Model, options: StampOptions): SiteStampin
   const { previous } = options;
   let rendered = 0;
   let carried = 0;
-  const videoKeys = videoKeysOf(model, options.videoInputs);
+  const videoKeys = options.videoKeys ?? videoKeysOf(model, options.videoInputs);
   for (const key of siteFileKeys(model)) {
     const group = siteGroup(key);
     const inputKey = inputKeyOf(model, key, videoKeys);

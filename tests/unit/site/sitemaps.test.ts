@@ -42,11 +42,39 @@ describe('video sitemap bounds', () => {
   });
 });
 
+describe('entries as the video resource shows them', () => {
+  it('a sitemap entry and a feed entry show the resource\'s watch and embed URLs and creator', () => {
+    const catalogue = catalogueOf({
+      channels: [channel('c&d', { displayName: 'Cé & "D"' })],
+      videos: [video('a b&c', { channel: 'c&d', title: 'T', description: 'D' })],
+    });
+    const model = modelOf(catalogue);
+    const entry = model.videos.get('a b&c')!;
+    const { resource } = entry;
+    const xml = videoEntryXml(model, entry);
+    expect(xml).toContain(`<loc>${xmlText(resource.watchUrl)}</loc>`);
+    expect(xml).toContain(`<video:player_loc>${xmlText(resource.embedUrl)}</video:player_loc>`);
+    expect(xml).toContain(`<video:uploader info="${xmlText(resource.creator.channelUrl!)}">${xmlText(resource.creator.displayName!)}</video:uploader>`);
+    const feed = channelFeed(model, model.channels.get('c&d')!);
+    expect(feed).toContain(`<id>${xmlText(resource.watchUrl)}</id>`);
+    expect(feed).toContain(`<author><name>${xmlText(resource.creator.displayName!)}</name><uri>${xmlText(resource.creator.channelUrl!)}</uri></author>`);
+  });
+});
+
 describe('xmlText', () => {
   it('escapes markup and drops characters XML 1.0 forbids, keeping tabs, line breaks and whole surrogate pairs', () => {
     expect(xmlText('a<b>&"\'')).toBe('a&lt;b&gt;&amp;&quot;&#39;');
     expect(xmlText('x\u0000\u0001\u000b\u001f\ufffe\uffffy\t\n\r')).toBe('xy\t\n\r');
     expect(xmlText('😀 \ud800 \udc00')).toBe('😀  ');
+  });
+
+  it('returns text with nothing to escape or remove as it is, and treats each character that needs it alike anywhere', () => {
+    expect(xmlText('Plain text, with tabs\tand\nlines — é 日本')).toBe('Plain text, with tabs\tand\nlines — é 日本');
+    const touched: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '\u0000': '', '\u0008': '', '\u000b': '', '\u000c': '', '\u000e': '', '\u001f': '', '\ufffe': '', '\uffff': '', '\ud800': '', '\udfff': '', '😀': '😀' };
+    for (const [c, shown] of Object.entries(touched)) {
+      expect(xmlText(c), JSON.stringify(c)).toBe(shown);
+      expect(xmlText(`ab${c}cd`), JSON.stringify(c)).toBe(`ab${shown}cd`);
+    }
   });
 
   it('clip cuts whole code points and marks the cut', () => {

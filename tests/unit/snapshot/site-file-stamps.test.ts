@@ -39,6 +39,18 @@ describe('site file stamps', () => {
     expect(etagOfPieces([])).toBe(etagOf(Buffer.alloc(0)));
   });
 
+  it('hashes pieces of any size alike: many that fill the block it encodes into, and ones larger than it', () => {
+    // pieces of 3-byte characters and astral pairs about the block's edge (1 MB), a piece of 2 MB
+    // of them, a lone surrogate, and a million small pieces
+    const wide = '日'.repeat(349_525);
+    const pieces = [wide, 'é', wide, '😀'.repeat(100), '\ud800', '日'.repeat(700_000), 'x', 'a'.repeat(1 << 20), '😀'];
+    expect(etagOfPieces(pieces)).toBe(etagOf(Buffer.from(pieces.join(''))));
+    const small = Array.from({ length: 1_000_000 }, (_, i) => (i % 7 === 0 ? '😀' : String(i)));
+    expect(etagOfPieces(small)).toBe(etagOf(Buffer.from(small.join(''))));
+    // the block is reused: an ETag does not depend on what was hashed before
+    expect(etagOfPieces(['<a>', 'é'])).toBe(etagOf(Buffer.from('<a>é')));
+  });
+
   it('carries a recorded ETag only for a file whose input key is the recorded one', () => {
     const first = stampSiteFiles(model, { videoInputs });
     // the sitemap index and page sitemaps have no input key: always rendered
