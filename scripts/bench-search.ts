@@ -8,7 +8,7 @@
 // catalogue of half a million videos or more: a million's, 50 ms and 4 GB).
 // Clients are bench/light-client.ts (BENCH_CLIENT=node-http: node:http's client, as before
 // 2026-11-26's last iteration); BENCH_POOL sets the repeating stream's distinct queries,
-// BENCH_SLOWEST prints each stream's slowest requests, BENCH_SERVER_FLAGS and BENCH_SERVER_LOG
+// BENCH_SLOWEST prints each stream's slowest requests, BENCH_STREAMS=new or repeating runs one stream alone, BENCH_SERVER_FLAGS and BENCH_SERVER_LOG
 // the server's node flags and where its output goes, BENCH_PORT the port it listens on (default
 // 4610; the snapshot is built for http://127.0.0.1:4610 whatever the port, or for PUBLIC_BASE_URL
 // when it is set: a snapshot built for another base URL is refused by the server).
@@ -42,7 +42,7 @@ const BENCH_SEARCH_COMMAND = {
     seconds: { type: 'string', value: 'S', help: 'length of each stream (default 20)' },
     clients: { type: 'string', value: 'C', help: 'concurrent closed-loop clients (default 20)' },
   },
-  notes: ['environment: BENCH_CLIENT=node-http, BENCH_POOL, BENCH_SLOWEST, BENCH_SERVER_FLAGS, BENCH_SERVER_LOG, BENCH_PORT, PUBLIC_BASE_URL (the snapshot\'s; see the head of scripts/bench-search.ts).'],
+  notes: ['environment: BENCH_CLIENT=node-http, BENCH_POOL, BENCH_SLOWEST, BENCH_STREAMS, BENCH_SERVER_FLAGS, BENCH_SERVER_LOG, BENCH_PORT, PUBLIC_BASE_URL (the snapshot\'s; see the head of scripts/bench-search.ts).'],
 } as const;
 
 // read before anything runs, so --help and a mistyped option never start a benchmark
@@ -182,7 +182,9 @@ await runCli('bench:search', async () => {
         ['repeating (Zipf over 5,000 queries)', () => target(zipf(), n++)],
         ['every query new', () => target(distinct[n % distinct.length]!, n++)],
       ] as const;
-      for (const [label, next] of streams) {
+      // BENCH_STREAMS=new (or repeating) runs that stream alone: a profile of the server then holds only it
+      const only = process.env['BENCH_STREAMS'];
+      for (const [label, next] of streams.filter(([label]) => !only || label.includes(only))) {
         const r = await load(next, clients, seconds);
         if (process.env['BENCH_SLOWEST']) console.log(r.slowest.map(([t, p]) => `  ${t.toFixed(0)} ms ${decodeURIComponent(p)}`).join('\n'));
         console.log(`${label}: ${r.requests} requests, ${r.rps.toFixed(0)} req/s, ${r.failures} failed; latency p50 ${r.p50.toFixed(1)} ms, p90 ${r.p90.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms — p99 target ${TARGET.p99Ms} ms ${r.p99 <= TARGET.p99Ms ? 'met' : 'missed'}`);
