@@ -3,7 +3,8 @@
 // kind, from the rarest word (rank.ts rankByRarest, what the server does) and word by word in the
 // query's order (rankInOrder, how rankings were made before), checks that the two agree to the last
 // bit (ids, scores, totals, for the kept matches and in full) and prints each way's CPU time
-// (process.threadCpuUsage), in alternation (docs/performance.md, "Search at a million videos").
+// (process.threadCpuUsage), in alternation (docs/performance.md,
+// "Search at a million videos: several words from the rarest, videos found again").
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';

@@ -222,7 +222,8 @@ const SORT_COST = 4;
 /**
  * How much cheaper by that count the rarest word's way must be: its candidates, met in as many
  * runs as the word has variants, are visited in a scattered order, the first word's of
- * rankInOrder in a few sorted runs (measured at a million videos: docs/performance.md, "Search at a million videos")
+ * rankInOrder in a few sorted runs (measured at a million videos: docs/performance.md,
+ * "Search at a million videos: several words from the rarest, videos found again")
  */
 const MARGIN = 2;
 
