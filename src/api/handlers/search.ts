@@ -6,6 +6,8 @@ import { SEARCH_KINDS, type SearchKind } from '../../search/documents.ts';
 import { searchIndexFor } from '../search-index-for.ts';
 import { searchAll, searchKind } from '../../search/run-search.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
+import type { KindIndex } from '../../search/kind-index.ts';
+import type { Model, VideoEntry } from '../../model/build-model.ts';
 import { defineEndpoint, type Context } from '../endpoint.ts';
 import { canonicalPage, paginatePositions, readPageSpec, type PageSpec } from '../paging.ts';
 import { SearchQuery } from '../params.ts';
@@ -17,10 +19,30 @@ type SearchType = SearchKind | 'all';
 
 const round = (score: number) => Math.round(score * 1e4) / 1e4;
 
+/**
+ * For one search index and model: each video document's position in the model's `latest` order
+ * plus one (0: not looked up yet), filled as documents are found. A lookup by key in a million
+ * videos' Map costs a microsecond or more of cache misses, and the best matches of common words
+ * come back query after query; filled at once, the array would stall the first search for
+ * seconds at a million videos.
+ */
+const positions = new WeakMap<KindIndex, { readonly model: Model; readonly latest: Int32Array }>();
+
+function videoOf(index: KindIndex, id: number, model: Model): VideoEntry {
+  let known = positions.get(index);
+  if (known?.model !== model) positions.set(index, (known = { model, latest: new Int32Array(index.keys.length) }));
+  const at = known.latest[id]!;
+  if (at > 0) return model.orders.latest[at - 1]!;
+  const entry = model.videos.get(index.keys[id]!)!;
+  const position = model.lists.videos.latestOf[entry.index]!;
+  if (model.orders.latest[position] === entry) known.latest[id] = position + 1;
+  return entry;
+}
+
 function resultOf(index: SearchIndex, kind: SearchKind, id: number, score: number, context: Context, live: ReadonlySet<string>): SearchResult {
   const key = index[kind].keys[id]!;
   const { model } = context;
-  if (kind === 'videos') return { type: 'video', score: round(score), item: model.videos.get(key)!.resource };
+  if (kind === 'videos') return { type: 'video', score: round(score), item: videoOf(index.videos, id, model).resource };
   if (kind === 'channels') return { type: 'channel', score: round(score), item: channelAsOf(model.channels.get(key)!, live) };
   return { type: 'playlist', score: round(score), item: model.playlists.get(key)!.resource };
 }

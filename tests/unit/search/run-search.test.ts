@@ -163,4 +163,20 @@ describe('searchKind: deep rankings', () => {
     const listed = page(listVideos, 'q=lesson&offset=990&limit=50');
     expect(listed.data.map((v) => v.id)).toEqual(full.slice(990, 1040));
   });
+
+  it('answers a video found again (its place in the model remembered) as the first time, and as the model shows it', () => {
+    const context = { model: many, snapshot: undefined, liveStreams: () => [], search: big };
+    const answer = (query: string) => JSON.stringify(search.handle(search.parse({}, new URLSearchParams(query)), context).body);
+    const first = answer('q=lesson&limit=50');
+    expect(answer('q=lesson&limit=50')).toBe(first);
+    expect(answer('q=lesson+3&limit=50')).toBe(answer('q=lesson+3&limit=50'));
+    const items = (JSON.parse(first) as { data: { item: { id: string } }[] }).data.map((r) => r.item);
+    expect(items.map((item) => JSON.stringify(item))).toEqual(items.map((item) => JSON.stringify(many.videos.get(item.id)!.resource)));
+    // another model with the same index: its own entries, never the first model's
+    const other = modelOf(catalogueOf({
+      videos: Array.from({ length: 1050 }, (_, i) => video(`m${String(i).padStart(4, '0')}`, { title: `Lesson ${i} ${'extra '.repeat(i % 7)}`.trim(), description: 'second' })),
+    }));
+    const again = JSON.parse(JSON.stringify(search.handle(search.parse({}, new URLSearchParams('q=lesson&limit=50')), { ...context, model: other }).body)) as { data: { item: { description: string } }[] };
+    expect(again.data.every((r) => r.item.description === 'second')).toBe(true);
+  });
 });
