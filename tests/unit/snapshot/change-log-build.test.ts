@@ -4,7 +4,7 @@
 // data lines and video keys of the others, and must still write exactly what a full build writes. A
 // change made by hand SQL, bypassing every writer of the project, is caught by the log's triggers;
 // when the log cannot be trusted, the build makes every line as before.
-import { copyFileSync, cpSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
@@ -13,7 +13,8 @@ import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../sr
 import { layoutOf, MODEL_FILE } from '../../../src/snapshot/layout.ts';
 import { readBuiltFrom } from '../../../src/snapshot/swap.ts';
 import { BASE_URL, rawComment, rawVideo, tempDirs } from '../support/fixtures.ts';
-import { readTree, runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
+import { buildFixture } from '../support/build-fixture.ts';
+import { readTree, runSql, smallCatalogue } from '../support/snapshots.ts';
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
@@ -37,34 +38,7 @@ const VIDEOS = 35;
 
 const snapshotDir = (options: BuildOptions, id: string) => join(layoutOf(options.distDir).root, id);
 
-let first: Promise<{ options: BuildOptions; summary: BuildSummary }> | undefined;
-/**
- * A full build of the catalogue, then a second build of the same (so that the served snapshot has a
- * mark of the change log: the first was built from a log that had just been made), copied by each test.
- */
-async function built(): Promise<{ options: BuildOptions; summary: BuildSummary }> {
-  first ??= (async () => {
-    const dir = sharedDirs.make();
-    const options = { catalogue: writeCatalogueFile(join(dir, 'catalogue.db'), catalogue()), distDir: join(dir, 'dist'), baseUrl: BASE_URL };
-    const summary = await buildSnapshot(options);
-    return { options, summary };
-  })();
-  const { options, summary } = await first;
-  const dir = dirs.make();
-  const copy = { catalogue: join(dir, 'catalogue.db'), distDir: join(dir, 'dist'), baseUrl: options.baseUrl };
-  copyFileSync(options.catalogue, copy.catalogue);
-  cpSync(options.distDir, copy.distDir, { recursive: true, verbatimSymlinks: true });
-  return { options: copy, summary };
-}
-
-/** A full build of a copy of `options`' catalogue in a fresh dist folder: its summary and files. */
-async function fullBuildOf(options: BuildOptions): Promise<{ summary: BuildSummary; files: Map<string, Buffer> }> {
-  const dir = dirs.make();
-  const fresh = { catalogue: join(dir, 'catalogue.db'), distDir: join(dir, 'dist'), baseUrl: options.baseUrl };
-  copyFileSync(options.catalogue, fresh.catalogue);
-  const summary = await buildSnapshot({ ...fresh, full: true });
-  return { summary, files: readTree(snapshotDir(fresh, summary.id)) };
-}
+const { built, fullBuildOf } = buildFixture(catalogue, BASE_URL, sharedDirs, dirs);
 
 /** Builds after `sql`, checks the result is the full build's byte for byte (and `--full` names it), and returns the summary. */
 async function rebuildAfter(sql: string): Promise<{ options: BuildOptions; after: BuildSummary }> {

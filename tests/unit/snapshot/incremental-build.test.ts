@@ -2,7 +2,7 @@
 // a build that starts from the served snapshot must write exactly what a full build of the same
 // catalogue writes, reuse the variants of the pages that did not change, never copy from a damaged
 // snapshot, and list exactly the URLs whose bodies changed.
-import { copyFileSync, cpSync, openSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { cpSync, openSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MIN_COMPRESSIBLE } from '../../../src/http/encoding.ts';
@@ -11,7 +11,8 @@ import { layoutOf, pageFileName } from '../../../src/snapshot/layout.ts';
 import { readSiteFileStamps } from '../../../src/snapshot/site-file-stamps.ts';
 import { readBuiltFrom } from '../../../src/snapshot/swap.ts';
 import { BASE_URL, rawVideo, tempDirs } from '../support/fixtures.ts';
-import { readBodies, readManifest, readTree, runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
+import { buildFixture } from '../support/build-fixture.ts';
+import { readBodies, readManifest, readTree, runSql, smallCatalogue } from '../support/snapshots.ts';
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
@@ -35,30 +36,7 @@ const currentId = (options: BuildOptions) => readlinkSync(layoutOf(options.distD
 const isSiteFile = (url: string) => /^[^?]*\/(sitemap\.xml|sitemaps\/|feeds\/)/.test(url.slice(BASE_URL.length));
 const changedUrls = (summary: BuildSummary) => (summary.changesFile ? readFileSync(summary.changesFile, 'utf8').split('\n').filter(Boolean) : []);
 
-let first: Promise<{ options: BuildOptions; summary: BuildSummary }> | undefined;
-/** One full build of the catalogue, copied by each test that builds on from it. */
-async function built(): Promise<{ options: BuildOptions; summary: BuildSummary }> {
-  first ??= (async () => {
-    const dir = sharedDirs.make();
-    const options = { catalogue: writeCatalogueFile(join(dir, 'catalogue.db'), catalogue()), distDir: join(dir, 'dist'), baseUrl: BASE_URL };
-    return { options, summary: await buildSnapshot(options) };
-  })();
-  const { options, summary } = await first;
-  const dir = dirs.make();
-  const copy = { catalogue: join(dir, 'catalogue.db'), distDir: join(dir, 'dist'), baseUrl: options.baseUrl };
-  copyFileSync(options.catalogue, copy.catalogue);
-  cpSync(options.distDir, copy.distDir, { recursive: true, verbatimSymlinks: true });
-  return { options: copy, summary };
-}
-
-/** A full build of a copy of `options`' catalogue in a fresh dist folder: the files it writes. */
-async function fullBuildOf(options: BuildOptions): Promise<{ summary: BuildSummary; files: Map<string, Buffer> }> {
-  const dir = dirs.make();
-  const fresh = { catalogue: join(dir, 'catalogue.db'), distDir: join(dir, 'dist'), baseUrl: options.baseUrl };
-  copyFileSync(options.catalogue, fresh.catalogue);
-  const summary = await buildSnapshot({ ...fresh, full: true });
-  return { summary, files: readTree(snapshotDir(fresh, summary.id)) };
-}
+const { built, fullBuildOf } = buildFixture(catalogue, BASE_URL, sharedDirs, dirs);
 
 /** The pages whose identity bodies differ between two snapshots (or exist in one only). */
 function differing(options: BuildOptions, a: string, b: string): string[] {
