@@ -3,31 +3,13 @@
 // decoded, moved as postMessage moves it (its buffers transferred) and assembled must be the index
 // that was built: every array equal, every ranking equal to the last bit.
 import { describe, expect, it } from 'vitest';
-import { generateSeedRecords } from '../../../src/catalogue/seed-catalogue.ts';
-import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
-import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
-import { createRecordWriter } from '../../../src/catalogue/write-records.ts';
-import { buildModel, deriveCatalogue, type Model } from '../../../src/model/build-model.ts';
+import { seededModel } from '../support/seeded-model.ts';
 import { SEARCH_KINDS } from '../../../src/search/documents.ts';
 import { searchAll, searchKind } from '../../../src/search/run-search.ts';
 import {
   assembleSearchIndex, buildSearchIndex, decodedBuffers, decodeSearchIndex, packStrings, serialiseSearchIndex, unpackStrings, type DecodedSearchIndex,
 } from '../../../src/search/search-index.ts';
 import { runSteps } from '../../../src/model/steps.ts';
-
-function seededModel(videos: number): Model {
-  const db = openCatalogue(':memory:');
-  try {
-    const write = createRecordWriter(db);
-    db.transaction(() => {
-      for (const record of generateSeedRecords({ videos, seed: 7 })) write(record);
-    })();
-    const catalogue = readCatalogue(db);
-    return buildModel(catalogue, deriveCatalogue(catalogue), 'http://localhost:4321');
-  } finally {
-    db.close();
-  }
-}
 
 const model = seededModel(2000);
 const index = buildSearchIndex(model, { topListPostings: 150 });

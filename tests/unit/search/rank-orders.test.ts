@@ -3,29 +3,11 @@
 // query's order): its rankings must be exactly those of ranking word by word in the query's order,
 // as before (ids, every score to the last bit, the total), for kept and full rankings, in every kind.
 import { describe, expect, it } from 'vitest';
-import { generateSeedRecords } from '../../../src/catalogue/seed-catalogue.ts';
-import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
-import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
-import { createRecordWriter } from '../../../src/catalogue/write-records.ts';
-import { buildModel, deriveCatalogue, type Model } from '../../../src/model/build-model.ts';
+import { seededModel } from '../support/seeded-model.ts';
 import { SEARCH_KINDS } from '../../../src/search/documents.ts';
 import { KEPT_MATCHES, rankFromRarest, rankWords, type Ranking } from '../../../src/search/rank.ts';
 import { buildSearchIndex } from '../../../src/search/search-index.ts';
 import { termsOf } from '../../../src/search/text.ts';
-
-function seededModel(videos: number): Model {
-  const db = openCatalogue(':memory:');
-  try {
-    const write = createRecordWriter(db);
-    db.transaction(() => {
-      for (const record of generateSeedRecords({ videos, seed: 7 })) write(record);
-    })();
-    const catalogue = readCatalogue(db);
-    return buildModel(catalogue, deriveCatalogue(catalogue), 'http://localhost:4321');
-  } finally {
-    db.close();
-  }
-}
 
 const model = seededModel(4000);
 const index = buildSearchIndex(model);

@@ -2,32 +2,14 @@
 // what ranking the word at query time gives (ids, scores to the last bit, and the total), on a
 // seeded catalogue, before and after the snapshot round trip.
 import { describe, expect, it } from 'vitest';
-import { generateSeedRecords } from '../../../src/catalogue/seed-catalogue.ts';
-import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
-import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
-import { createRecordWriter } from '../../../src/catalogue/write-records.ts';
-import { buildModel, deriveCatalogue, type Model } from '../../../src/model/build-model.ts';
+import { seededModel } from '../support/seeded-model.ts';
 import { SEARCH_KINDS } from '../../../src/search/documents.ts';
 import { KEPT_MATCHES, rankWords, type Ranking } from '../../../src/search/rank.ts';
 import { searchAll, searchKind } from '../../../src/search/run-search.ts';
 import { buildSearchIndex, loadSearchIndex, serialiseSearchIndex, TOP_LIST_POSTINGS } from '../../../src/search/search-index.ts';
 import { findTerm } from '../../../src/search/vocabulary.ts';
 
-function seededModel(videos: number): Model {
-  const db = openCatalogue(':memory:');
-  try {
-    const write = createRecordWriter(db);
-    db.transaction(() => {
-      for (const record of generateSeedRecords({ videos, seed: 42 })) write(record);
-    })();
-    const catalogue = readCatalogue(db);
-    return buildModel(catalogue, deriveCatalogue(catalogue), 'http://localhost:4321');
-  } finally {
-    db.close();
-  }
-}
-
-const model = seededModel(3000);
+const model = seededModel(3000, 42);
 // a low bound, so that a small catalogue has many top lists; and an index with none to compare with
 const index = buildSearchIndex(model, { topListPostings: 150 });
 const plain = buildSearchIndex(model, { topListPostings: Number.POSITIVE_INFINITY });
