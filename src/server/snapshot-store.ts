@@ -17,6 +17,7 @@ import type { SnapshotInfo } from '../api/endpoint.ts';
 import { buildModel, type Model } from '../model/build-model.ts';
 import type { Steps } from '../model/steps.ts';
 import type { ManifestHead } from '../snapshot/manifest.ts';
+import { alignSearchInSteps } from '../api/handlers/list-videos.ts';
 import { assembleSearchIndex, decodeSearchIndex, type DecodedSearchIndex, type SearchIndex } from '../search/search-index.ts';
 import { MODEL_FILE, PAGE_KINDS, pageFileName, SEARCH_FILE, type PageKind } from '../snapshot/layout.ts';
 import { parseManifestPage, type PageEntry } from '../snapshot/manifest.ts';
@@ -209,6 +210,8 @@ function* assemble(dir: string, id: string, verified: VerifiedManifest, onPages?
     const search = head.files[SEARCH_FILE] ? yield* pausing(assembleSearchIndex((yield { search: SEARCH_FILE }) as DecodedSearchIndex)) : undefined;
     yield PAUSE;
     const model = yield* loadVerifiedModel(MODEL_FILE);
+    // made here, in steps, not by the first query with q (seconds at a million videos, every request behind it)
+    if (search) yield* pausing(alignSearchInSteps(search, model));
     const info = { id, videos: model.entries.length, pages: pages.size, loadedAt: timestamp() };
     return { ...served, model, info, search, complete: true };
   } catch (error) {

@@ -3,6 +3,7 @@
 // matches come best first, with a `sort` in that order.
 import type { Model, VideoEntry, VideoSort } from '../../model/build-model.ts';
 import { matchesFilters, rankPositions, selectPositions, type PositionList } from '../../model/list-index.ts';
+import { runSteps, STEP_ITEMS, type Steps } from '../../model/steps.ts';
 import { searchIndexFor } from '../search-index-for.ts';
 import type { SearchIndex } from '../../search/search-index.ts';
 import { searchKind } from '../../search/run-search.ts';
@@ -36,7 +37,12 @@ const inOrder = (entries: readonly VideoEntry[], positions: PositionList): Entry
 /** For one search index and model: each video document's position in `latest` (-1: not a public video). */
 const aligned = new WeakMap<object, { model: Model; latestOf: Int32Array }>();
 
-function latestPositions(index: SearchIndex, model: Model): Int32Array {
+/**
+ * Aligns a search index's video documents with a model (each one's position in `latest`), in steps
+ * (a look-up a document: seconds at a million videos). The server does it as it loads a snapshot
+ * (snapshot-store.ts), so that the first query with `q` does not stall every request behind it.
+ */
+export function* alignSearchInSteps(index: SearchIndex, model: Model): Steps<Int32Array> {
   const known = aligned.get(index.videos);
   if (known?.model === model) return known.latestOf;
   const ofEntry = model.lists.videos.latestOf;
@@ -45,10 +51,16 @@ function latestPositions(index: SearchIndex, model: Model): Int32Array {
   for (let d = 0; d < keys.length; d++) {
     const entry = model.videos.get(keys[d]!);
     latestOf[d] = entry === undefined ? -1 : ofEntry[entry.index]!;
+    if (d % STEP_ITEMS === STEP_ITEMS - 1) yield;
   }
   aligned.set(index.videos, { model, latestOf });
   return latestOf;
 }
+
+/** Whether `alignSearchInSteps` has run for this index and model. */
+export const isSearchAligned = (index: SearchIndex, model: Model): boolean => aligned.get(index.videos)?.model === model;
+
+const latestPositions = (index: SearchIndex, model: Model): Int32Array => runSteps(alignSearchInSteps(index, model));
 
 /**
  * The public videos passing `f`, in its order. Without `q` the list indexes answer (the page and

@@ -9,6 +9,8 @@ import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
 import { deriveCatalogue, VIDEO_SORTS } from '../../../src/model/build-model.ts';
 import { closeSnapshot, loadSnapshot, type Snapshot } from '../../../src/server/snapshot-store.ts';
+import { alignSearchInSteps, isSearchAligned } from '../../../src/api/handlers/list-videos.ts';
+import { runSteps, STEP_ITEMS } from '../../../src/model/steps.ts';
 import { findPage } from '../../../src/server/static-pages.ts';
 import { buildSnapshot } from '../../../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE, MODEL_FILE } from '../../../src/snapshot/layout.ts';
@@ -52,6 +54,21 @@ describe('loadSnapshot', () => {
       if (entry.br) expect(brotliDecompressSync(snapshot.sources.br.read(entry.br)).equals(body)).toBe(true);
       if (entry.gzip) expect(gunzipSync(snapshot.sources.gzip.read(entry.gzip)).equals(body)).toBe(true);
     }
+  });
+
+  it('aligns the search index with the model as it loads, in steps, not at the first query with q', () => {
+    const snapshot = load(1 << 30);
+    expect(snapshot.search).toBeDefined();
+    expect(isSearchAligned(snapshot.search!, snapshot.model)).toBe(true);
+    // the same alignment, made in steps: one pause at least every STEP_ITEMS documents
+    const other = load(1 << 30);
+    expect(isSearchAligned(snapshot.search!, other.model)).toBe(false);
+    const steps = alignSearchInSteps(snapshot.search!, other.model);
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) pauses++;
+    expect(pauses).toBe(Math.floor(snapshot.search!.videos.keys.length / STEP_ITEMS));
+    expect(Array.from(step.value)).toEqual(Array.from(runSteps(alignSearchInSteps(other.search!, other.model))));
   });
 
   it('rebuilds the model with the same counts as the catalogue it was built from', () => {
