@@ -16,7 +16,10 @@ export interface RawResponse {
 export interface SendOptions {
   readonly method?: string;
   readonly headers?: Readonly<Record<string, string>>;
-  /** a request body, sent with its Content-Length */
+  /**
+   * a request body, sent with its Content-Length, on a connection of its own closed after the
+   * answer (a front may answer before it has read a body, and keep or drop what is left of it)
+   */
   readonly body?: Buffer;
 }
 
@@ -36,7 +39,9 @@ const checkers = new Map<string, Promise<DocumentChecker>>();
 function rawRequest(base: string, target: string, options: SendOptions = {}): Promise<RawResponse> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, path: target, method: options.method ?? 'GET', headers: options.headers ?? {}, agent }, (res) => {
+    const alone = options.body !== undefined;
+    const headers = alone ? { ...options.headers, connection: 'close' } : options.headers ?? {};
+    const req = request({ host: hostname, port, path: target, method: options.method ?? 'GET', headers, agent: alone ? false : agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), target }));
