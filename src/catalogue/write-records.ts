@@ -116,7 +116,10 @@ export function createRecordWriter(db: Catalogue, options: WriterOptions = {}): 
     }
     const { key } = keyOf(r);
     const digest = recordDigest(r);
-    if (!fresh && digest.equals((kept.get(r.kind, key) as Buffer | undefined) ?? Buffer.alloc(0))) return false;
+    if (!fresh) {
+      const stored = kept.get(r.kind, key) as Buffer | undefined;
+      if (stored !== undefined && digest.equals(stored)) return false;
+    }
     // the record's rows first (their triggers forget its old digest), then its digest
     write(r);
     keep.run(r.kind, key, digest);
