@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { openCatalogue } from '../../src/catalogue/open-catalogue.ts';
+import { openCatalogue, readSchemaVersion } from '../../src/catalogue/open-catalogue.ts';
 import { readRevision } from '../../src/catalogue/revision.ts';
 import { SCHEMA_VERSION } from '../../src/catalogue/schema.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -52,8 +52,8 @@ await runCommand('start', START_COMMAND, async ({ values }) => {
   const built = existsSync(manifestFile) ? { baseUrl: readManifestBaseUrl(manifestFile) } : undefined;
   const builtFrom = readBuiltFrom(layout.root);
   let db = openCatalogue(config.catalogueDb, { readonly: true });
-  const version = Number(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() ?? 0);
-  if (version >= 1 && version < SCHEMA_VERSION) {
+  const version = readSchemaVersion(db);
+  if (version !== undefined && version < SCHEMA_VERSION) {
     // the serving process never writes the catalogue, so it would refuse one of an older schema
     // (src/server/catalogue-connection.ts): npm start is an operator command, and migrates it
     db.close();

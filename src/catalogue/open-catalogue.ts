@@ -20,6 +20,12 @@ function migrate(db: Catalogue): void {
   openChangeLog(db);
 }
 
+/** The schema version a catalogue records (`meta.schema_version`); undefined when it records none. */
+export function readSchemaVersion(db: Catalogue): number | undefined {
+  const value = Number(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() ?? Number.NaN);
+  return Number.isInteger(value) ? value : undefined;
+}
+
 /** Opens (creating if needed) a catalogue file, or `:memory:`, with the schema in place. */
 export function openCatalogue(path: string, options: { readonly?: boolean } = {}): Catalogue {
   if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });

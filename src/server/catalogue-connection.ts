@@ -10,7 +10,7 @@
 // openCatalogue, which creates the schema on a writable connection.
 import Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
-import type { Catalogue } from '../catalogue/open-catalogue.ts';
+import { readSchemaVersion, type Catalogue } from '../catalogue/open-catalogue.ts';
 import { SCHEMA_SQL, SCHEMA_VERSION } from '../catalogue/schema.ts';
 
 /** Why the catalogue could not be used, in words the status endpoint can show without a path. */
@@ -51,8 +51,8 @@ export function checkSchema(db: Catalogue, path: string): void {
   const absent = REQUIRED_TABLES.filter((t) => !tables.has(t));
   if (absent.length === REQUIRED_TABLES.length) throw new CatalogueFileError('foreign', `${path} holds no catalogue (none of its tables): create one with npm run seed or npm run import`);
   if (absent.length > 0) throw new CatalogueFileError('foreign', `${path} is not a catalogue of this service (no ${absent.slice(0, 3).join(', ')} table)`);
-  const version = Number(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() ?? Number.NaN);
-  if (!Number.isInteger(version)) throw new CatalogueFileError('foreign', `${path} has no schema version`);
+  const version = readSchemaVersion(db);
+  if (version === undefined) throw new CatalogueFileError('foreign', `${path} has no schema version`);
   if (version < SCHEMA_VERSION) throw new CatalogueFileError('outdated', `${path} has schema version ${version}, older than ${SCHEMA_VERSION}: an operator command (npm run keys -- list) migrates it`);
   if (version > SCHEMA_VERSION) throw new CatalogueFileError('newer', `${path} has schema version ${version}, newer than this server's ${SCHEMA_VERSION}`);
 }
