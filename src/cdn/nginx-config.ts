@@ -406,6 +406,9 @@ const ORIGIN_PROXY = [
   '      # error_page, as `location /` does, inherits none; most requests come here by its',
   '      # error_page 418, hence recursive_error_pages on the server).',
   '      error_page 502 504 =503 /.vp-unavailable;',
+  '      # A chunked body (no length to refuse it by before the location) found over',
+  '      # client_max_body_size only as it is read for the origin: the problem, not the HTML 413.',
+  '      error_page 413 /.vp-body-too-large;',
 ];
 
 /** `location @origin`: the request as it came, over kept-alive connections, retried on another origin when one fails. */

@@ -1,34 +1,15 @@
 // The raw front of the server (src/server/fast-path.ts) over real sockets: pipelined requests,
 // heads split across packets, hand-over to node:http mid-connection, Connection: close.
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exchange as rawExchange, statusesOf } from './raw-exchange.ts';
 import { startFixture, type Fixture } from './server-fixture.ts';
 
 let fx: Fixture;
 beforeAll(async () => { fx = await startFixture({ seed: { videos: 120 } }); });
 afterAll(async () => { await fx?.close(); });
 
-/** Sends raw bytes in the given pieces and collects everything until the server closes or goes quiet. */
-function exchange(pieces: string[], quietMs = 400): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(fx.running.port, '127.0.0.1');
-    let text = '';
-    let timer: NodeJS.Timeout | undefined;
-    const finish = () => { socket.destroy(); resolve(text); };
-    socket.on('data', (d) => { text += d.toString('latin1'); clearTimeout(timer); timer = setTimeout(finish, quietMs); });
-    socket.on('end', () => { clearTimeout(timer); finish(); });
-    socket.on('error', reject);
-    socket.on('connect', async () => {
-      for (const piece of pieces) {
-        socket.write(piece);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      timer = setTimeout(finish, quietMs);
-    });
-  });
-}
-
-const statuses = (text: string) => [...text.matchAll(/HTTP\/1\.1 (\d{3}) [A-Z]/g)].map((m) => Number(m[1]));
+const exchange = (pieces: string[], quietMs?: number) => rawExchange(fx.running.port, pieces, quietMs);
+const statuses = statusesOf;
 const canonical = '/v1/videos?limit=20&sort=latest';
 
 describe('fast path', () => {

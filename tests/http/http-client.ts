@@ -17,8 +17,10 @@ export interface SendOptions {
   readonly method?: string;
   readonly headers?: Readonly<Record<string, string>>;
   /**
-   * a request body, sent with its Content-Length, on a connection of its own closed after the
-   * answer (a front may answer before it has read a body, and keep or drop what is left of it)
+   * a request body, sent with its Content-Length on a connection of its own closed after the
+   * answer (a front may answer before it has read a body, and close the connection). The length is
+   * set here: node:http sends a body given to a GET, DELETE or OPTIONS with no length at all, so
+   * a server would rightly read it as the connection's next request.
    */
   readonly body?: Buffer;
 }
@@ -40,7 +42,7 @@ function rawRequest(base: string, target: string, options: SendOptions = {}): Pr
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const alone = options.body !== undefined;
-    const headers = alone ? { ...options.headers, connection: 'close' } : options.headers ?? {};
+    const headers = alone ? { ...options.headers, connection: 'close', 'content-length': String(options.body!.length) } : options.headers ?? {};
     const req = request({ host: hostname, port, path: target, method: options.method ?? 'GET', headers, agent: alone ? false : agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
