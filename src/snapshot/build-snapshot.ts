@@ -26,7 +26,7 @@ import { describeDiskFault } from './disk-faults.ts';
 import { layoutOf, type Layout, MANIFEST_FILE, MODEL_FILE, pageFileName, pageShardsOf, SEARCH_FILE, type PageKind } from './layout.ts';
 import type { FileRecord } from './manifest.ts';
 import { modelPieces } from './model-data.ts';
-import { openModelReuse, servedMark } from './model-reuse.ts';
+import { openModelReuse, servedMark, startServedReading, type ServedReading } from './model-reuse.ts';
 import { createPageWriter, type PageWriter, type ReusablePages } from './page-writer.ts';
 import { startLinkCheck } from './link-check.ts';
 import type { ShardCheck } from './shard-check.ts';
@@ -130,6 +130,8 @@ interface Build {
   readonly input: BuildInput;
   /** the snapshot whose mark of the change log `input.changed` was read since (model-reuse.ts servedMark) */
   readonly markOf: string | undefined;
+  /** its model data, being read whole on a worker thread since the build started (model-reuse.ts startServedReading) */
+  readonly reading: ServedReading | undefined;
   readonly derived: Derived;
   /** the same, as derived.bin holds it, with the fingerprint of the fields it was computed from */
   readonly derivedPacked: { readonly packed: DerivedPacked; readonly fingerprint: string };
@@ -188,6 +190,9 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   let starting: ReturnType<typeof startModel>;
   // where the catalogue's change log stood for the served snapshot: what changed since is read with the records
   const since = servedMark(layout.root, options.full ?? false, code);
+  // the served model data, whose unchanged lines may be copied, is checked and its lines found on a
+  // worker thread from now on (served-model-data.ts), while this thread reads the catalogue
+  const reading = startServedReading(layout.root, since);
   try {
     progress(`reading ${options.catalogue}`);
     input = readBuildInput(options.catalogue, since?.mark);
@@ -200,6 +205,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   } catch (error) {
     await deriving.stop();
     await choosing.stop();
+    await reading?.task.stop();
     throw error;
   }
   // read here while the worker computes: the served snapshot's pages and the input keys it recorded
@@ -217,17 +223,18 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     model = starting.finish(derived, options.baseUrl);
   } catch (error) {
     if (choice.reuse && typeof choice.reuse.files !== 'string') choice.reuse.files.close();
+    await reading?.task.stop();
     throw error;
   }
   progress(`model ready (${lap()}); the search index and the model data next`);
   // filled as the model data is written: each record is serialised once, for its line and its key
   const videoInputs = new Map<string, string>();
-  const written: Leftovers = {};
+  const written: Leftovers = { reading };
   const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
   mkdirSync(tmp);
   let whole: boolean | undefined;
   const build: Build = {
-    options, layout, started, progress, lap, choice, input, markOf: since?.snapshot, derived, derivedPacked: await task.packed, derivedSource, model, videoInputs, tmp,
+    options, layout, started, progress, lap, choice, input, markOf: since?.snapshot, reading, derived, derivedPacked: await task.packed, derivedSource, model, videoInputs, tmp,
     serving: { layout, distDir: options.distDir, baseUrl: options.baseUrl, catalogueRevision: input.revision, changeLog: input.changeLog, code, keep: options.keep ?? 2, progress },
     previousWhole: () => (whole ??= choice.previous !== undefined && snapshotWhole(choice.previous)),
     reusable, previousInputs,
@@ -277,7 +284,7 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
     : `the catalogue's revision is the one the served snapshot was built from: writing model data and every video's input key before the search index`);
   const key = videoInputKeys(options.baseUrl);
   // the lines and keys of the records that did not change since the served snapshot are taken from it (model-reuse.ts)
-  const taken = openModelReuse({ markOf: build.markOf, changed: input.changed, choice: build.choice, baseUrl: options.baseUrl, previousInputs: build.previousInputs,
+  const taken = await openModelReuse({ markOf: build.markOf, reading: build.reading, changed: input.changed, choice: build.choice, baseUrl: options.baseUrl, previousInputs: build.previousInputs,
     sameDerived: build.derivedSource === 'served', keyTaken: (video, k) => videoInputs.set(videoGroup(video.id), k) });
   let model: FileRecord;
   try {
@@ -285,6 +292,8 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
       (video, json, channel, comments) => videoInputs.set(videoGroup(video.id), key(json, channel, comments)), taken.reuse));
   } finally {
     taken.reuse?.served.close();
+    await written.reading?.task.stop();
+    delete written.reading;
   }
   const counts = taken.reuse?.counts;
   const modelReuse: ModelDataReuse = counts ? { changed: taken.reuse.changes.count, ...counts } : { none: taken.none! };
@@ -355,6 +364,8 @@ interface Leftovers extends Written {
   search?: SearchIndexTask;
   /** the check of the served shards, until the writer takes it */
   check?: ShardCheck;
+  /** the served model data's reading, until the model data is written */
+  reading?: ServedReading | undefined;
 }
 
 /** Stamps the site files, writes the pages, the page inputs and the manifest, puts the snapshot in place and serves it. */
@@ -443,6 +454,7 @@ async function cleanUp(build: Build, written: Leftovers, error: unknown): Promis
     await written.writer?.abort();
   } catch { /* the files are removed below */ }
   await written.check?.stop();
+  await written.reading?.task.stop();
   // the worker ends before its folder is removed: it writes nothing after
   await written.search?.stop();
   rmSync(build.tmp, { recursive: true, force: true });

@@ -227,6 +227,10 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   /** a check started before the writer that it does not use (the shard counts differ) */
   const unused = options.check !== check ? options.check : undefined;
   const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined, waiting: 0 }));
+  // The sinks' thread is started now when a shard is sure to be written (none is linked, or the
+  // check skips shards from the start: they hold a video whose pages' inputs changed), so that its
+  // start overlaps the pages instead of waiting for the first batch, late in a small rebuild.
+  if (!linking || (check?.skippedFromStart ?? 0) > 0) sinks.start();
 
   const filesOf = (shard: Shard): Record<PageKind, AppendOnly> =>
     (shard.files ??= Object.fromEntries(PAGE_KINDS.map((kind) => [kind, appendOnly(join(dir, pageFileName(kind, shard.index)), shard.index, sinks)])) as Record<PageKind, AppendOnly>);
