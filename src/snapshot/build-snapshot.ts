@@ -18,7 +18,7 @@ import { basename, join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { startModel, type Derived, type Model } from '../model/build-model.ts';
 import { prepareDerive, type DerivedPacked, type DeriveSource, type DeriveTask } from './derive-on-worker.ts';
-import { DERIVED_FILE, writeDerivedFile } from './derived-file.ts';
+import { DERIVED_FILE, linkDerivedFile, writeDerivedFile } from './derived-file.ts';
 import { checkDeploymentOrigin } from './deployment.ts';
 import { diffPages } from './diff-manifests.ts';
 import { diffSiteFiles, readSiteFileStamps, SITE_FILES_FILE, stampSiteFiles, writeSiteFileStamps } from './site-file-stamps.ts';
@@ -412,7 +412,9 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   if (!data.searchReused) progress(`search index written on its worker thread: ${(search.size / 1e6).toFixed(1)} MB (waited ${lap()} for it); writing manifest`);
 
   const { packed, fingerprint } = build.derivedPacked;
-  const derivedRecord = writeDerivedFile(tmp, packed, fingerprint);
+  // numbers taken from the served derived.bin (checked whole when read) are its bytes: linked, not written again
+  const servedDerived = build.derivedSource === 'served' ? build.choice.reuse?.head.files[DERIVED_FILE] : undefined;
+  const derivedRecord = (servedDerived && linkDerivedFile(tmp, build.choice.reuse!.dir, servedDerived)) ?? writeDerivedFile(tmp, packed, fingerprint);
   const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: inputsRecord, [DERIVED_FILE]: derivedRecord };
   const manifest = writeManifest(join(tmp, MANIFEST_FILE), { baseUrl: options.baseUrl, videos: build.input.catalogue.videos.length, files, entries: writer.entries });
   const { id } = manifest;
