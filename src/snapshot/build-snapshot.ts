@@ -28,6 +28,7 @@ import type { FileRecord } from './manifest.ts';
 import { modelPieces } from './model-data.ts';
 import { openModelReuse, servedMark, startServedReading, type ServedReading } from './model-reuse.ts';
 import { createPageWriter, type PageWriter, type ReusablePages } from './page-writer.ts';
+import { PageTable } from './page-table.ts';
 import { startLinkCheck } from './link-check.ts';
 import type { ShardCheck } from './shard-check.ts';
 import { shardCountFor } from './page-shards.ts';
@@ -223,6 +224,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     model = starting.finish(derived, options.baseUrl);
   } catch (error) {
     if (choice.reuse && typeof choice.reuse.files !== 'string') choice.reuse.files.close();
+    choice.reuse?.manifestLines?.close();
     await reading?.task.stop();
     throw error;
   }
@@ -341,6 +343,7 @@ function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefine
   const { reuse } = build.choice;
   if (!data.searchReused || reuse === undefined || typeof reuse.files === 'string' || build.options.staticFiles || !build.previousWhole()) return undefined;
   reuse.files.close();
+  reuse.manifestLines?.close();
   rmSync(build.tmp, { recursive: true, force: true });
   build.progress(`the model data is the served snapshot's, which is whole: it is this build's result, nothing rendered (${build.lap()})`);
   serveSnapshot(build.serving, reuse.id);
@@ -416,7 +419,13 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   const servedDerived = build.derivedSource === 'served' ? build.choice.reuse?.head.files[DERIVED_FILE] : undefined;
   const derivedRecord = (servedDerived && linkDerivedFile(tmp, build.choice.reuse!.dir, servedDerived)) ?? writeDerivedFile(tmp, packed, fingerprint);
   const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: inputsRecord, [DERIVED_FILE]: derivedRecord };
-  const manifest = writeManifest(join(tmp, MANIFEST_FILE), { baseUrl: options.baseUrl, videos: build.input.catalogue.videos.length, files, entries: writer.entries });
+  // the lines of the pages of the shards linked are copied from the served manifest (write-manifest.ts)
+  const servedLines = build.choice.reuse?.manifestLines;
+  const manifest = await writeManifest(join(tmp, MANIFEST_FILE), {
+    baseUrl: options.baseUrl, videos: build.input.catalogue.videos.length, files, entries: writer.entries,
+    served: servedLines && writer.linkedShards.size > 0 && build.choice.reuse!.pages instanceof PageTable ? { pages: build.choice.reuse!.pages, lines: servedLines, linked: writer.linkedShards } : undefined,
+  });
+  servedLines?.close();
   const { id } = manifest;
   // Everything is written aside (static files included) before anything is renamed into place.
   const unchanged = placeSnapshot({
@@ -452,6 +461,7 @@ async function cleanUp(build: Build, written: Leftovers, error: unknown): Promis
   const { reuse } = build.choice;
   const { layout } = build;
   if (reuse && typeof reuse.files !== 'string') reuse.files.close();
+  reuse?.manifestLines?.close();
   try {
     await written.writer?.abort();
   } catch { /* the files are removed below */ }

@@ -405,6 +405,26 @@ export class PageTable implements ReadonlyMap<string, PageEntry> {
     return entry;
   }
 
+  /** The shard of page number `i`'s body range (the pages in the manifest's order). */
+  shardAt(i: number): number {
+    return this.#p.flags[i]! & KEPT_AS_TEXT ? this.#entryAt(i).body[3] : this.#p.numbers[9 * i + 2]!;
+  }
+
+  /** Whether page number `i` is `key`'s, compared with the table's bytes (no string made). */
+  keyIs(i: number, key: string): boolean {
+    const { keyEnds } = this.#p;
+    const keys = this.#keys;
+    const start = i === 0 ? 0 : keyEnds[i - 1]!;
+    const end = keyEnds[i]!;
+    if (end - start !== key.length) return Buffer.byteLength(key) === end - start && keys.toString('utf8', start, end) === key;
+    for (let c = 0; c < key.length; c++) {
+      const unit = key.charCodeAt(c);
+      if (unit >= 0x80) return keys.toString('utf8', start, end) === key;
+      if (keys[start + c] !== unit) return false;
+    }
+    return true;
+  }
+
   get(key: string): PageEntry | undefined {
     const i = this.#find(key);
     return i === -1 ? undefined : this.#entryAt(i);

@@ -151,6 +151,8 @@ export interface PageWriter {
   readonly reuseStopped: string | undefined;
   /** each page file's size and SHA-256 by name, once closed */
   readonly files: Record<string, FileRecord>;
+  /** the shards hard-linked from the previous snapshot, once closed: their pages' entries are the previous ones (write-manifest.ts copies their lines) */
+  readonly linkedShards: ReadonlySet<number>;
 }
 
 export interface PageWriterOptions {
@@ -214,6 +216,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const bytes = { identity: 0, br: 0, gzip: 0 };
   const counts: PageCounts = { reused: 0, compressed: 0, copied: 0, linked: 0, unlinked: 0 };
   const records: Record<string, FileRecord> = {};
+  const linkedShards = new Set<number>();
   let reuse = options.reuse;
   let reuseStopped: string | undefined;
   /** shards of the previous snapshot a read from failed its check: nothing more is read from them */
@@ -552,6 +555,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
           records[name] = previous.records[name]!;
         }
         counts.linked++;
+        linkedShards.add(shard.index);
         shard.linked = undefined;
       } catch (error) {
         // no hard links here (another file system, or not allowed): the pages are copied instead
@@ -590,6 +594,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       return reuseStopped;
     },
     files: records,
+    linkedShards,
     isPrevious,
     copy(key, again) {
       if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
