@@ -369,6 +369,8 @@ interface Leftovers extends Written {
   check?: ShardCheck;
   /** the served model data's reading, until the model data is written */
   reading?: ServedReading | undefined;
+  /** page-inputs.ndjson being written on its worker thread (awaited before the folder is removed) */
+  inputs?: Promise<FileRecord>;
 }
 
 /** Stamps the site files, writes the pages, the page inputs and the manifest, puts the snapshot in place and serves it. */
@@ -409,7 +411,10 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   await writer.close();
   if (writer.reuseStopped) progress(`not everything of the served snapshot's page files was reused: ${writer.reuseStopped}`);
   if (reusable) progress(`${writer.counts.linked} shards of page files hard-linked from the served snapshot${writer.counts.unlinked > 0 ? `, ${writer.counts.unlinked} copied instead` : ''}`);
-  const inputsRecord = writePageInputs(tmp, inputs);
+  // written and hashed on a worker thread while the search index is awaited and the manifest made
+  const inputsWritten = writePageInputs(tmp, inputs);
+  inputsWritten.catch(() => {});
+  written.inputs = inputsWritten;
   progress(`${pages} pages written (${lap()})`);
   const search = await data.search;
   if (!data.searchReused) progress(`search index written on its worker thread: ${(search.size / 1e6).toFixed(1)} MB (waited ${lap()} for it); writing manifest`);
@@ -418,12 +423,14 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   // numbers taken from the served derived.bin (checked whole when read) are its bytes: linked, not written again
   const servedDerived = build.derivedSource === 'served' ? build.choice.reuse?.head.files[DERIVED_FILE] : undefined;
   const derivedRecord = (servedDerived && linkDerivedFile(tmp, build.choice.reuse!.dir, servedDerived)) ?? writeDerivedFile(tmp, packed, fingerprint);
-  const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: inputsRecord, [DERIVED_FILE]: derivedRecord };
+  const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: await inputsWritten, [DERIVED_FILE]: derivedRecord };
   // the lines of the pages of the shards linked are copied from the served manifest (write-manifest.ts)
   const servedLines = build.choice.reuse?.manifestLines;
   const manifest = await writeManifest(join(tmp, MANIFEST_FILE), {
     baseUrl: options.baseUrl, videos: build.input.catalogue.videos.length, files, entries: writer.entries,
-    served: servedLines && writer.linkedShards.size > 0 && build.choice.reuse!.pages instanceof PageTable ? { pages: build.choice.reuse!.pages, lines: servedLines, linked: writer.linkedShards } : undefined,
+    served: servedLines && writer.linkedShards.size > 0 && build.choice.reuse!.pages instanceof PageTable
+      ? { pages: build.choice.reuse!.pages, lines: servedLines, linked: writer.linkedShards, sameKeys: writer.previousKeys === writer.entries.size && writer.entries.size === build.choice.reuse!.pages.size }
+      : undefined,
   });
   servedLines?.close();
   const { id } = manifest;
@@ -445,7 +452,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   const { counts } = writer;
   return {
     id,
-    pages: manifest.keys.length,
+    pages: manifest.pages,
     bytes: { identity: writer.bytes.identity, br: writer.bytes.br, gzip: writer.bytes.gzip, model: data.model.size },
     videos: build.input.catalogue.videos.length,
     seconds: (performance.now() - build.started) / 1000,
@@ -467,6 +474,7 @@ async function cleanUp(build: Build, written: Leftovers, error: unknown): Promis
   } catch { /* the files are removed below */ }
   await written.check?.stop();
   await written.reading?.task.stop();
+  await written.inputs?.catch(() => {});
   // the worker ends before its folder is removed: it writes nothing after
   await written.search?.stop();
   rmSync(build.tmp, { recursive: true, force: true });

@@ -379,6 +379,11 @@ export class PageTable implements ReadonlyMap<string, PageEntry> {
     }
   }
 
+  /** The key of page number `i` (the pages in the manifest's order). */
+  keyAt(i: number): string {
+    return this.#keyAt(i);
+  }
+
   #keyAt(i: number): string {
     const { keyEnds } = this.#p;
     return this.#keys.toString('utf8', i === 0 ? 0 : keyEnds[i - 1]!, keyEnds[i]!);

@@ -153,6 +153,8 @@ export interface PageWriter {
   readonly files: Record<string, FileRecord>;
   /** the shards hard-linked from the previous snapshot, once closed: their pages' entries are the previous ones (write-manifest.ts copies their lines) */
   readonly linkedShards: ReadonlySet<number>;
+  /** how many of `entries` are pages the previous snapshot has too (all of them, and as many as it has: the same keys) */
+  readonly previousKeys: number;
 }
 
 export interface PageWriterOptions {
@@ -217,6 +219,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const counts: PageCounts = { reused: 0, compressed: 0, copied: 0, linked: 0, unlinked: 0 };
   const records: Record<string, FileRecord> = {};
   const linkedShards = new Set<number>();
+  let previousKeys = 0;
   let reuse = options.reuse;
   let reuseStopped: string | undefined;
   /** shards of the previous snapshot a read from failed its check: nothing more is read from them */
@@ -595,6 +598,9 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     },
     files: records,
     linkedShards,
+    get previousKeys() {
+      return previousKeys;
+    },
     isPrevious,
     copy(key, again) {
       if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
@@ -610,12 +616,14 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       }
       counts.reused++;
       counts.copied++;
+      previousKeys++;
       return true;
     },
     write(key, rendered) {
       if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
       const shard = shards[shardOf(key, shardCount)]!;
       const before = shard.linked && reuse?.pages.get(key);
+      if (before || reuse?.pages.has(key)) previousKeys++;
       // a page rendered to exactly its previous bytes and headers, in its place, keeps the shard linkable
       if (before && inPlace(shard, before) && before.etag === rendered.headers['etag'] && before.link === rendered.headers['link']
         && (before.noindex === true) === (rendered.headers['x-robots-tag'] !== undefined) && isPrevious(key, rendered.body)) {

@@ -15,8 +15,8 @@ import { writeTextOffThread } from './write-text-off-thread.ts';
 export interface WrittenManifest {
   readonly id: string;
   readonly head: ManifestHead;
-  /** page keys in code-unit order */
-  readonly keys: readonly string[];
+  /** how many pages it lists */
+  readonly pages: number;
   /** the manifest as an object (only for the static-file export, which needs it whole) */
   manifest(): Manifest;
 }
@@ -30,6 +30,12 @@ export interface ServedManifest {
   readonly pages: PageTable;
   readonly lines: ServedManifestLines;
   readonly linked: ReadonlySet<number>;
+  /**
+   * Whether the build's pages have exactly the served pages' keys (the page writer counts those it
+   * took or wrote whose key the served snapshot has): the new manifest's order is then the served
+   * one, walked without sorting or comparing keys.
+   */
+  readonly sameKeys: boolean;
 }
 
 export interface ManifestFacts {
@@ -43,17 +49,52 @@ export interface ManifestFacts {
 
 /** Writes `file` from the files and pages of a build; the snapshot's id. */
 export async function writeManifest(file: string, facts: ManifestFacts): Promise<WrittenManifest> {
-  const { entries } = facts;
-  const keys = [...entries.keys()].sort();
+  const { entries, served } = facts;
   const head: ManifestHead = {
     format: MANIFEST_FORMAT,
     apiVersion: API_VERSION,
     baseUrl: facts.baseUrl,
-    counts: { videos: facts.videos, pages: keys.length },
+    counts: { videos: facts.videos, pages: entries.size },
     files: Object.fromEntries(Object.keys(facts.files).sort().map((name) => [name, facts.files[name]!])),
   };
-  const id = (await writeTextOffThread(file, manifestPieces(head, keys, entries, facts.served))).sha256.slice(0, SNAPSHOT_ID_LENGTH);
-  return { id, head, keys, manifest: () => ({ ...head, pages: Object.fromEntries(keys.map((k) => [k, entries.get(k)!])) }) };
+  const sorted = () => [...entries.keys()].sort();
+  const pieces = served?.sameKeys && served.pages.size === entries.size ? inServedOrder(head, entries, served) : manifestPieces(head, sorted(), entries, served);
+  const id = (await writeTextOffThread(file, pieces)).sha256.slice(0, SNAPSHOT_ID_LENGTH);
+  return { id, head, pages: entries.size, manifest: () => ({ ...head, pages: Object.fromEntries(sorted().map((k) => [k, entries.get(k)!])) }) };
+}
+
+/**
+ * manifestPieces when the pages are exactly the served pages (`sameKeys`): their order is the served
+ * manifest's (sorted the same way, by the same code), so the served pages are walked in their order,
+ * the line of a page of a linked shard copied (its entry is the served one) and any other page's
+ * made from its entry, its key read from the table: a few thousand keys in a one-title rebuild,
+ * no sort of 310,000 and no comparison.
+ */
+export function* inServedOrder(head: ManifestHead, entries: ReadonlyMap<string, PageEntry>, served: ServedManifest): Generator<TextPiece> {
+  yield `${JSON.stringify(head).slice(0, -1)},"pages":{`;
+  const { pages, linked, lines: { fd, breaks } } = served;
+  let run: { fd: number; start: number; end: number } | undefined;
+  for (let n = 0; n < pages.size; n++) {
+    if (linked.has(pages.shardAt(n))) {
+      if (run !== undefined && run.end === breaks[n]) {
+        run.end = breaks[n + 1]!;
+      } else {
+        if (run !== undefined) yield run satisfies FileBytes;
+        run = { fd, start: breaks[n]!, end: breaks[n + 1]! };
+      }
+      continue;
+    }
+    if (run !== undefined) {
+      yield run;
+      run = undefined;
+    }
+    const key = pages.keyAt(n);
+    const entry = entries.get(key);
+    if (entry === undefined) throw new Error(`the manifest has no page ${key}, which the served snapshot has, though the keys were counted the same`);
+    yield `\n${n === 0 ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(entry)}`;
+  }
+  if (run !== undefined) yield run;
+  yield '\n}}';
 }
 
 /**

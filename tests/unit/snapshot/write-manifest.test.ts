@@ -11,7 +11,7 @@ import { MANIFEST_FILE } from '../../../src/snapshot/layout.ts';
 import { manifestLinesOf, SNAPSHOT_ID_LENGTH, type FileRecord, type PageEntry } from '../../../src/snapshot/manifest.ts';
 import { PageTable } from '../../../src/snapshot/page-table.ts';
 import { startOpenPrevious, type PreviousSnapshot } from '../../../src/snapshot/previous-snapshot.ts';
-import { manifestPieces, writeManifest, type ServedManifest } from '../../../src/snapshot/write-manifest.ts';
+import { inServedOrder, manifestPieces, writeManifest, type ServedManifest } from '../../../src/snapshot/write-manifest.ts';
 import { tempDirs } from '../support/fixtures.ts';
 
 const dirs = tempDirs();
@@ -45,8 +45,10 @@ async function served(pages: Map<string, PageEntry>): Promise<{ snapshot: Previo
 async function written(pages: ReadonlyMap<string, PageEntry>, source: ServedManifest): Promise<{ text: string; copied: number; id: string }> {
   const dir = dirs.make();
   const file = join(dir, MANIFEST_FILE);
-  const { id, head, keys } = await writeManifest(file, { baseUrl: 'https://x.test', videos: 1, files: FILES, entries: pages, served: source });
-  const copied = [...manifestPieces(head, keys, pages, source)].filter((piece) => typeof piece !== 'string').length;
+  const { id, head } = await writeManifest(file, { baseUrl: 'https://x.test', videos: 1, files: FILES, entries: pages, served: source });
+  const keys = [...pages.keys()].sort();
+  const pieces = source.sameKeys ? inServedOrder(head, pages, source) : manifestPieces(head, keys, pages, source);
+  const copied = [...pieces].filter((piece) => typeof piece !== 'string').length;
   const bytes = readFileSync(file);
   expect(id).toBe(createHash('sha256').update(bytes).digest('hex').slice(0, SNAPSHOT_ID_LENGTH));
   // the text manifestLinesOf makes of every entry
@@ -63,7 +65,7 @@ describe('writeManifest', () => {
     try {
       // the writer's entries of linked shards are the served ones
       const now = new Map([...pages.keys()].map((key) => [key, table.get(key)!]));
-      const { copied, id } = await written(now, { pages: table, lines: snapshot.manifestLines!, linked: linkedOf([0, 1, 2, 3]) });
+      const { copied, id } = await written(now, { pages: table, lines: snapshot.manifestLines!, linked: linkedOf([0, 1, 2, 3]), sameKeys: false });
       expect(copied).toBe(1);
       expect(id).toBe(snapshot.id);
     } finally {
@@ -85,7 +87,7 @@ describe('writeManifest', () => {
       now.set('/a first page', { etag: '"n"', body: [0, 5, 5, 2] }); // a page added, first in key order, in a written shard
       now.set('/v1/videos/0100x', { etag: '"m"', body: [0, 5, 5, 1] });
       const linked = linkedOf([0, 3]);
-      const { copied } = await written(now, { pages: table, lines: snapshot.manifestLines!, linked });
+      const { copied } = await written(now, { pages: table, lines: snapshot.manifestLines!, linked, sameKeys: false });
       expect(copied).toBeGreaterThan(10);
     } finally {
       snapshot.manifestLines!.close();
@@ -98,13 +100,34 @@ describe('writeManifest', () => {
     try {
       // the served first page gone (its shard, 0, written): the new first page is the served second, whose line has a comma
       const now = new Map([...pages.keys()].slice(1).map((key) => [key, table.get(key)!]));
-      const first = await written(now, { pages: table, lines: snapshot.manifestLines!, linked: linkedOf([1, 2, 3]) });
+      const first = await written(now, { pages: table, lines: snapshot.manifestLines!, linked: linkedOf([1, 2, 3]), sameKeys: false });
       expect(first.copied).toBeGreaterThan(0);
       // a page of a linked shard the served manifest does not have (the writer never makes one, but it is not trusted): made, the same text
       const added = new Map(now);
       added.set('/v1/videos/0005zz', { etag: '"z"', body: [0, 1, 1, 1] });
-      const second = await written(added, { pages: table, lines: snapshot.manifestLines!, linked: linkedOf([1, 2, 3]) });
+      const second = await written(added, { pages: table, lines: snapshot.manifestLines!, linked: linkedOf([1, 2, 3]), sameKeys: false });
       expect(second.copied).toBeGreaterThan(first.copied);
+    } finally {
+      snapshot.manifestLines!.close();
+    }
+  });
+
+  it('walks the served order when the pages are the served ones (the same keys): shards not linked made, the rest copied, the same bytes', async () => {
+    const pages = pagesOf(400);
+    const { snapshot, table } = await served(pages);
+    try {
+      const whole = new Map([...pages.keys()].map((key) => [key, table.get(key)!]));
+      const all = await written(whole, { pages: table, lines: snapshot.manifestLines!, linked: linkedOf([0, 1, 2, 3]), sameKeys: true });
+      expect(all.copied).toBe(1);
+      expect(all.id).toBe(snapshot.id);
+      const now = new Map<string, PageEntry>();
+      for (const key of pages.keys()) {
+        const entry = table.get(key)!;
+        // shards 0 and 2 written: their pages have new ranges and ETags
+        now.set(key, entry.body[3] === 0 || entry.body[3] === 2 ? { ...entry, etag: `${entry.etag}x`, body: [entry.body[0] + 3, entry.body[1], entry.body[2], entry.body[3]] } : entry);
+      }
+      const some = await written(now, { pages: table, lines: snapshot.manifestLines!, linked: linkedOf([1, 3]), sameKeys: true });
+      expect(some.copied).toBeGreaterThan(10);
     } finally {
       snapshot.manifestLines!.close();
     }
