@@ -140,6 +140,8 @@ interface Build {
   readonly model: Model;
   /** the input key of every video's pages (page-inputs.ts), filled as the model data is written; the other pages' and site files' are added */
   readonly videoInputs: Map<string, string>;
+  /** the same keys by the video's place in the catalogue (and the model: model.entries), filled alike */
+  readonly keysByIndex: (string | undefined)[];
   /** where the snapshot is written, until it is renamed into place */
   readonly tmp: string;
   readonly serving: Serving;
@@ -231,12 +233,13 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   progress(`model ready (${lap()}); the search index and the model data next`);
   // filled as the model data is written: each record is serialised once, for its line and its key
   const videoInputs = new Map<string, string>();
+  const keysByIndex = new Array<string | undefined>(input.catalogue.videos.length).fill(undefined);
   const written: Leftovers = { reading };
   const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
   mkdirSync(tmp);
   let whole: boolean | undefined;
   const build: Build = {
-    options, layout, started, progress, lap, choice, input, markOf: since?.snapshot, reading, derived, derivedPacked: await task.packed, derivedSource, model, videoInputs, tmp,
+    options, layout, started, progress, lap, choice, input, markOf: since?.snapshot, reading, derived, derivedPacked: await task.packed, derivedSource, model, videoInputs, keysByIndex, tmp,
     serving: { layout, distDir: options.distDir, baseUrl: options.baseUrl, catalogueRevision: input.revision, changeLog: input.changeLog, code, keep: options.keep ?? 2, progress },
     previousWhole: () => (whole ??= choice.previous !== undefined && snapshotWhole(choice.previous)),
     reusable, previousInputs,
@@ -278,7 +281,7 @@ interface DataFiles {
  * and the index would most likely be stopped unused); a guess either way, only the SHA-256 decides.
  */
 async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFiles> {
-  const { tmp, input, derived, options, layout, choice: { reuse }, progress, lap, videoInputs } = build;
+  const { tmp, input, derived, options, layout, choice: { reuse }, progress, lap, videoInputs, keysByIndex } = build;
   const builtFrom = reuse && readBuiltFrom(layout.root);
   const likelySame = reuse !== undefined && builtFrom?.snapshot === reuse.id && builtFrom.catalogueRevision === input.revision && reuse.head.baseUrl === options.baseUrl;
   let search = likelySame ? undefined : startSearch(build, written);
@@ -287,11 +290,11 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
   const key = videoInputKeys(options.baseUrl);
   // the lines and keys of the records that did not change since the served snapshot are taken from it (model-reuse.ts)
   const taken = await openModelReuse({ markOf: build.markOf, reading: build.reading, changed: input.changed, choice: build.choice, baseUrl: options.baseUrl, previousInputs: build.previousInputs,
-    sameDerived: build.derivedSource === 'served', keyTaken: (video, k) => videoInputs.set(videoGroup(video.id), k) });
+    sameDerived: build.derivedSource === 'served', keyTaken: (video, k, i) => videoInputs.set(videoGroup(video.id), (keysByIndex[i] = k)) });
   let model: FileRecord;
   try {
     model = await writeTextOffThread(join(tmp, MODEL_FILE), modelPieces(input.catalogue, derived, options.baseUrl,
-      (video, json, channel, comments) => videoInputs.set(videoGroup(video.id), key(json, channel, comments)), taken.reuse));
+      (video, json, channel, comments, i) => videoInputs.set(videoGroup(video.id), (keysByIndex[i] = key(json, channel, comments))), taken.reuse));
   } finally {
     taken.reuse?.served.close();
     await written.reading?.task.stop();
@@ -381,8 +384,10 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   // the purge list names the ones that changed, and a file whose inputs did not change keeps the
   // served snapshot's ETag unrendered (site-file-stamps.ts).
   const previousStamps = readSiteFileStamps(previous?.dir, previous?.head.files[SITE_FILES_FILE]);
-  // each video's input key by its place in the model, made once for the site files and the pages
-  const videoKeys = videoKeysOf(model, inputs);
+  // each video's input key by its place in the model, for the site files and the pages: the keys by
+  // catalogue place, made with the model data, when the model's entries are the catalogue's videos in
+  // order (they are: each is checked), else looked up by id
+  const videoKeys = sameOrder(model, build.input.catalogue.videos) ? build.keysByIndex : videoKeysOf(model, inputs);
   const site = stampSiteFiles(model, { videoInputs: inputs, videoKeys, previous: previousInputs && previousStamps && { inputs: previousInputs, stamps: previousStamps } });
   for (const [group, key] of site.inputs) inputs.set(group, key);
   const siteFilesRecord = writeSiteFileStamps(tmp, site.stamps);
@@ -461,6 +466,14 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     changesFile: written.changesFile,
     reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, linked: counts.linked, search: data.searchReused, siteFiles: site.carried, stopped: writer.reuseStopped, rendered: true, derived: build.derivedSource === 'served', model: data.modelReuse },
   };
+}
+
+/** Whether the model's entries are `videos`, in order (the same records). */
+function sameOrder(model: Model, videos: readonly { readonly id: string }[]): boolean {
+  const { entries } = model;
+  if (entries.length !== videos.length) return false;
+  for (let i = 0; i < entries.length; i++) if (entries[i]!.video.id !== videos[i]!.id) return false;
+  return true;
 }
 
 /** Removes everything a failed build wrote (a failure while cleaning up must not hide the first one); the error to throw. */

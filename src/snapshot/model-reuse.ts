@@ -55,7 +55,7 @@ export interface ModelReuseSources {
   readonly previousInputs: PageInputs | undefined;
   /** whether trending and related were taken from the served snapshot's derived.bin */
   readonly sameDerived: boolean;
-  readonly keyTaken: (video: PublicVideo, key: string) => void;
+  readonly keyTaken: (video: PublicVideo, key: string, index: number) => void;
 }
 
 /**
