@@ -40,7 +40,7 @@ const BENCH_REBUILD_COMMAND = {
   notes: ['environment: PUBLIC_BASE_URL (the one DIR/dist was built for); PORT for the server serving it (default 4630).'],
 } as const;
 
-interface Run { id: string; seconds: number; rssMb: number; pages: number; videos: number; changed: number; reuse: Reuse }
+interface Run { id: string; seconds: number; rssMb: number; pages: number; videos: number; changed: number; reuse: Reuse; cpu?: { main: number; process: number } }
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
@@ -119,6 +119,8 @@ function describe(label: string, run: Run): void {
   console.log(`${label}: ${run.seconds.toFixed(1)} s, peak RSS ${run.rssMb.toFixed(0)} MB; ${run.pages} pages, ${run.changed} URLs changed; ` +
     (r.none === undefined ? `${r.pages} pages reused (${r.copied} of them copied unrendered), ${r.compressed} compressed, search index ${r.search ? 'copied' : 'rebuilt'}` : `nothing reused (${r.none})`) +
     ` (load average ${load()})`);
+  // the main thread is the critical path of a small rebuild: its CPU, beside the whole process's
+  if (run.cpu) console.log(`${label}: CPU of the build's main thread ${run.cpu.main.toFixed(2)} s, of its process ${run.cpu.process.toFixed(2)} s`);
 }
 
 /** Changes the titles of `count` visible videos spread over the catalogue, in one transaction with a new revision. */

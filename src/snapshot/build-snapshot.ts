@@ -18,7 +18,7 @@ import { basename, join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { startModel, type Derived, type Model } from '../model/build-model.ts';
 import { prepareDerive, type DerivedPacked, type DeriveSource, type DeriveTask } from './derive-on-worker.ts';
-import { DERIVED_FILE, writeDerivedFile } from './derived-file.ts';
+import { DERIVED_FILE, linkDerivedFile, writeDerivedFile } from './derived-file.ts';
 import { checkDeploymentOrigin } from './deployment.ts';
 import { diffPages } from './diff-manifests.ts';
 import { diffSiteFiles, readSiteFileStamps, SITE_FILES_FILE, stampSiteFiles, writeSiteFileStamps } from './site-file-stamps.ts';
@@ -26,8 +26,9 @@ import { describeDiskFault } from './disk-faults.ts';
 import { layoutOf, type Layout, MANIFEST_FILE, MODEL_FILE, pageFileName, pageShardsOf, SEARCH_FILE, type PageKind } from './layout.ts';
 import type { FileRecord } from './manifest.ts';
 import { modelPieces } from './model-data.ts';
-import { openModelReuse, servedMark } from './model-reuse.ts';
+import { openModelReuse, servedMark, startServedReading, type ServedReading } from './model-reuse.ts';
 import { createPageWriter, type PageWriter, type ReusablePages } from './page-writer.ts';
+import { PageTable } from './page-table.ts';
 import { startLinkCheck } from './link-check.ts';
 import type { ShardCheck } from './shard-check.ts';
 import { shardCountFor } from './page-shards.ts';
@@ -130,6 +131,8 @@ interface Build {
   readonly input: BuildInput;
   /** the snapshot whose mark of the change log `input.changed` was read since (model-reuse.ts servedMark) */
   readonly markOf: string | undefined;
+  /** its model data, being read whole on a worker thread since the build started (model-reuse.ts startServedReading) */
+  readonly reading: ServedReading | undefined;
   readonly derived: Derived;
   /** the same, as derived.bin holds it, with the fingerprint of the fields it was computed from */
   readonly derivedPacked: { readonly packed: DerivedPacked; readonly fingerprint: string };
@@ -137,6 +140,8 @@ interface Build {
   readonly model: Model;
   /** the input key of every video's pages (page-inputs.ts), filled as the model data is written; the other pages' and site files' are added */
   readonly videoInputs: Map<string, string>;
+  /** the same keys by the video's place in the catalogue (and the model: model.entries), filled alike */
+  readonly keysByIndex: (string | undefined)[];
   /** where the snapshot is written, until it is renamed into place */
   readonly tmp: string;
   readonly serving: Serving;
@@ -188,6 +193,9 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   let starting: ReturnType<typeof startModel>;
   // where the catalogue's change log stood for the served snapshot: what changed since is read with the records
   const since = servedMark(layout.root, options.full ?? false, code);
+  // the served model data, whose unchanged lines may be copied, is checked and its lines found on a
+  // worker thread from now on (served-model-data.ts), while this thread reads the catalogue
+  const reading = startServedReading(layout.root, since);
   try {
     progress(`reading ${options.catalogue}`);
     input = readBuildInput(options.catalogue, since?.mark);
@@ -200,6 +208,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
   } catch (error) {
     await deriving.stop();
     await choosing.stop();
+    await reading?.task.stop();
     throw error;
   }
   // read here while the worker computes: the served snapshot's pages and the input keys it recorded
@@ -217,17 +226,20 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     model = starting.finish(derived, options.baseUrl);
   } catch (error) {
     if (choice.reuse && typeof choice.reuse.files !== 'string') choice.reuse.files.close();
+    choice.reuse?.manifestLines?.close();
+    await reading?.task.stop();
     throw error;
   }
   progress(`model ready (${lap()}); the search index and the model data next`);
   // filled as the model data is written: each record is serialised once, for its line and its key
   const videoInputs = new Map<string, string>();
-  const written: Leftovers = {};
+  const keysByIndex = new Array<string | undefined>(input.catalogue.videos.length).fill(undefined);
+  const written: Leftovers = { reading };
   const tmp = join(layout.root, `.building-${process.pid}-${Date.now()}`);
   mkdirSync(tmp);
   let whole: boolean | undefined;
   const build: Build = {
-    options, layout, started, progress, lap, choice, input, markOf: since?.snapshot, derived, derivedPacked: await task.packed, derivedSource, model, videoInputs, tmp,
+    options, layout, started, progress, lap, choice, input, markOf: since?.snapshot, reading, derived, derivedPacked: await task.packed, derivedSource, model, videoInputs, keysByIndex, tmp,
     serving: { layout, distDir: options.distDir, baseUrl: options.baseUrl, catalogueRevision: input.revision, changeLog: input.changeLog, code, keep: options.keep ?? 2, progress },
     previousWhole: () => (whole ??= choice.previous !== undefined && snapshotWhole(choice.previous)),
     reusable, previousInputs,
@@ -269,7 +281,7 @@ interface DataFiles {
  * and the index would most likely be stopped unused); a guess either way, only the SHA-256 decides.
  */
 async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFiles> {
-  const { tmp, input, derived, options, layout, choice: { reuse }, progress, lap, videoInputs } = build;
+  const { tmp, input, derived, options, layout, choice: { reuse }, progress, lap, videoInputs, keysByIndex } = build;
   const builtFrom = reuse && readBuiltFrom(layout.root);
   const likelySame = reuse !== undefined && builtFrom?.snapshot === reuse.id && builtFrom.catalogueRevision === input.revision && reuse.head.baseUrl === options.baseUrl;
   let search = likelySame ? undefined : startSearch(build, written);
@@ -277,14 +289,16 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
     : `the catalogue's revision is the one the served snapshot was built from: writing model data and every video's input key before the search index`);
   const key = videoInputKeys(options.baseUrl);
   // the lines and keys of the records that did not change since the served snapshot are taken from it (model-reuse.ts)
-  const taken = openModelReuse({ markOf: build.markOf, changed: input.changed, choice: build.choice, baseUrl: options.baseUrl, previousInputs: build.previousInputs,
-    sameDerived: build.derivedSource === 'served', keyTaken: (video, k) => videoInputs.set(videoGroup(video.id), k) });
+  const taken = await openModelReuse({ markOf: build.markOf, reading: build.reading, changed: input.changed, choice: build.choice, baseUrl: options.baseUrl, previousInputs: build.previousInputs,
+    sameDerived: build.derivedSource === 'served', keyTaken: (video, k, i) => videoInputs.set(videoGroup(video.id), (keysByIndex[i] = k)) });
   let model: FileRecord;
   try {
     model = await writeTextOffThread(join(tmp, MODEL_FILE), modelPieces(input.catalogue, derived, options.baseUrl,
-      (video, json, channel, comments) => videoInputs.set(videoGroup(video.id), key(json, channel, comments)), taken.reuse));
+      (video, json, channel, comments, i) => videoInputs.set(videoGroup(video.id), (keysByIndex[i] = key(json, channel, comments))), taken.reuse));
   } finally {
     taken.reuse?.served.close();
+    await written.reading?.task.stop();
+    delete written.reading;
   }
   const counts = taken.reuse?.counts;
   const modelReuse: ModelDataReuse = counts ? { changed: taken.reuse.changes.count, ...counts } : { none: taken.none! };
@@ -332,6 +346,7 @@ function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefine
   const { reuse } = build.choice;
   if (!data.searchReused || reuse === undefined || typeof reuse.files === 'string' || build.options.staticFiles || !build.previousWhole()) return undefined;
   reuse.files.close();
+  reuse.manifestLines?.close();
   rmSync(build.tmp, { recursive: true, force: true });
   build.progress(`the model data is the served snapshot's, which is whole: it is this build's result, nothing rendered (${build.lap()})`);
   serveSnapshot(build.serving, reuse.id);
@@ -355,6 +370,10 @@ interface Leftovers extends Written {
   search?: SearchIndexTask;
   /** the check of the served shards, until the writer takes it */
   check?: ShardCheck;
+  /** the served model data's reading, until the model data is written */
+  reading?: ServedReading | undefined;
+  /** page-inputs.ndjson being written on its worker thread (awaited before the folder is removed) */
+  inputs?: Promise<FileRecord>;
 }
 
 /** Stamps the site files, writes the pages, the page inputs and the manifest, puts the snapshot in place and serves it. */
@@ -365,8 +384,10 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   // the purge list names the ones that changed, and a file whose inputs did not change keeps the
   // served snapshot's ETag unrendered (site-file-stamps.ts).
   const previousStamps = readSiteFileStamps(previous?.dir, previous?.head.files[SITE_FILES_FILE]);
-  // each video's input key by its place in the model, made once for the site files and the pages
-  const videoKeys = videoKeysOf(model, inputs);
+  // each video's input key by its place in the model, for the site files and the pages: the keys by
+  // catalogue place, made with the model data, when the model's entries are the catalogue's videos in
+  // order (they are: each is checked), else looked up by id
+  const videoKeys = sameOrder(model, build.input.catalogue.videos) ? build.keysByIndex : videoKeysOf(model, inputs);
   const site = stampSiteFiles(model, { videoInputs: inputs, videoKeys, previous: previousInputs && previousStamps && { inputs: previousInputs, stamps: previousStamps } });
   for (const [group, key] of site.inputs) inputs.set(group, key);
   const siteFilesRecord = writeSiteFileStamps(tmp, site.stamps);
@@ -395,15 +416,28 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   await writer.close();
   if (writer.reuseStopped) progress(`not everything of the served snapshot's page files was reused: ${writer.reuseStopped}`);
   if (reusable) progress(`${writer.counts.linked} shards of page files hard-linked from the served snapshot${writer.counts.unlinked > 0 ? `, ${writer.counts.unlinked} copied instead` : ''}`);
-  const inputsRecord = writePageInputs(tmp, inputs);
+  // written and hashed on a worker thread while the search index is awaited and the manifest made
+  const inputsWritten = writePageInputs(tmp, inputs);
+  inputsWritten.catch(() => {});
+  written.inputs = inputsWritten;
   progress(`${pages} pages written (${lap()})`);
   const search = await data.search;
   if (!data.searchReused) progress(`search index written on its worker thread: ${(search.size / 1e6).toFixed(1)} MB (waited ${lap()} for it); writing manifest`);
 
   const { packed, fingerprint } = build.derivedPacked;
-  const derivedRecord = writeDerivedFile(tmp, packed, fingerprint);
-  const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: inputsRecord, [DERIVED_FILE]: derivedRecord };
-  const manifest = writeManifest(join(tmp, MANIFEST_FILE), { baseUrl: options.baseUrl, videos: build.input.catalogue.videos.length, files, entries: writer.entries });
+  // numbers taken from the served derived.bin (checked whole when read) are its bytes: linked, not written again
+  const servedDerived = build.derivedSource === 'served' ? build.choice.reuse?.head.files[DERIVED_FILE] : undefined;
+  const derivedRecord = (servedDerived && linkDerivedFile(tmp, build.choice.reuse!.dir, servedDerived)) ?? writeDerivedFile(tmp, packed, fingerprint);
+  const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: await inputsWritten, [DERIVED_FILE]: derivedRecord };
+  // the lines of the pages of the shards linked are copied from the served manifest (write-manifest.ts)
+  const servedLines = build.choice.reuse?.manifestLines;
+  const manifest = await writeManifest(join(tmp, MANIFEST_FILE), {
+    baseUrl: options.baseUrl, videos: build.input.catalogue.videos.length, files, entries: writer.entries,
+    served: servedLines && writer.linkedShards.size > 0 && build.choice.reuse!.pages instanceof PageTable
+      ? { pages: build.choice.reuse!.pages, lines: servedLines, linked: writer.linkedShards, sameKeys: writer.previousKeys === writer.entries.size && writer.entries.size === build.choice.reuse!.pages.size }
+      : undefined,
+  });
+  servedLines?.close();
   const { id } = manifest;
   // Everything is written aside (static files included) before anything is renamed into place.
   const unchanged = placeSnapshot({
@@ -423,7 +457,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   const { counts } = writer;
   return {
     id,
-    pages: manifest.keys.length,
+    pages: manifest.pages,
     bytes: { identity: writer.bytes.identity, br: writer.bytes.br, gzip: writer.bytes.gzip, model: data.model.size },
     videos: build.input.catalogue.videos.length,
     seconds: (performance.now() - build.started) / 1000,
@@ -434,15 +468,26 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   };
 }
 
+/** Whether the model's entries are `videos`, in order (the same records). */
+function sameOrder(model: Model, videos: readonly { readonly id: string }[]): boolean {
+  const { entries } = model;
+  if (entries.length !== videos.length) return false;
+  for (let i = 0; i < entries.length; i++) if (entries[i]!.video.id !== videos[i]!.id) return false;
+  return true;
+}
+
 /** Removes everything a failed build wrote (a failure while cleaning up must not hide the first one); the error to throw. */
 async function cleanUp(build: Build, written: Leftovers, error: unknown): Promise<unknown> {
   const { reuse } = build.choice;
   const { layout } = build;
   if (reuse && typeof reuse.files !== 'string') reuse.files.close();
+  reuse?.manifestLines?.close();
   try {
     await written.writer?.abort();
   } catch { /* the files are removed below */ }
   await written.check?.stop();
+  await written.reading?.task.stop();
+  await written.inputs?.catch(() => {});
   // the worker ends before its folder is removed: it writes nothing after
   await written.search?.stop();
   rmSync(build.tmp, { recursive: true, force: true });

@@ -42,6 +42,8 @@ function chooseOpened(root: string, full: boolean, code: string, id: string, ope
     : typeof opened.files === 'string' ? `the served snapshot ${id} is damaged: ${opened.files}`
     : undefined;
   if (none !== undefined && typeof opened.files !== 'string') opened.files.close();
+  // only a snapshot reused has its manifest's lines copied (write-manifest.ts)
+  if (none !== undefined) opened.manifestLines?.close();
   return { previous: opened, reuse: none === undefined ? opened : undefined, none, unreadable: undefined };
 }
 

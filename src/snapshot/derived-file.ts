@@ -12,7 +12,7 @@
 // and the lists (int32), and each order (int32) in VIDEO_SORTS order, all in the machine's byte
 // order, which the head names (a file of the other order is not used).
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, copyFileSync, linkSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { VIDEO_SORTS } from '../model/build-model.ts';
@@ -60,6 +60,30 @@ export function writeDerivedFile(dir: string, packed: DerivedPacked, fingerprint
     sink.close();
   }
   return sink.record();
+}
+
+/**
+ * derived.bin for a build whose numbers were taken from the served snapshot's (derive-on-worker.ts:
+ * source `served`): the served file is the one this build would write (the same numbers and
+ * fingerprint, encoded by the same code) and was checked against `recorded` (size and SHA-256)
+ * when the worker read it, so it is hard-linked into `dir` (copied where links cannot be made), as
+ * the page files' shards are, instead of 42 MB written and hashed again on the build's main thread
+ * (pyvideo-100k). Its record is `recorded`; undefined (nothing left in `dir`) when the file cannot
+ * be linked nor copied, or is no longer of the size recorded: the caller writes it.
+ */
+export function linkDerivedFile(dir: string, servedDir: string, recorded: FileRecord): FileRecord | undefined {
+  const target = join(dir, DERIVED_FILE);
+  const served = join(servedDir, DERIVED_FILE);
+  try {
+    try {
+      linkSync(served, target);
+    } catch {
+      copyFileSync(served, target);
+    }
+    if (statSync(target).size === recorded.size) return recorded;
+  } catch { /* written by the caller */ }
+  rmSync(target, { force: true });
+  return undefined;
 }
 
 /** A typed array of `count` elements copied from `bytes` at `offset` (a copy: aligned, and the file's buffer is let go). */

@@ -22,9 +22,9 @@ type Line =
  * What modelLines shows of each video as it writes it: the JSON of its record, of its channel's
  * (undefined when there is none) and of the comments on it, in catalogue order, exactly as the
  * lines hold them (the build makes the pages' input keys from them: page-inputs.ts
- * videoInputKeys; each record is serialised once).
+ * videoInputKeys; each record is serialised once), and its place in `catalogue.videos`.
  */
-export type VideoJsonSeen = (video: PublicVideo, json: string, channel: string | undefined, comments: readonly string[]) => void;
+export type VideoJsonSeen = (video: PublicVideo, json: string, channel: string | undefined, comments: readonly string[], index: number) => void;
 
 /**
  * What a build that knows what changed since the served snapshot takes from it (docs/architecture.md,
@@ -42,7 +42,7 @@ export interface ModelReuse {
   /** the input key the served snapshot recorded for a video (page-inputs.ndjson, checked), if any */
   readonly servedKey: (id: string) => string | undefined;
   /** a video's served key, taken (instead of `seen`, for a video whose inputs did not change) */
-  readonly keyTaken: (video: PublicVideo, key: string) => void;
+  readonly keyTaken: (video: PublicVideo, key: string, index: number) => void;
   /** lines copied and keys taken, counted as they are */
   readonly counts: { videoLines: number; commentLines: number; keys: number };
 }
@@ -118,9 +118,9 @@ export function* modelPieces(catalogue: PublicCatalogue, derived: Derived, baseU
     let json: string | undefined;
     if (making(i)) {
       json = JSON.stringify(v);
-      seen?.(v, json, channels!.get(v.channel), byVideo!.get(v.id) ?? []);
+      seen?.(v, json, channels!.get(v.channel), byVideo!.get(v.id) ?? [], i);
     } else {
-      reuse!.keyTaken(v, keys![i]!);
+      reuse!.keyTaken(v, keys![i]!, i);
       reuse!.counts.keys++;
     }
     if (served) {

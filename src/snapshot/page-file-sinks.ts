@@ -56,6 +56,13 @@ export interface PageFileSinks {
   finish(): Promise<Map<number, FileRecord>>;
   /** Ends the worker without waiting for its writes (after a failure). */
   abort(): Promise<void>;
+  /**
+   * Starts the worker now, before the first batch, when the caller knows it will write (the page
+   * writer, when a shard is sure to be written): its start then overlaps the work before the first
+   * batch instead of delaying it. Without it the worker starts with the first batch sent, so
+   * nothing written starts no thread.
+   */
+  start(): void;
 }
 
 export function createPageFileSinks(): PageFileSinks {
@@ -66,7 +73,7 @@ export function createPageFileSinks(): PageFileSinks {
   let failure: Error | undefined;
   let gone = false;
   let exited: Promise<void> = Promise.resolve();
-  // started with the first batch sent: a rebuild that writes no shard starts no thread
+  // started with the first batch sent (or by `start`): a rebuild that writes no shard starts no thread
   let worker: Worker | undefined;
   const start = (): Worker => {
     const workerData: SinkWorkerData = { answers: port2, signal };
@@ -186,6 +193,9 @@ export function createPageFileSinks(): PageFileSinks {
       ended = true;
       await worker?.terminate();
       answers.close();
+    },
+    start() {
+      if (!ended) worker ??= start();
     },
   };
 }

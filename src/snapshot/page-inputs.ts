@@ -32,7 +32,7 @@ import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
 import { entryOfResource, type Model } from '../model/build-model.ts';
 import { standInEntry } from '../model/entries.ts';
 import type { FileRecord } from './manifest.ts';
-import { writeText } from './text-files.ts';
+import { writeTextOffThread } from './write-text-off-thread.ts';
 
 export const PAGE_INPUTS_FILE = 'page-inputs.ndjson';
 
@@ -110,11 +110,14 @@ export function createAnswerKeys(model: Model, inputs: PageInputs, baseUrl: stri
     .digest('base64');
 }
 
-/** Writes the keys a line each (`[group, key]`, groups in code-unit order); the file's record for the manifest. */
-export function writePageInputs(dir: string, inputs: PageInputs): FileRecord {
+/**
+ * Writes the keys a line each (`[group, key]`, groups in code-unit order); the file's record for the
+ * manifest. The lines are made here, written and hashed on a worker thread (write-text-off-thread.ts).
+ */
+export function writePageInputs(dir: string, inputs: PageInputs): Promise<FileRecord> {
   const groups = [...inputs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   // a line is `JSON.stringify([group, key])`, each string's JSON made apart (the same text), written a piece at a time
-  return writeText(join(dir, PAGE_INPUTS_FILE), (function* () {
+  return writeTextOffThread(join(dir, PAGE_INPUTS_FILE), (function* () {
     for (const group of groups) yield `[${JSON.stringify(group)},${JSON.stringify(inputs.get(group))}]\n`;
   })());
 }

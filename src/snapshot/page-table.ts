@@ -379,6 +379,11 @@ export class PageTable implements ReadonlyMap<string, PageEntry> {
     }
   }
 
+  /** The key of page number `i` (the pages in the manifest's order). */
+  keyAt(i: number): string {
+    return this.#keyAt(i);
+  }
+
   #keyAt(i: number): string {
     const { keyEnds } = this.#p;
     return this.#keys.toString('utf8', i === 0 ? 0 : keyEnds[i - 1]!, keyEnds[i]!);
@@ -403,6 +408,26 @@ export class PageTable implements ReadonlyMap<string, PageEntry> {
     if (flag & HAS_BR) entry.br = this.#range(i, 1);
     if (flag & HAS_GZIP) entry.gzip = this.#range(i, 2);
     return entry;
+  }
+
+  /** The shard of page number `i`'s body range (the pages in the manifest's order). */
+  shardAt(i: number): number {
+    return this.#p.flags[i]! & KEPT_AS_TEXT ? this.#entryAt(i).body[3] : this.#p.numbers[9 * i + 2]!;
+  }
+
+  /** Whether page number `i` is `key`'s, compared with the table's bytes (no string made). */
+  keyIs(i: number, key: string): boolean {
+    const { keyEnds } = this.#p;
+    const keys = this.#keys;
+    const start = i === 0 ? 0 : keyEnds[i - 1]!;
+    const end = keyEnds[i]!;
+    if (end - start !== key.length) return Buffer.byteLength(key) === end - start && keys.toString('utf8', start, end) === key;
+    for (let c = 0; c < key.length; c++) {
+      const unit = key.charCodeAt(c);
+      if (unit >= 0x80) return keys.toString('utf8', start, end) === key;
+      if (keys[start + c] !== unit) return false;
+    }
+    return true;
   }
 
   get(key: string): PageEntry | undefined {

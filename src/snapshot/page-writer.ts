@@ -151,6 +151,10 @@ export interface PageWriter {
   readonly reuseStopped: string | undefined;
   /** each page file's size and SHA-256 by name, once closed */
   readonly files: Record<string, FileRecord>;
+  /** the shards hard-linked from the previous snapshot, once closed: their pages' entries are the previous ones (write-manifest.ts copies their lines) */
+  readonly linkedShards: ReadonlySet<number>;
+  /** how many of `entries` are pages the previous snapshot has too (all of them, and as many as it has: the same keys) */
+  readonly previousKeys: number;
 }
 
 export interface PageWriterOptions {
@@ -214,6 +218,8 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const bytes = { identity: 0, br: 0, gzip: 0 };
   const counts: PageCounts = { reused: 0, compressed: 0, copied: 0, linked: 0, unlinked: 0 };
   const records: Record<string, FileRecord> = {};
+  const linkedShards = new Set<number>();
+  let previousKeys = 0;
   let reuse = options.reuse;
   let reuseStopped: string | undefined;
   /** shards of the previous snapshot a read from failed its check: nothing more is read from them */
@@ -227,6 +233,10 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   /** a check started before the writer that it does not use (the shard counts differ) */
   const unused = options.check !== check ? options.check : undefined;
   const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined, waiting: 0 }));
+  // The sinks' thread is started now when a shard is sure to be written (none is linked, or the
+  // check skips shards from the start: they hold a video whose pages' inputs changed), so that its
+  // start overlaps the pages instead of waiting for the first batch, late in a small rebuild.
+  if (!linking || (check?.skippedFromStart ?? 0) > 0) sinks.start();
 
   const filesOf = (shard: Shard): Record<PageKind, AppendOnly> =>
     (shard.files ??= Object.fromEntries(PAGE_KINDS.map((kind) => [kind, appendOnly(join(dir, pageFileName(kind, shard.index)), shard.index, sinks)])) as Record<PageKind, AppendOnly>);
@@ -548,6 +558,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
           records[name] = previous.records[name]!;
         }
         counts.linked++;
+        linkedShards.add(shard.index);
         shard.linked = undefined;
       } catch (error) {
         // no hard links here (another file system, or not allowed): the pages are copied instead
@@ -586,6 +597,10 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       return reuseStopped;
     },
     files: records,
+    linkedShards,
+    get previousKeys() {
+      return previousKeys;
+    },
     isPrevious,
     copy(key, again) {
       if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
@@ -601,12 +616,14 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       }
       counts.reused++;
       counts.copied++;
+      previousKeys++;
       return true;
     },
     write(key, rendered) {
       if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
       const shard = shards[shardOf(key, shardCount)]!;
       const before = shard.linked && reuse?.pages.get(key);
+      if (before || reuse?.pages.has(key)) previousKeys++;
       // a page rendered to exactly its previous bytes and headers, in its place, keeps the shard linkable
       if (before && inPlace(shard, before) && before.etag === rendered.headers['etag'] && before.link === rendered.headers['link']
         && (before.noindex === true) === (rendered.headers['x-robots-tag'] !== undefined) && isPrevious(key, rendered.body)) {

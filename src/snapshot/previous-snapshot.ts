@@ -31,6 +31,24 @@ export interface PreviousSnapshot {
   readonly pages: ReadonlyMap<string, PageEntry>;
   /** its page files, or why they cannot be read from (missing, or not of the size recorded) */
   readonly files: PreviousPageFiles | string;
+  /**
+   * Where each page's line is in its manifest, read through the descriptor it was hashed through
+   * (startOpenPrevious), so that the new manifest copies the lines of the pages it takes as they
+   * were (write-manifest.ts); undefined when opened otherwise. Closed by the build.
+   */
+  readonly manifestLines?: ServedManifestLines | undefined;
+}
+
+/**
+ * The served manifest's page lines as bytes of the open file: `breaks[i]` is where the newline
+ * before page line i is (page numbers are the page table's, in the file's order), `breaks[count]`
+ * the one before the closing line, so lines i to j, each with the newline before it, are the bytes
+ * [breaks[i], breaks[j + 1]). The file's SHA-256 named the snapshot when it was read through `fd`.
+ */
+export interface ServedManifestLines {
+  readonly fd: number;
+  readonly breaks: Float64Array;
+  close(): void;
 }
 
 export interface PreviousPageFiles {
@@ -66,10 +84,11 @@ export function buildCodeId(): string {
 }
 
 
-/** A served manifest read for reuse: its head and its pages packed (page-table.ts). */
+/** A served manifest read for reuse: its head, its pages packed (page-table.ts) and where their lines are (ServedManifestLines). */
 export interface ReadManifest {
   readonly head: ManifestHead;
   readonly packed: PackedPages;
+  readonly breaks: Float64Array<ArrayBuffer>;
 }
 
 /**
@@ -79,21 +98,32 @@ export interface ReadManifest {
  * reused. Returns why not instead when it cannot be used. Runs on a worker thread during a build
  * (startOpenPrevious), here when that fails.
  */
-export function readManifestPages(dir: string, id: string): ReadManifest | string {
+export function readManifestPages(dir: string, id: string, fd?: number): ReadManifest | string {
   const manifest = join(dir, MANIFEST_FILE);
-  if (!existsSync(manifest)) return 'it has no manifest';
+  if (fd === undefined && !existsSync(manifest)) return 'it has no manifest';
   const packer = createPagePacker();
   const hash = createHash('sha256');
   let head: ManifestHead | undefined;
   let closed = false;
   let packed: PackedPages;
+  // where the newline before each page line is, then the one before the closing line
+  let breaks = new Float64Array(1 << 16);
+  let lines = 0;
   try {
-    for (const [bytes, start, end] of byteLines(manifest, (chunk) => hash.update(chunk))) {
+    for (const [bytes, start, end, at] of byteLines(fd ?? manifest, (chunk) => hash.update(chunk))) {
       if (closed) throw new Error('it goes on after its closing line');
       if (head === undefined) {
         head = parseManifestHead(bytes.toString('utf8', start, end));
         if (head.format !== MANIFEST_FORMAT) return `its manifest has format ${head.format}, not ${MANIFEST_FORMAT}`;
-      } else if (end - start === 2 && bytes[start] === CLOSE_BRACE && bytes[start + 1] === CLOSE_BRACE) {
+        continue;
+      }
+      if (lines === breaks.length) {
+        const more = new Float64Array(breaks.length * 2);
+        more.set(breaks);
+        breaks = more;
+      }
+      breaks[lines++] = at - 1;
+      if (end - start === 2 && bytes[start] === CLOSE_BRACE && bytes[start + 1] === CLOSE_BRACE) {
         closed = true;
       } else if (!packer.addLine(bytes, start, end)) {
         const [key, entry] = parsePageLine(bytes, start, end);
@@ -107,7 +137,7 @@ export function readManifestPages(dir: string, id: string): ReadManifest | strin
     return `its manifest cannot be read (${(error as Error).message})`;
   }
   if (hash.digest('hex').slice(0, SNAPSHOT_ID_LENGTH) !== id) return 'its manifest does not match the snapshot\'s id (changed, damaged or partly copied)';
-  return { head, packed };
+  return { head, packed, breaks: breaks.slice(0, lines) };
 }
 
 /**
@@ -120,9 +150,13 @@ export function openPreviousSnapshot(dir: string, id: string): PreviousSnapshot 
   return snapshotOf(dir, id, readManifestPages(dir, id));
 }
 
-function snapshotOf(dir: string, id: string, read: ReadManifest | string): PreviousSnapshot | string {
-  if (typeof read === 'string') return read;
-  return { id, dir, head: read.head, pages: new PageTable(read.packed), files: openPageFiles(dir, id, read.head.files) };
+function snapshotOf(dir: string, id: string, read: ReadManifest | string, manifest?: { fd: number; close(): void }): PreviousSnapshot | string {
+  if (typeof read === 'string') {
+    manifest?.close();
+    return read;
+  }
+  const manifestLines = manifest && { fd: manifest.fd, breaks: read.breaks, close: manifest.close };
+  return { id, dir, head: read.head, pages: new PageTable(read.packed), files: openPageFiles(dir, id, read.head.files), manifestLines };
 }
 
 /**
@@ -132,17 +166,34 @@ function snapshotOf(dir: string, id: string, read: ReadManifest | string): Previ
  * is read here instead.
  */
 export function startOpenPrevious(dir: string, id: string): { opened(): Promise<PreviousSnapshot | string>; stop(): Promise<void> } {
+  // opened here and read through on the worker (threads share descriptors): the new manifest copies
+  // lines from the very bytes that were hashed (PreviousSnapshot.manifestLines)
+  let fd: number | undefined;
+  try {
+    fd = openSync(join(dir, MANIFEST_FILE), 'r');
+  } catch {
+    fd = undefined;
+  }
+  let closed = false;
+  const manifest = fd === undefined ? undefined : {
+    fd,
+    close: () => {
+      if (closed) return;
+      closed = true;
+      closeSync(fd!);
+    },
+  };
   let worker: Worker | undefined;
   let read: Promise<ReadManifest | string>;
   try {
-    const started = new Worker(new URL('./previous-manifest-worker.ts', import.meta.url), { workerData: { dir, id } });
+    const started = new Worker(new URL('./previous-manifest-worker.ts', import.meta.url), { workerData: { dir, id, fd } });
     worker = started;
     read = new Promise<ReadManifest | string>((resolve) => {
       let settled = false;
       const here = () => {
         if (settled) return;
         settled = true;
-        resolve(readManifestPages(dir, id));
+        resolve(readManifestPages(dir, id, fd));
       };
       started.once('message', (answer: ReadManifest | string) => {
         settled = true;
@@ -152,12 +203,20 @@ export function startOpenPrevious(dir: string, id: string): { opened(): Promise<
       started.once('exit', here);
     });
   } catch {
-    read = Promise.resolve().then(() => readManifestPages(dir, id));
+    read = Promise.resolve().then(() => readManifestPages(dir, id, fd));
   }
+  let taken = false;
   return {
-    opened: async () => snapshotOf(dir, id, await read),
+    opened: async () => {
+      const answer = await read;
+      // the worker reads nothing more once it has answered; ended before the descriptor is handed on
+      await worker?.terminate();
+      taken = true;
+      return snapshotOf(dir, id, answer, manifest);
+    },
     stop: async () => {
       await worker?.terminate();
+      if (!taken) manifest?.close();
     },
   };
 }
@@ -171,26 +230,32 @@ const MANIFEST_CHUNK = 4 << 20;
  * with no string of a chunk or of the whole file (twice as fast as lines of text). Each chunk is
  * shown to `seen` as it is read (the manifest's SHA-256).
  */
-function* byteLines(file: string, seen: (chunk: Buffer) => void): Generator<[Buffer, number, number]> {
-  const fd = openSync(file, 'r');
+function* byteLines(source: string | number, seen: (chunk: Buffer) => void): Generator<[Buffer, number, number, number]> {
+  const fd = typeof source === 'number' ? source : openSync(source, 'r');
   try {
     let rest = Buffer.alloc(0);
+    /** the file offset of the next chunk */
+    let position = 0;
     for (;;) {
       const chunk = Buffer.allocUnsafe(MANIFEST_CHUNK);
-      const read = readSync(fd, chunk, 0, chunk.length, null);
+      // at a position, not the descriptor's own: the descriptor may be shared with another thread
+      const read = readSync(fd, chunk, 0, chunk.length, position);
       if (read === 0) break;
       seen(chunk.subarray(0, read));
       const bytes = rest.length === 0 ? chunk.subarray(0, read) : Buffer.concat([rest, chunk.subarray(0, read)]);
+      /** the file offset of bytes[0] */
+      const base = position - rest.length;
+      position += read;
       let at = 0;
       for (let end = bytes.indexOf(NEWLINE, at); end !== -1; end = bytes.indexOf(NEWLINE, at)) {
-        yield [bytes, at, end];
+        yield [bytes, at, end, base + at];
         at = end + 1;
       }
       rest = bytes.subarray(at);
     }
-    if (rest.length > 0) yield [rest, 0, rest.length];
+    if (rest.length > 0) yield [rest, 0, rest.length, position - rest.length];
   } finally {
-    closeSync(fd);
+    if (typeof source !== 'number') closeSync(fd);
   }
 }
 

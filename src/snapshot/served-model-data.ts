@@ -4,9 +4,14 @@
 // model.ndjson instead of serialising them again (model-data.ts modelPieces). The file is read once
 // whole first: its size and SHA-256 must be those the served manifest records (as every reuse of a
 // served file), and each video and comment line is found by the id its record starts with, without
-// parsing it. Only then are its ranges given out, read from the same open file.
+// parsing it. Only then are its ranges given out, read from the same open file. The whole read (the
+// SHA-256 and the lines of 215 MB for pyvideo-100k, about a quarter of a second) is made on a worker
+// thread of its own (served-model-data-worker.ts), started with the build: it runs on the second
+// core while this thread reads the catalogue, and the build takes its answer when the model data is
+// written (startServedModelData).
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import type { FileRecord } from './manifest.ts';
 import type { FileBytes } from './text-files.ts';
 
@@ -34,24 +39,53 @@ export interface ServedModelData {
 }
 
 /**
- * Where each line of one kind is: its id, and its start and end in the file, in file order. A build
- * asks for them in catalogue order, which is the file's when the same records are read again, and
- * skips the changed ones, so the line after the last one found is tried first, then the few after
- * it; a map of the ids is made only when a record is asked farther out of that order (records added
- * or removed: a hash of every id is made then, not for every build).
+ * The lines of one kind, as the read found them, in file order: their ids one after the other in
+ * one string (`ids`, the i-th from `idAt[i]` to `idAt[i + 1]`), and each line's start and end in the
+ * file. Plain strings and typed arrays: the worker hands them over with one structured clone of a
+ * string and its arrays transferred, not one string per id.
+ */
+export interface FoundLines {
+  readonly ids: string;
+  readonly idAt: Int32Array<ArrayBuffer>;
+  readonly starts: Float64Array<ArrayBuffer>;
+  readonly ends: Float64Array<ArrayBuffer>;
+}
+
+/** What a whole read of the file found: its size and SHA-256 (to be compared with the manifest's record), and its lines. */
+export interface ReadWhole {
+  readonly size: number;
+  readonly sha256: string;
+  readonly lines: Readonly<Record<CopiedKind, FoundLines>>;
+}
+
+/**
+ * Where each line of one kind is. A build asks for them in catalogue order, which is the file's
+ * when the same records are read again, and skips the changed ones, so the line after the last one
+ * found is tried first, then the few after it (each compared in place in the string of ids: no
+ * string made); a map of the ids is made only when a record is asked farther out of that order
+ * (records added or removed: a string and a hash of every id are made then, not for every build).
  */
 class LinesOf {
-  readonly ids: string[] = [];
-  readonly starts: number[] = [];
-  readonly ends: number[] = [];
   private next = 0;
   private at: Map<string, number> | undefined;
+  readonly found: FoundLines;
+  constructor(found: FoundLines) {
+    this.found = found;
+  }
+  get count(): number {
+    return this.found.starts.length;
+  }
+  private is(i: number, id: string): boolean {
+    const { ids, idAt } = this.found;
+    return idAt[i + 1]! - idAt[i]! === id.length && ids.startsWith(id, idAt[i]!);
+  }
   find(id: string): number | undefined {
     let i: number | undefined = this.next;
-    const near = Math.min(this.ids.length, i + LOOK_AHEAD);
-    while (i < near && this.ids[i] !== id) i++;
+    const near = Math.min(this.count, i + LOOK_AHEAD);
+    while (i < near && !this.is(i, id)) i++;
     if (i === near) {
-      this.at ??= new Map(this.ids.map((known, n) => [known, n]));
+      const { ids, idAt } = this.found;
+      this.at ??= new Map(Array.from({ length: this.count }, (_, n) => [ids.slice(idAt[n]!, idAt[n + 1]!), n]));
       i = this.at.get(id);
       if (i === undefined) return undefined;
     }
@@ -65,8 +99,9 @@ const LOOK_AHEAD = 16;
 
 /**
  * Opens and checks the served model data (`recorded`: its size and SHA-256 in the served manifest)
- * and finds its video and comment lines; undefined, with the file closed, when it cannot be read or
- * is not the file recorded. A line whose id is escaped in JSON is not found (its record is made anew).
+ * and finds its video and comment lines, on this thread; undefined, with the file closed, when it
+ * cannot be read or is not the file recorded. A line whose id is escaped in JSON is not found (its
+ * record is made anew). The build reads it on a worker thread instead (startServedModelData).
  */
 export function openServedModelData(file: string, recorded: FileRecord | undefined): ServedModelData | undefined {
   if (recorded === undefined) return undefined;
@@ -76,31 +111,105 @@ export function openServedModelData(file: string, recorded: FileRecord | undefin
   } catch {
     return undefined;
   }
+  let read: ReadWhole | undefined;
   try {
-    const lines = fstatSync(fd).size === recorded.size ? indexLines(fd, recorded) : undefined;
-    if (lines === undefined) {
-      closeSync(fd);
-      return undefined;
-    }
-    return {
-      line(kind, id) {
-        const of = lines[kind];
-        const i = of.find(id);
-        return i === undefined ? undefined : { fd, start: of.starts[i]!, end: of.ends[i]! };
-      },
-      counts: { video: lines.video.ids.length, comment: lines.comment.ids.length },
-      close: () => closeSync(fd),
-    };
+    read = readWhole(fd);
   } catch {
-    closeSync(fd);
-    return undefined;
+    read = undefined;
   }
+  return servedIfRecorded(fd, read, recorded);
 }
 
-/** Reads the file whole once: hashes it and finds its lines; undefined when it is not the file recorded. */
-function indexLines(fd: number, recorded: FileRecord): Record<CopiedKind, LinesOf> | undefined {
+/** The served model data read from `fd` when `read` is the file `recorded` (size and SHA-256); else undefined, `fd` closed (by `close`). */
+function servedIfRecorded(fd: number, read: ReadWhole | undefined, recorded: FileRecord | undefined, close = () => closeSync(fd)): ServedModelData | undefined {
+  if (read === undefined || recorded === undefined || read.size !== recorded.size || read.sha256 !== recorded.sha256) {
+    close();
+    return undefined;
+  }
+  const lines: Record<CopiedKind, LinesOf> = { video: new LinesOf(read.lines.video), comment: new LinesOf(read.lines.comment) };
+  return {
+    line(kind, id) {
+      const of = lines[kind];
+      const i = of.find(id);
+      return i === undefined ? undefined : { fd, start: of.found.starts[i]!, end: of.found.ends[i]! };
+    },
+    counts: { video: lines.video.count, comment: lines.comment.count },
+    close,
+  };
+}
+
+/** The served model data being read on a worker thread: `opened` answers once it is read, `stop` ends the read. */
+export interface ServedModelDataTask {
+  /**
+   * The served model data, once read whole, when it has the size and SHA-256 `recorded` (the served
+   * manifest's record) names; undefined when not (or when it could not be read), the file closed.
+   * Called at most once; the caller closes what it answers.
+   */
+  opened(recorded: FileRecord | undefined): Promise<ServedModelData | undefined>;
+  /** Ends the read and closes the file, when `opened` is not called (a failed build, or no reuse). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the served model data `file` and starts reading it whole on a worker thread
+ * (served-model-data-worker.ts): its SHA-256 and its lines, found as openServedModelData finds them.
+ * The worker reads through this thread's descriptor (threads share them), so the bytes checked are
+ * those of the file the ranges are later read from. When the worker cannot run, the file is read
+ * here, when asked.
+ */
+export function startServedModelData(file: string): ServedModelDataTask {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return { opened: async () => undefined, stop: async () => {} };
+  }
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    closeSync(fd);
+  };
+  let worker: Worker | undefined;
+  let read: Promise<ReadWhole | undefined>;
+  const here = (): ReadWhole | undefined => {
+    try {
+      return readWhole(fd);
+    } catch {
+      return undefined;
+    }
+  };
+  try {
+    const started = new Worker(new URL('./served-model-data-worker.ts', import.meta.url), { workerData: { fd } });
+    worker = started;
+    // the descriptor is closed only once the worker is gone: it reads through it until it answers
+    read = new Promise<ReadWhole | undefined>((resolve) => {
+      let answer: ReadWhole | undefined;
+      started.once('message', (message: ReadWhole | undefined) => (answer = message));
+      started.once('error', () => {});
+      started.once('exit', () => resolve(answer));
+    });
+  } catch {
+    read = Promise.resolve().then(here);
+  }
+  return {
+    async opened(recorded) {
+      return servedIfRecorded(fd, await read, recorded, close);
+    },
+    async stop() {
+      await worker?.terminate();
+      close();
+    },
+  };
+}
+
+/**
+ * Reads the open file whole once, from its start: its size and SHA-256, and where its video and
+ * comment lines are (on the worker thread during a build: served-model-data-worker.ts).
+ */
+export function readWhole(fd: number): ReadWhole {
   const hash = createHash('sha256');
-  const lines: Record<CopiedKind, LinesOf> = { video: new LinesOf(), comment: new LinesOf() };
+  const lines: Record<CopiedKind, Finding> = { video: finding(), comment: finding() };
   let window = Buffer.allocUnsafe(WINDOW_BYTES);
   /** the file offset of window[0]; the window holds `filled` bytes; lines before `from` are done */
   let base = 0;
@@ -129,12 +238,30 @@ function indexLines(fd: number, recorded: FileRecord): Record<CopiedKind, LinesO
     }
   }
   // a last line without its newline is not a line the writer writes: the SHA-256 decides anyway
-  if (base + filled !== recorded.size || hash.digest('hex') !== recorded.sha256) return undefined;
-  return lines;
+  return { size: base + filled, sha256: hash.digest('hex'), lines: { video: foundOf(lines.video), comment: foundOf(lines.comment) } };
 }
 
+/** The lines of one kind as they are found: ids, and where each one's line starts and ends. */
+interface Finding {
+  readonly ids: string[];
+  readonly starts: number[];
+  readonly ends: number[];
+}
+
+const finding = (): Finding => ({ ids: [], starts: [], ends: [] });
+
+function foundOf(f: Finding): FoundLines {
+  const idAt = new Int32Array(f.ids.length + 1);
+  for (let i = 0; i < f.ids.length; i++) idAt[i + 1] = idAt[i]! + f.ids[i]!.length;
+  return { ids: f.ids.join(''), idAt, starts: Float64Array.from(f.starts), ends: Float64Array.from(f.ends) };
+}
+
+/** The buffers a ReadWhole's lines are in, to transfer them. */
+export const readWholeBuffers = (read: ReadWhole): ArrayBuffer[] =>
+  [read.lines.video, read.lines.comment].flatMap((f) => [f.idAt.buffer, f.starts.buffer, f.ends.buffer]);
+
 /** Notes the line window[start, end) (its newline at `end`) when it is a video's or a comment's with a plain id. */
-function noteLine(window: Buffer, start: number, end: number, base: number, lines: Record<CopiedKind, LinesOf>): void {
+function noteLine(window: Buffer, start: number, end: number, base: number, lines: Record<CopiedKind, Finding>): void {
   const kind: CopiedKind | undefined = window[start + 2] === 0x76 ? 'video' : window[start + 2] === 0x63 ? 'comment' : undefined;
   if (kind === undefined) return;
   // byte by byte: a call to Buffer's compare or indexOf costs more than these few bytes, hundreds of thousands of times

@@ -27,6 +27,8 @@ export interface ShardCheckJob {
 export interface ShardCheck {
   /** the number of shards checked (the served snapshot's) */
   readonly shards: number;
+  /** how many shards were skipped from the start (they hold pages known to change: they will most likely be written) */
+  readonly skippedFromStart: number;
   /** This shard will not be linked: its files need not be checked. */
   skip(shard: number): void;
   /** This shard, skipped before, may be linked after all: it is checked again (by `finish` at the latest). */
@@ -86,7 +88,11 @@ export function startShardCheck(dir: string, id: string, shards: number, files: 
     states: new SharedArrayBuffer(4 * (shards + 1)),
   };
   const states = new Int32Array(job.states);
-  for (const shard of skipped) states[shard] = SHARD.skipped;
+  let skippedFromStart = 0;
+  for (const shard of skipped) {
+    if (states[shard] !== SHARD.skipped) skippedFromStart++;
+    states[shard] = SHARD.skipped;
+  }
   const worker = new Worker(new URL('./shard-check-worker.ts', import.meta.url), { workerData: job });
   let ended = false;
   const exited = new Promise<void>((resolve) => {
@@ -99,6 +105,7 @@ export function startShardCheck(dir: string, id: string, shards: number, files: 
   });
   return {
     shards,
+    skippedFromStart,
     skip(shard) {
       Atomics.compareExchange(states, shard, SHARD.waiting, SHARD.skipped);
     },

@@ -3,7 +3,7 @@
 // computed from fields of the same fingerprint for as many videos; otherwise the numbers are
 // computed again. What is taken must be exactly what was computed.
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runSteps } from '../../../src/model/steps.ts';
@@ -11,7 +11,7 @@ import { computeRelated } from '../../../src/model/related.ts';
 import { trendingScores } from '../../../src/model/trending.ts';
 import { sortVideoOrdersInSteps } from '../../../src/model/video-orders.ts';
 import { fingerprintOf, type DerivedPacked } from '../../../src/snapshot/derive-on-worker.ts';
-import { decodeDerived, encodeDerived, readDerivedFile, recordedDerived, writeDerivedFile, DERIVED_FILE } from '../../../src/snapshot/derived-file.ts';
+import { decodeDerived, encodeDerived, linkDerivedFile, readDerivedFile, recordedDerived, writeDerivedFile, DERIVED_FILE } from '../../../src/snapshot/derived-file.ts';
 import { MANIFEST_FILE } from '../../../src/snapshot/layout.ts';
 import { prng, tempDirs, video } from '../support/fixtures.ts';
 
@@ -73,5 +73,21 @@ describe('derived.bin', () => {
     expect(readDerivedFile(join(dir, DERIVED_FILE), record, fingerprint, 120)?.pool).toEqual(packed.pool);
     expect(readDerivedFile(join(dir, 'missing.bin'), record, fingerprint, 120)).toBeUndefined();
     expect(recordedDerived(dirs.make())).toBeUndefined();
+  });
+
+  it('is linked from the served snapshot when its numbers were taken from it, with the served record; not when the file is not of the size recorded', () => {
+    const { packed, fingerprint } = packedOf(60);
+    const served = dirs.make();
+    const record = writeDerivedFile(served, packed, fingerprint);
+    const dir = dirs.make();
+    expect(linkDerivedFile(dir, served, record)).toEqual(record);
+    expect(statSync(join(dir, DERIVED_FILE)).ino).toBe(statSync(join(served, DERIVED_FILE)).ino);
+    expect(readFileSync(join(dir, DERIVED_FILE))).toEqual(Buffer.concat(encodeDerived(packed, fingerprint)));
+    const other = dirs.make();
+    truncateSync(join(served, DERIVED_FILE), record.size - 8);
+    expect(linkDerivedFile(other, served, record)).toBeUndefined();
+    expect(existsSync(join(other, DERIVED_FILE))).toBe(false);
+    expect(linkDerivedFile(other, dirs.make(), record)).toBeUndefined();
+    expect(existsSync(join(other, DERIVED_FILE))).toBe(false);
   });
 });

@@ -86,8 +86,10 @@ describe('incremental builds', () => {
     const after_ = readSiteFileStamps(snapshotDir(options, after.id))!;
     expect(sitePaths).toEqual([...after_.keys()].filter((key) => before_.get(key) !== after_.get(key)).map((key) => `${BASE_URL}${key}`));
 
-    // a title is none of trending's and related's fields: their numbers were taken from the served snapshot
+    // a title is none of trending's and related's fields: their numbers were taken from the served snapshot,
+    // whose derived.bin is then this snapshot's, hard-linked (the full build below writes the same bytes)
     expect(after.reuse.derived).toBe(true);
+    expect(statSync(join(snapshotDir(options, after.id), 'derived.bin')).ino).toBe(statSync(join(snapshotDir(options, before.id), 'derived.bin')).ino);
 
     const full = await fullBuildOf(options);
     expect(full.summary.id).toBe(after.id);

@@ -52,7 +52,8 @@ describe('modelLines with each video\'s JSON seen (the build makes the input key
     for (const related of [derived.related, derived.related.map((r) => Array.from(r))]) {
       const expected = [...modelLines(odd, derived, BASE_URL)].map((l) => l);
       const seen: string[] = [];
-      const written = [...modelLines(odd, { trending: derived.trending, related }, BASE_URL, (v) => seen.push(v.id))];
+      // each with its place in the catalogue (the build keeps the keys by it: the model's entries are in that order)
+      const written = [...modelLines(odd, { trending: derived.trending, related }, BASE_URL, (v, _json, _channel, _comments, i) => seen.push(odd.videos[i] === v ? v.id : `${v.id} at ${i}`))];
       expect(written).toEqual(expected);
       expect(written.filter((l) => l.startsWith('["video"'))).toEqual(odd.videos.map((v, i) => `${JSON.stringify(['video', v, derived.trending[i], Array.from(related[i]!)])}\n`));
       expect(seen).toEqual(odd.videos.map((v) => v.id));

@@ -5,11 +5,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPageFileSinks } from '../../../src/snapshot/page-file-sinks.ts';
 import { tempDirs } from '../support/fixtures.ts';
 
 const dirs = tempDirs();
+/** The worker threads this thread has running (process.report lists them). */
+const workers = () => (process.report.getReport() as { workers: unknown[] }).workers.length;
 afterEach(() => dirs.cleanup());
 
 describe('page file sinks', () => {
@@ -78,8 +80,41 @@ describe('page file sinks', () => {
   });
 
   it('finishes at once when nothing was handed over (no file written: no worker started)', async () => {
+    const before = workers();
     const sinks = createPageFileSinks();
     await sinks.keepUp();
+    // a worker is listed once it runs: given time to, none is
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(workers()).toBe(before);
     expect((await sinks.finish()).size).toBe(0);
+  });
+
+  it('starts its worker before the first batch when asked (a caller that will write), and writes as when started by it', async () => {
+    const dir = dirs.make();
+    const before = workers();
+    const sinks = createPageFileSinks();
+    sinks.start();
+    // listed once it runs, before anything is written
+    await vi.waitFor(() => expect(workers()).toBe(before + 1), { timeout: 10_000 });
+    sinks.start(); // once
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(workers()).toBe(before + 1);
+    const path = join(dir, 'f');
+    const fd = openSync(path, 'w');
+    const bytes = randomBytes(300_000);
+    sinks.write(fd, bytes.subarray(0, 100));
+    await sinks.keepUp();
+    sinks.write(fd, bytes.subarray(100));
+    sinks.end(fd);
+    const records = await sinks.finish();
+    closeSync(fd);
+    expect(records.get(fd)).toEqual({ size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    expect(workers()).toBe(before);
+    // started and given nothing: it finishes, empty, and its worker ends
+    const idle = createPageFileSinks();
+    idle.start();
+    expect((await idle.finish()).size).toBe(0);
+    expect(workers()).toBe(before);
   });
 });

@@ -27,9 +27,9 @@ const inputs = new Map<string, string>([
 const recordOf = (bytes: Buffer) => ({ size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
 
 describe('writePageInputs and readPageInputs', () => {
-  it('writes each group as the JSON of [group, key], in code-unit order, and reads every one back exactly', () => {
+  it('writes each group as the JSON of [group, key], in code-unit order, and reads every one back exactly', async () => {
     const dir = dirs.make();
-    const record = writePageInputs(dir, inputs);
+    const record = await writePageInputs(dir, inputs);
     const bytes = readFileSync(join(dir, PAGE_INPUTS_FILE));
     const groups = [...inputs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     expect(bytes.toString('utf8')).toBe(groups.map((g) => `${JSON.stringify([g, inputs.get(g)])}\n`).join(''));
@@ -37,9 +37,9 @@ describe('writePageInputs and readPageInputs', () => {
     expect(readPageInputs(dir, record)).toEqual(inputs);
   });
 
-  it('reads nothing from a file that is not the one recorded, or whose lines are not pairs of strings', () => {
+  it('reads nothing from a file that is not the one recorded, or whose lines are not pairs of strings', async () => {
     const dir = dirs.make();
-    const record = writePageInputs(dir, inputs);
+    const record = await writePageInputs(dir, inputs);
     expect(readPageInputs(dir, { ...record, size: record.size + 1 })).toBeUndefined();
     expect(readPageInputs(dir, undefined)).toBeUndefined();
     for (const line of ['["a","b","c"]', '["a",1]', '["a"]', '{"a":"b"}', '["a","b"', '["a""b"]', '["a\\","b"]']) {

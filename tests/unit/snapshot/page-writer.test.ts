@@ -127,7 +127,7 @@ async function previousOf(pages: Map<string, string>): Promise<{ dir: string; sn
   const writer = createPageWriter(dir, { shards: SHARDS });
   for (const [key, text] of pages) writer.write(key, rendered(text));
   await writer.close();
-  const { id } = writeManifest(join(dir, MANIFEST_FILE), { baseUrl: 'https://x.test', videos: 0, files: writer.files, entries: writer.entries });
+  const { id } = await writeManifest(join(dir, MANIFEST_FILE), { baseUrl: 'https://x.test', videos: 0, files: writer.files, entries: writer.entries });
   const snapshot = openPreviousSnapshot(dir, id);
   if (typeof snapshot === 'string' || typeof snapshot.files === 'string') throw new Error(`not reusable: ${String(snapshot)}`);
   return { dir, snapshot };

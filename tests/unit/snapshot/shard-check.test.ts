@@ -41,6 +41,7 @@ describe('shard check', () => {
     const { dir, id, records } = servedSnapshot();
     writeFileSync(join(dir, pageFileName('br', 3)), Buffer.from('br bytes of shard 3\n'.repeat(50)).fill(0x41, 5, 9));
     const check = startShardCheck(dir, id, SHARDS, records);
+    expect(check.skippedFromStart).toBe(0);
     const whole = await check.finish();
     await check.stop();
     expect(Array.from({ length: SHARDS }, (_, shard) => whole(shard))).toEqual([true, true, true, false, true, true, true, true]);
@@ -48,7 +49,8 @@ describe('shard check', () => {
 
   it('does not count a shard skipped before it started as whole, unless it is wanted again', async () => {
     const { dir, id, records } = servedSnapshot();
-    const check = startShardCheck(dir, id, SHARDS, records, [2, 5]);
+    const check = startShardCheck(dir, id, SHARDS, records, [2, 5, 2]);
+    expect(check.skippedFromStart).toBe(2);
     check.want(5);
     const whole = await check.finish();
     await check.stop();
@@ -81,6 +83,8 @@ describe('shard check', () => {
     const changed = new Set(['vid-3', 'vid-7', 'new one'].map((v) => shardOf(videoPath(v), SHARDS)));
     expect(changed.size).toBeLessThan(SHARDS);
     const check = startLinkCheck(previous, SHARDS, now, before);
+    // the page writer starts its files' writer thread at once when shards are skipped from the start
+    expect(check.skippedFromStart).toBe(changed.size);
     const whole = await check.finish();
     await check.stop();
     for (let shard = 0; shard < SHARDS; shard++) expect(whole(shard), `shard ${shard}`).toBe(!changed.has(shard));
