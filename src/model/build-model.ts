@@ -240,7 +240,8 @@ export function createModelBuilder(options: { relatedBlockInts?: number; textBlo
   const authors = new Map<string, PublicComment['author']>();
   const authorOf = (c: PublicComment): PublicComment['author'] => {
     const { displayName, username, avatarUrl } = c.author;
-    const key = JSON.stringify([displayName, username ?? null, avatarUrl ?? null]);
+    // each part with its length before it (absent: no length), so that no two authors have one key
+    const key = `${displayName.length}:${displayName}${username === undefined ? '|' : `${username.length}:${username}`}${avatarUrl === undefined ? '|' : `${avatarUrl.length}:${avatarUrl}`}`;
     let author = authors.get(key);
     if (!author) {
       author = { displayName, ...(username !== undefined && { username }), ...(avatarUrl !== undefined && { avatarUrl }) };

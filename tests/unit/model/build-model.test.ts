@@ -169,6 +169,21 @@ describe('buildModel comment authors', () => {
   });
 });
 
+describe('buildModel comment authors whose parts run together alike', () => {
+  // authors that one key made by joining their parts would confuse: each keeps its own
+  const authors = [
+    { displayName: 'Ad', username: 'a' }, { displayName: 'A', username: 'da' }, { displayName: 'Ada' },
+    { displayName: 'Ada', username: '|' }, { displayName: 'Ada|' }, { displayName: '3:Ada' }, { displayName: 'A', avatarUrl: 'https://img.example/1:x' },
+    { displayName: 'A', username: 'x', avatarUrl: 'https://img.example/a.png' }, { displayName: 'A', username: 'xh', avatarUrl: 'ttps://img.example/a.png' },
+  ];
+  const built = modelOf(catalogueOf({ videos: [video('v1')], comments: authors.map((author, i) => comment(`c${i}`, 'v1', { author })) }));
+  const stored = new Map(built.videos.get('v1')!.storedThreads.map((t) => [t.id, t]));
+
+  it('keeps each author as given', () => {
+    authors.forEach((author, i) => expect(stored.get(`c${i}`)!.author).toEqual(author));
+  });
+});
+
 describe('buildModel references', () => {
   it('fails with a message naming the video and the missing channel', () => {
     const broken = catalogueOf({ channels: [channel('alice')], videos: [video('orphan-video', { channel: 'ghost-channel' })] });
