@@ -24,6 +24,22 @@ const VISIBLE = "privacy IN ('public', 'unlisted')";
 
 type Row = unknown[];
 
+/**
+ * One string for each distinct value of a column that repeats (a video's channel, category,
+ * language), not one a row: the model and the pages look videos up by them in maps, and a string's
+ * hash is computed once (docs/performance.md, "The catalogue read and the model's records").
+ */
+function sharedValues(): <T extends string | null>(value: T) => T {
+  const seen = new Map<string, string>();
+  return (value) => {
+    if (value === null) return value;
+    const known = seen.get(value);
+    if (known !== undefined) return known as typeof value;
+    seen.set(value, value);
+    return value;
+  };
+}
+
 /** The rows of a query as arrays (better-sqlite3's raw mode: no object a row). */
 const rowsOf = (db: Catalogue, sql: string): Iterable<Row> => db.prepare(sql).raw().iterate() as Iterable<Row>;
 
@@ -84,6 +100,7 @@ function readVideos(db: Catalogue): PublicVideo[] {
   // each record made as its row comes, and put in its place (a row kept until later would be copied
   // by every young-generation collection)
   const videos = keyOrder<PublicVideo>(db, 'videos', 'id');
+  const shared = sharedValues();
   for (const v of rowsOf(db, `
     SELECT rowid, id, channel, title, description, category, duration, views, likes, published_at, updated_at, privacy,
       feature_3d, feature_calm, feature_restricted, feature_captions, thumbnail_url, language
@@ -92,10 +109,10 @@ function readVideos(db: Catalogue): PublicVideo[] {
     const description = v[4] as string | null;
     const video: PublicVideo & { chapters?: readonly Chapter[] } = {
       id,
-      channel: v[2] as string,
+      channel: shared(v[2] as string),
       title: v[3] as string,
       description: description === null || description === '' ? undefined : description,
-      category: present(v[5] as string | null),
+      category: present(shared(v[5] as string | null)),
       tags: tags.get(id) ?? [],
       duration: present(v[6] as number | null),
       views: (v[7] as number | null) ?? 0,
@@ -107,7 +124,7 @@ function readVideos(db: Catalogue): PublicVideo[] {
       thumbnailUrl: present(v[16] as string | null),
       sources: sources.get(id) ?? [],
       captions: captions.get(id) ?? [],
-      language: present(v[17] as string | null),
+      language: present(shared(v[17] as string | null)),
     };
     const ofVideo = chapters.get(id);
     if (ofVideo) video.chapters = ofVideo;
