@@ -8,12 +8,15 @@
 // are kept only when their video's id is among those read (an allow-list).
 // A subquery such as `video_id IN (SELECT id FROM videos WHERE ...)` would scan the videos table,
 // long descriptions and all, once per table, and `ORDER BY id` would walk the id index with one table
-// lookup a row; so rows come in storage order and are sorted here in the same BINARY order.
+// lookup a row; so rows come in storage order, and videos and comments are put in the order of their
+// id's index as they come (key-order.ts: the index's rowids read alone, no sort), the few channels
+// and playlists sorted here in the same BINARY order.
 import type { PublicCatalogue, PublicChannel, PublicComment, PublicPlaylist, PublicVideo } from './public-catalogue.ts';
 import { readLiveStreams } from './read-live.ts';
 import type { Catalogue } from './open-catalogue.ts';
 import type { CaptionTrack, Chapter, MediaSource } from './records.ts';
 import { sortBinary } from './binary-order.ts';
+import { keyOrder } from './key-order.ts';
 
 const present = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
 
@@ -21,21 +24,44 @@ const VISIBLE = "privacy IN ('public', 'unlisted')";
 
 type Row = unknown[];
 
+/**
+ * One string for each distinct value of a column that repeats (a video's channel, category,
+ * language), not one a row: the model and the pages look videos up by them in maps, and a string's
+ * hash is computed once (docs/performance.md, "The catalogue read and the model's records").
+ */
+function sharedValues(): <T extends string | null>(value: T) => T {
+  const seen = new Map<string, string>();
+  return (value) => {
+    if (value === null) return value;
+    const known = seen.get(value);
+    if (known !== undefined) return known as typeof value;
+    seen.set(value, value);
+    return value;
+  };
+}
+
 /** The rows of a query as arrays (better-sqlite3's raw mode: no object a row). */
 const rowsOf = (db: Catalogue, sql: string): Iterable<Row> => db.prepare(sql).raw().iterate() as Iterable<Row>;
 
 /**
  * Child rows of videos, grouped by video: `sql` yields the video id first and comes in (video id,
  * position) order, the table's primary key, so each list keeps its order. Only the lists of videos
- * that are read reach a record.
+ * that are read reach a record. Each video's rows come in one run, so its list is looked up once a
+ * run, not once a row: at a million videos, 4 million tag rows looked up one by one in a map of a
+ * million cost more than their scan (docs/performance.md, "The catalogue read and the model's records").
  */
 function childrenOf<T>(db: Catalogue, sql: string, toItem: (row: Row) => T): Map<string, T[]> {
   const groups = new Map<string, T[]>();
+  let owner: string | undefined;
+  let list: T[] = [];
   for (const row of rowsOf(db, sql)) {
-    const owner = row[0] as string;
-    const list = groups.get(owner);
-    if (list) list.push(toItem(row));
-    else groups.set(owner, [toItem(row)]);
+    if (row[0] !== owner) {
+      owner = row[0] as string;
+      const known = groups.get(owner);
+      if (known === undefined) groups.set(owner, (list = []));
+      else list = known;
+    }
+    list.push(toItem(row));
   }
   return groups;
 }
@@ -71,38 +97,40 @@ function readVideos(db: Catalogue): PublicVideo[] {
     ? childrenOf(db, 'SELECT video_id, start, title FROM video_chapters ORDER BY video_id, position', (r): Chapter => ({ start: r[1] as number, title: r[2] as string }))
     : new Map<string, Chapter[]>();
 
-  // each record made as its row comes (a row kept until later would be copied by every young-generation collection)
-  const videos: PublicVideo[] = [];
+  // each record made as its row comes, and put in its place (a row kept until later would be copied
+  // by every young-generation collection)
+  const videos = keyOrder<PublicVideo>(db, 'videos', 'id');
+  const shared = sharedValues();
   for (const v of rowsOf(db, `
-    SELECT id, channel, title, description, category, duration, views, likes, published_at, updated_at, privacy,
+    SELECT rowid, id, channel, title, description, category, duration, views, likes, published_at, updated_at, privacy,
       feature_3d, feature_calm, feature_restricted, feature_captions, thumbnail_url, language
     FROM videos WHERE ${VISIBLE}`)) {
-    const id = v[0] as string;
-    const description = v[3] as string | null;
+    const id = v[1] as string;
+    const description = v[4] as string | null;
     const video: PublicVideo & { chapters?: readonly Chapter[] } = {
       id,
-      channel: v[1] as string,
-      title: v[2] as string,
+      channel: shared(v[2] as string),
+      title: v[3] as string,
       description: description === null || description === '' ? undefined : description,
-      category: present(v[4] as string | null),
+      category: present(shared(v[5] as string | null)),
       tags: tags.get(id) ?? [],
-      duration: present(v[5] as number | null),
-      views: (v[6] as number | null) ?? 0,
-      likes: (v[7] as number | null) ?? 0,
-      publishedAt: v[8] as string,
-      updatedAt: present(v[9] as string | null),
-      privacy: v[10] as 'public' | 'unlisted',
-      features: { '3d': v[11] === 1, calm: v[12] === 1, restricted: v[13] === 1, captions: v[14] === 1 },
-      thumbnailUrl: present(v[15] as string | null),
+      duration: present(v[6] as number | null),
+      views: (v[7] as number | null) ?? 0,
+      likes: (v[8] as number | null) ?? 0,
+      publishedAt: v[9] as string,
+      updatedAt: present(v[10] as string | null),
+      privacy: v[11] as 'public' | 'unlisted',
+      features: { '3d': v[12] === 1, calm: v[13] === 1, restricted: v[14] === 1, captions: v[15] === 1 },
+      thumbnailUrl: present(v[16] as string | null),
       sources: sources.get(id) ?? [],
       captions: captions.get(id) ?? [],
-      language: present(v[16] as string | null),
+      language: present(shared(v[17] as string | null)),
     };
     const ofVideo = chapters.get(id);
     if (ofVideo) video.chapters = ofVideo;
-    videos.push(video);
+    videos.put(v[0] as number, video);
   }
-  return sortBinary(videos, (v) => v.id);
+  return videos.items();
 }
 
 /** What trending, related and the sort orders are computed from, of one visible video (snapshot/derive-on-worker.ts). */
@@ -116,32 +144,38 @@ export type DeriveRecord = Pick<PublicVideo, 'id' | 'privacy' | 'tags' | 'channe
  */
 export function readDeriveFields(db: Catalogue): DeriveRecord[] {
   const tags = tagsByVideo(db);
-  const videos: DeriveRecord[] = [];
-  for (const v of rowsOf(db, `SELECT id, channel, category, views, likes, published_at, privacy FROM videos WHERE ${VISIBLE}`)) {
-    const id = v[0] as string;
-    videos.push({
+  const videos = keyOrder<DeriveRecord>(db, 'videos', 'id');
+  for (const v of rowsOf(db, `SELECT rowid, id, channel, category, views, likes, published_at, privacy FROM videos WHERE ${VISIBLE}`)) {
+    const id = v[1] as string;
+    videos.put(v[0] as number, {
       id,
-      channel: v[1] as string,
-      category: present(v[2] as string | null),
+      channel: v[2] as string,
+      category: present(v[3] as string | null),
       tags: tags.get(id) ?? [],
-      views: (v[3] as number | null) ?? 0,
-      likes: (v[4] as number | null) ?? 0,
-      publishedAt: v[5] as string,
-      privacy: v[6] as 'public' | 'unlisted',
+      views: (v[4] as number | null) ?? 0,
+      likes: (v[5] as number | null) ?? 0,
+      publishedAt: v[6] as string,
+      privacy: v[7] as 'public' | 'unlisted',
     });
   }
-  return sortBinary(videos, (v) => v.id);
+  return videos.items();
 }
 
 function readPlaylists(db: Catalogue, visible: ReadonlySet<string>): PublicPlaylist[] {
   // items are (playlist, video): keyed by playlist, kept when the video is visible
   const items = new Map<string, string[]>();
+  let playlist: string | undefined;
+  let list: string[] | undefined;
   for (const row of rowsOf(db, 'SELECT playlist_id, video_id FROM playlist_items ORDER BY playlist_id, position')) {
     const videoId = row[1] as string;
     if (!visible.has(videoId)) continue;
-    const list = items.get(row[0] as string);
-    if (list) list.push(videoId);
-    else items.set(row[0] as string, [videoId]);
+    // rows come by playlist: its list is looked up once a run, not once an item
+    if (row[0] !== playlist) {
+      playlist = row[0] as string;
+      list = items.get(playlist);
+      if (list === undefined) items.set(playlist, (list = []));
+    }
+    list!.push(videoId);
   }
   const rows = [...rowsOf(db, `SELECT id, channel, title, description, privacy, created_at, updated_at FROM playlists WHERE ${VISIBLE}`)];
   return sortBinary(rows, (r) => r[0] as string).map((p) => ({
@@ -161,28 +195,29 @@ function readPlaylists(db: Catalogue, visible: ReadonlySet<string>): PublicPlayl
  * same video. Top-level comments first, then replies, each by id.
  */
 function readComments(db: Catalogue, visible: ReadonlySet<string>): PublicComment[] {
+  const read = keyOrder<PublicComment>(db, 'comments', 'id');
+  for (const c of rowsOf(db, `
+    SELECT rowid, id, video_id, parent_id, text, published_at, author_display_name, author_username, author_avatar_url, likes
+    FROM comments WHERE state = 'published'`)) {
+    if (!visible.has(c[2] as string)) continue;
+    read.put(c[0] as number, {
+      id: c[1] as string,
+      videoId: c[2] as string,
+      parentId: c[3] as string | null,
+      text: c[4] as string,
+      publishedAt: c[5] as string,
+      author: { displayName: c[6] as string, username: present(c[7] as string | null), avatarUrl: present(c[8] as string | null) },
+      likes: (c[9] as number | null) ?? 0,
+    });
+  }
+  // each by id (the order they were put in), top-level comments first
   const topLevel: PublicComment[] = [];
   const replies: PublicComment[] = [];
-  for (const c of rowsOf(db, `
-    SELECT id, video_id, parent_id, text, published_at, author_display_name, author_username, author_avatar_url, likes
-    FROM comments WHERE state = 'published'`)) {
-    if (!visible.has(c[1] as string)) continue;
-    const comment: PublicComment = {
-      id: c[0] as string,
-      videoId: c[1] as string,
-      parentId: c[2] as string | null,
-      text: c[3] as string,
-      publishedAt: c[4] as string,
-      author: { displayName: c[5] as string, username: present(c[6] as string | null), avatarUrl: present(c[7] as string | null) },
-      likes: (c[8] as number | null) ?? 0,
-    };
-    (comment.parentId === null ? topLevel : replies).push(comment);
-  }
+  for (const comment of read.items()) (comment.parentId === null ? topLevel : replies).push(comment);
   // the video of every served top-level comment: a reply is served under one of the same video
   const served = new Map(topLevel.map((c) => [c.id, c.videoId]));
-  const kept = replies.filter((r) => served.get(r.parentId!) === r.videoId);
-  const byId = (c: PublicComment) => c.id;
-  return [...sortBinary(topLevel, byId), ...sortBinary(kept, byId)];
+  for (const r of replies) if (served.get(r.parentId!) === r.videoId) topLevel.push(r);
+  return topLevel;
 }
 
 export function readCatalogue(db: Catalogue): PublicCatalogue {

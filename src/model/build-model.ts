@@ -12,7 +12,7 @@ import type { PublicCatalogue, PublicCategory, PublicChannel, PublicComment, Pub
 export { VIDEO_SORTS, type VideoEntry, type VideoSort };
 import { computeRelated } from './related.ts';
 import { sharedFeatures, toCategory, toCreator, toStoredComment } from './resources.ts';
-import { createSharer } from './shared-values.ts';
+import { createSharer, type Sharer } from './shared-values.ts';
 import { StoredVideo, TextPool } from './stored-video.ts';
 import { trendingScores } from './trending.ts';
 import { runSteps, STEP_ITEMS, type Steps } from './steps.ts';
@@ -170,7 +170,7 @@ const NOT_YET = new Int32Array(0);
  * the model with them. The model is buildModel's of the same catalogue and derived data.
  */
 export function startModel(catalogue: PublicCatalogue): { finish(derived: Derived, baseUrl: string): Model } {
-  const builder = createModelBuilder();
+  const builder = createModelBuilder({ shareValues: false });
   for (const c of catalogue.categories) builder.category(c);
   for (const c of catalogue.channels) builder.channel(c);
   for (const v of catalogue.videos) builder.video(v, 0, NOT_YET);
@@ -209,6 +209,9 @@ export interface ModelBuilder extends ModelRecords {
   finishInSteps(baseUrl: string): Steps<Model>;
 }
 
+/** Values kept as given (createModelBuilder's shareValues: false). */
+const AS_GIVEN: Sharer = { text: (value) => value, list: (items) => items };
+
 /** A thread while the model is built: its replies are set once every comment is in. */
 type OpenThread = { -readonly [K in keyof StoredThread]: StoredThread[K] };
 
@@ -222,7 +225,16 @@ type OpenThread = { -readonly [K in keyof StoredThread]: StoredThread[K] };
  * threads, the sort orders, playlists, channels, list indexes) is made by `finishInSteps`.
  * Records may come in any order; a video's related list names videos by the order they are given.
  */
-export function createModelBuilder(options: { relatedBlockInts?: number; textBlockBytes?: number } = {}): ModelBuilder {
+export function createModelBuilder(options: {
+  relatedBlockInts?: number;
+  textBlockBytes?: number;
+  /**
+   * false: a record's strings, lists and comment authors are kept as the record holds them, not
+   * shared (startModel: the build holds its catalogue to its end, so a shared copy would only add to
+   * it, and at a million videos looking every list and text up took most of the records' time)
+   */
+  shareValues?: boolean;
+} = {}): ModelBuilder {
   const categories: PublicCategory[] = [];
   const channels: PublicChannel[] = [];
   const playlists: PublicPlaylist[] = [];
@@ -236,11 +248,14 @@ export function createModelBuilder(options: { relatedBlockInts?: number; textBlo
 
   // One author object per distinct author, shared by their comments: 136,796 comments of pyvideo-100k
   // have 7,998 authors. Their avatar URLs are derived when a comment is shown (resources.ts, toAuthor).
-  const share = createSharer();
+  const sharing = options.shareValues ?? true;
+  const share = sharing ? createSharer() : AS_GIVEN;
   const authors = new Map<string, PublicComment['author']>();
   const authorOf = (c: PublicComment): PublicComment['author'] => {
+    if (!sharing) return c.author;
     const { displayName, username, avatarUrl } = c.author;
-    const key = JSON.stringify([displayName, username ?? null, avatarUrl ?? null]);
+    // each part with its length before it (absent: no length), so that no two authors have one key
+    const key = `${displayName.length}:${displayName}${username === undefined ? '|' : `${username.length}:${username}`}${avatarUrl === undefined ? '|' : `${avatarUrl.length}:${avatarUrl}`}`;
     let author = authors.get(key);
     if (!author) {
       author = { displayName, ...(username !== undefined && { username }), ...(avatarUrl !== undefined && { avatarUrl }) };

@@ -27,14 +27,18 @@ export class TextPool {
 
   /** Appends a text; the block that holds it and its range there. */
   add(text: string): { bytes: Buffer; from: number; to: number } {
-    const length = Buffer.byteLength(text, 'utf8');
-    if (this.#block === undefined || this.#used + length > this.#block.length) {
-      // off the JS heap, and made once: never copied into a larger one
-      this.#block = Buffer.allocUnsafeSlow(Math.max(this.#blockBytes, length));
-      this.#used = 0;
+    // A UTF-16 code unit is at most 3 bytes of UTF-8: a text that fits by that bound is written in
+    // one pass, without first counting its bytes (a second pass over every description).
+    if (this.#block === undefined || this.#used + 3 * text.length > this.#block.length) {
+      const length = Buffer.byteLength(text, 'utf8');
+      if (this.#block === undefined || this.#used + length > this.#block.length) {
+        // off the JS heap, and made once: never copied into a larger one
+        this.#block = Buffer.allocUnsafeSlow(Math.max(this.#blockBytes, length));
+        this.#used = 0;
+      }
     }
     const from = this.#used;
-    this.#used += this.#block.write(text, from, length, 'utf8');
+    this.#used += this.#block.write(text, from, 'utf8');
     return { bytes: this.#block, from, to: this.#used };
   }
 }

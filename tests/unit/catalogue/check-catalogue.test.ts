@@ -58,6 +58,17 @@ describe('checkCatalogue', () => {
     ]);
   });
 
+  it('names videos whose channel and comments whose video are not in the catalogue, each once', () => {
+    writeRecords(db, [rawChannel('bob'), rawVideo('v3', { channel: 'bob' }), rawVideo('v4', { channel: 'bob' }), rawComment('c2', 'v2'), rawComment('c3', 'v3'), rawComment('c4', 'v3')]);
+    db.exec(`
+      UPDATE videos SET channel = 'ghost' WHERE id IN ('v2', 'v3');
+      DELETE FROM videos WHERE id = 'v4';
+      UPDATE comments SET video_id = 'gone' WHERE id IN ('c3', 'c4');
+    `);
+    expect(problems()).toEqual(['video "v2": channel', 'video "v3": channel', 'comment "c3": videoId', 'comment "c4": videoId']);
+    expect(() => checkCatalogue(db)).toThrow(/video "v2": channel: refers to channel "ghost", which is not in the catalogue/);
+  });
+
   it('says what is wrong in the message, record by record', () => {
     db.exec("UPDATE video_sources SET url = 'javascript:alert(1)'");
     expect(() => checkCatalogue(db)).toThrow(/video "v1": sources\.0\.url: "javascript:alert\(1\)": must be an absolute http\(s\) URL or a path/);

@@ -87,6 +87,21 @@ describe('buildModel orders', () => {
     expect(JSON.stringify(started.categories)).toBe(JSON.stringify(model.categories));
   });
 
+  it('keeps the records\' own lists, texts and authors when taken first (startModel: the build holds its catalogue anyway), sharing none', () => {
+    const withComments = { ...catalogue, comments: [comment('c1', videos[0]!.id, { author: { displayName: 'Ada', username: 'ada' } }), comment('c2', videos[0]!.id, { author: { displayName: 'Ada', username: 'ada' } })] };
+    const started = startModel(withComments).finish(derived, BASE_URL);
+    withComments.videos.forEach((v, i) => {
+      expect(started.entries[i]!.video.tags).toBe(v.tags);
+      expect(started.entries[i]!.video.sources).toBe(v.sources);
+      expect(started.entries[i]!.video.channel).toBe(v.channel);
+    });
+    const threads = started.videos.get(videos[0]!.id)!.storedThreads;
+    expect(threads.find((t) => t.id === 'c1')!.author).toBe(withComments.comments[0]!.author);
+    // the same answers as the model that shares them
+    const shared = buildModel(withComments, derived, BASE_URL);
+    expect(JSON.stringify(started.videos.get(videos[0]!.id)!.threads)).toBe(JSON.stringify(shared.videos.get(videos[0]!.id)!.threads));
+  });
+
   it('refuses trending and related that are not one a video, and a second finish', () => {
     expect(() => startModel(catalogue).finish({ trending: derived.trending.slice(1), related: derived.related.slice(1) }, BASE_URL)).toThrow(/derived data for/);
     const started = startModel(catalogue);
@@ -166,6 +181,21 @@ describe('buildModel comment authors', () => {
     expect(stored.get('c3')!.author).toBe(stored.get('c1')!.author);
     expect(stored.get('c4')!.author).not.toBe(stored.get('c1')!.author);
     expect(stored.get('c5')!.author).not.toBe(stored.get('c1')!.author);
+  });
+});
+
+describe('buildModel comment authors whose parts run together alike', () => {
+  // authors that one key made by joining their parts would confuse: each keeps its own
+  const authors = [
+    { displayName: 'Ad', username: 'a' }, { displayName: 'A', username: 'da' }, { displayName: 'Ada' },
+    { displayName: 'Ada', username: '|' }, { displayName: 'Ada|' }, { displayName: '3:Ada' }, { displayName: 'A', avatarUrl: 'https://img.example/1:x' },
+    { displayName: 'A', username: 'x', avatarUrl: 'https://img.example/a.png' }, { displayName: 'A', username: 'xh', avatarUrl: 'ttps://img.example/a.png' },
+  ];
+  const built = modelOf(catalogueOf({ videos: [video('v1')], comments: authors.map((author, i) => comment(`c${i}`, 'v1', { author })) }));
+  const stored = new Map(built.videos.get('v1')!.storedThreads.map((t) => [t.id, t]));
+
+  it('keeps each author as given', () => {
+    authors.forEach((author, i) => expect(stored.get(`c${i}`)!.author).toEqual(author));
   });
 });
 
