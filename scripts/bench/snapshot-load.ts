@@ -1,4 +1,4 @@
-// MALLOC_MMAP_THRESHOLD_=262144 ./node_modules/.bin/node --max-semi-space-size=32 scripts/bench/snapshot-load.ts [--snapshot DIR] [--loads N]
+// MALLOC_MMAP_THRESHOLD_=262144 ./node_modules/.bin/node --max-semi-space-size=16 scripts/bench/snapshot-load.ts [--snapshot DIR] [--loads N]
 // (the environment and flags of package.json's start script):
 // what loading a snapshot costs the server's process, measured in that process: the snapshot is
 // opened as the server opens it (openSnapshot: verification and the search index off the event
@@ -20,7 +20,7 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 const SNAPSHOT_LOAD_COMMAND = {
-  run: 'MALLOC_MMAP_THRESHOLD_=262144 ./node_modules/.bin/node --max-semi-space-size=32 scripts/bench/snapshot-load.ts',
+  run: 'MALLOC_MMAP_THRESHOLD_=262144 ./node_modules/.bin/node --max-semi-space-size=16 scripts/bench/snapshot-load.ts',
   about: 'What loading a snapshot costs the server process: load time, the longest the event loop was held, peak RSS, and RSS, heap and buffers held once loaded (after a full garbage collection).',
   options: {
     snapshot: { type: 'string', value: 'DIR', help: 'a snapshot directory (default: the current snapshot of DIST_DIR)' },

@@ -90,27 +90,35 @@ const FEATURE_SETS = Array.from({ length: 16 }, (_, bits) => Object.freeze({ '3d
 const featuresOf = (f: PublicVideo['features']): Video['features'] & object =>
   FEATURE_SETS[(f['3d'] ? 1 : 0) | (f.calm ? 2 : 0) | (f.restricted ? 4 : 0) | (f.captions ? 8 : 0)]!;
 
+/**
+ * The video resource, its optional fields set only when they have a value, in the order of
+ * docs/api-contract.md §2 (a property's place is the order it was set in). Set one by one rather
+ * than spread from `cond && { ... }`: each spread made an object of its own to copy from, five a
+ * video, so a first list page of 27 videos made some 135 objects only to drop them
+ * (docs/performance.md, "The serving process's memory and its first list answers").
+ */
 export function toVideo(v: PublicVideo, creator: Creator, comments: number, urls: Urls): Video {
-  const video: Video = {
-    id: v.id,
-    title: v.title,
-    ...(v.description !== undefined && { description: v.description }),
-    ...(v.category !== undefined && { category: v.category }),
-    tags: v.tags as string[], // shared with the record, never mutated
-    ...(v.duration !== undefined && { duration: v.duration, durationText: durationText(v.duration) }),
-    views: v.views,
-    likes: v.likes,
-    comments,
-    publishedAt: v.publishedAt,
-    ...(v.updatedAt !== undefined && { updatedAt: v.updatedAt }),
-    privacy: v.privacy,
-    thumbnailUrl: v.thumbnailUrl ?? urls.thumbnail(v.id),
-    watchUrl: urls.watch(v.id),
-    embedUrl: urls.embed(v.id),
-    features: featuresOf(v.features),
-    creator,
-    ...(v.chapters !== undefined && v.chapters.length > 0 && { chapters: v.chapters as VideoChapter[] }), // shared, never mutated
-  };
+  const video = { id: v.id, title: v.title } as Video;
+  const description = v.description;
+  if (description !== undefined) video.description = description;
+  if (v.category !== undefined) video.category = v.category;
+  video.tags = v.tags as string[]; // shared with the record, never mutated
+  if (v.duration !== undefined) {
+    video.duration = v.duration;
+    video.durationText = durationText(v.duration);
+  }
+  video.views = v.views;
+  video.likes = v.likes;
+  video.comments = comments;
+  video.publishedAt = v.publishedAt;
+  if (v.updatedAt !== undefined) video.updatedAt = v.updatedAt;
+  video.privacy = v.privacy;
+  video.thumbnailUrl = v.thumbnailUrl ?? urls.thumbnail(v.id);
+  video.watchUrl = urls.watch(v.id);
+  video.embedUrl = urls.embed(v.id);
+  video.features = featuresOf(v.features);
+  video.creator = creator;
+  if (v.chapters !== undefined && v.chapters.length > 0) video.chapters = v.chapters as VideoChapter[]; // shared, never mutated
   // Generated pictures at named sizes (src/model/thumbnail-sizes.ts), last in the object. The
   // resource is made when asked (src/model/entries.ts), so they are not held between answers.
   if (v.thumbnailUrl === undefined) video.thumbnails = thumbnailsOf(urls, v.id);

@@ -65,6 +65,22 @@ describe('toVideo', () => {
     expect(resource.views).toBe(0);
     expect(resource.likes).toBe(0);
   });
+
+  it('writes its fields in the order of docs/api-contract.md §2, the optional ones in their places', () => {
+    const chapters = [{ start: 0, title: 'Intro' }];
+    const full = toVideo(video('v1', { description: 'About', category: 'music', duration: 61, updatedAt: '2026-02-01T00:00:00Z', chapters }), creator, 2, urls);
+    expect(Object.keys(full)).toEqual(['id', 'title', 'description', 'category', 'tags', 'duration', 'durationText', 'views', 'likes', 'comments',
+      'publishedAt', 'updatedAt', 'privacy', 'thumbnailUrl', 'watchUrl', 'embedUrl', 'features', 'creator', 'chapters', 'thumbnails']);
+    const bare = toVideo(video('v2', { thumbnailUrl: 'https://img.example.test/v2.jpg' }), creator, 0, urls);
+    expect(Object.keys(bare)).toEqual(['id', 'title', 'tags', 'views', 'likes', 'comments', 'publishedAt', 'privacy', 'thumbnailUrl', 'watchUrl', 'embedUrl', 'features', 'creator']);
+  });
+
+  it('reads a record\'s description once (the model decodes it from UTF-8 at each read: stored-video.ts)', () => {
+    let reads = 0;
+    const record = { ...video('v1'), get description() { reads++; return 'About'; } };
+    expect(toVideo(record, creator, 0, urls).description).toBe('About');
+    expect(reads).toBe(1);
+  });
 });
 
 describe('toCreator', () => {
