@@ -5,7 +5,8 @@
 // --lists-only, the 2,000 list pages alone. Our server starts fresh, pinned to core 0, and serves R
 // runs of wrk -t1 -c50 (core 1, a random URL of the list per request); then the same bodies, fetched
 // from our server, are written to files and nginx serves them for R runs. Last, the latency of N
-// (default 1,000) list pages never asked before, one at a time, identity and with br accepted.
+// (default 1,000) list pages never asked before, one at a time, identity and with br accepted, and,
+// as the floor they include, as many list bodies of the mix fetched from nginx the same way.
 // Each run also prints requests per CPU second of the server's processes: on a shared machine the
 // server's share of core 0 varies from run to run, its cost per request much less.
 // With --cpu-prof DIR the server writes a V8 CPU profile of its whole run into DIR (where the mix's
@@ -207,6 +208,13 @@ http { access_log off; sendfile on; tcp_nopush on; tcp_nodelay on; keepalive_tim
     const br = await fetchEach(ourPort, firsts.slice(half), { 'accept-encoding': 'br, gzip' });
     console.log(`first requests of ${half} list pages, identity: ${percentiles(identity.map((a) => a.ms))} (load ${load()})`);
     console.log(`first requests of ${firsts.length - half} list pages, br accepted: ${percentiles(br.map((a) => a.ms))}`);
+    // The same client, the same way, against nginx serving list bodies of the mix from files: what
+    // the machine and this client add to a request of that size, which a first answer's p99 includes
+    // (on a shared machine, mostly the server waiting for its core: docs/performance.md, "The
+    // serving process's memory and its first list answers").
+    const listBodies = urls.flatMap((path, i) => (/^\/v1\/(videos\?|channels\/[^/]+\/videos|playlists\/)/.test(path) ? [`/m/${i}.json`] : [])).slice(0, half);
+    const floor = await fetchEach(nginxPort, listBodies);
+    console.log(`the same client against nginx, ${floor.length} list bodies one at a time (the floor): ${percentiles(floor.map((a) => a.ms))} (load ${load()})`);
     console.log(`ours at the end: ${memoryOf(server.pid!)}`);
   } finally {
     server?.kill('SIGTERM');
