@@ -4,7 +4,7 @@
 // for every page the build plans, or a changed page would be copied from the served snapshot.
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/api/endpoint.ts';
-import { standInEntry, withStandIns } from '../../../src/model/entries.ts';
+import { createStandIns, standInEntry, withStandIns } from '../../../src/model/entries.ts';
 import { computeVideoInputs, createAnswerKeys } from '../../../src/snapshot/page-inputs.ts';
 import { planPages } from '../../../src/snapshot/plan-pages.ts';
 import { answerPage } from '../../../src/snapshot/render-page.ts';
@@ -86,6 +86,22 @@ describe('render-pages: list pages keyed from stand-ins', () => {
     expect(answerKey(copies)).toBe(answerKey(standIns));
     expect(answerKey(standIns)).toBe(answerKey(answerPage(url, context).answer));
     expect(JSON.stringify(data[0])).toBe(JSON.stringify({ id: real.data[0]!.id, watchUrl: model.urls.watch(real.data[0]!.id) }));
+  });
+
+  it('gives the same keys with stand-ins kept across pages, each video\'s made once and given again', () => {
+    const kept = createStandIns(model.entries.length);
+    for (const url of urls) expect(answerKey(withStandIns(() => answerPage(url, context), kept).answer), url).toBe(answerKey(answerPage(url, context).answer));
+    const url = '/v1/videos?limit=20&sort=latest';
+    const first = (withStandIns(() => answerPage(url, context), kept).answer.body as { data: object[] }).data;
+    const again = (withStandIns(() => answerPage(url, context), kept).answer.body as { data: object[] }).data;
+    again.forEach((item, i) => expect(item).toBe(first[i]));
+    // kept for one model's entries: another model's entry at the same place gets its own
+    const other = modelOf(catalogueOf({ categories: [category('music')], channels: [channel('carol')], videos: [video('w0', { channel: 'carol', category: 'music' })] }));
+    const otherContext: Context = { model: other, snapshot: undefined, liveStreams: () => other.live };
+    const theirs = (withStandIns(() => answerPage('/v1/videos?limit=20&sort=latest', otherContext), kept).answer.body as { data: object[] }).data;
+    expect(theirs).toHaveLength(1);
+    expect(standInEntry(theirs[0]!)).toBe(other.entries[0]);
+    expect(JSON.stringify(theirs[0])).toBe(JSON.stringify({ id: 'w0', watchUrl: other.urls.watch('w0') }));
   });
 
   it('makes real resources again after a handler threw inside withStandIns', () => {
