@@ -5,7 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/api/endpoint.ts';
 import { createStandIns, standInEntry, withStandIns } from '../../../src/model/entries.ts';
-import { computeVideoInputs, createAnswerKeys } from '../../../src/snapshot/page-inputs.ts';
+import { createHash } from 'node:crypto';
+import type { Answer } from '../../../src/api/endpoint.ts';
+import { entryOfResource } from '../../../src/model/build-model.ts';
+import { computeVideoInputs, createAnswerKeys, replacedJson, videoGroup } from '../../../src/snapshot/page-inputs.ts';
 import { planPages } from '../../../src/snapshot/plan-pages.ts';
 import { answerPage } from '../../../src/snapshot/render-page.ts';
 import { BASE_URL, catalogueOf, category, channel, comment, modelOf, playlist, video } from '../support/fixtures.ts';
@@ -102,6 +105,49 @@ describe('render-pages: list pages keyed from stand-ins', () => {
     expect(theirs).toHaveLength(1);
     expect(standInEntry(theirs[0]!)).toBe(other.entries[0]);
     expect(JSON.stringify(theirs[0])).toBe(JSON.stringify({ id: 'w0', watchUrl: other.urls.watch('w0') }));
+  });
+
+  it('keys every planned page as served snapshots recorded it: the SHA-256 of the answer as JSON.stringify makes it with each video replaced', () => {
+    const inputs = computeVideoInputs(catalogue, BASE_URL);
+    const replace = (_: string, value: unknown): unknown => {
+      if (typeof value === 'string') return value.startsWith('\u0000') ? `\u0000${value}` : value;
+      if (typeof value !== 'object' || value === null) return value;
+      const entry = standInEntry(value) ?? entryOfResource(model, value);
+      const key = entry === undefined ? undefined : inputs.get(videoGroup(entry.video.id));
+      return key === undefined ? value : `\u0000${key}`;
+    };
+    const served = (answer: Answer) => createHash('sha256').update(JSON.stringify([BASE_URL, answer.status ?? 200, answer.next ?? null, answer.noindex === true, answer.body], replace)).digest('base64');
+    for (const url of urls) {
+      expect(answerKey(answerPage(url, context).answer), url).toBe(served(answerPage(url, context).answer));
+      expect(answerKey(withStandIns(() => answerPage(url, context)).answer), url).toBe(served(answerPage(url, context).answer));
+    }
+    // a string that starts with NUL is escaped, so it cannot pass for a video's key
+    const [first] = [...inputs.values()];
+    const posing = { body: { data: [`\u0000${first}`], note: '\u0000' }, next: '\u0000x' };
+    expect(answerKey(posing)).toBe(served(posing));
+    expect(answerKey(posing)).not.toBe(answerKey({ body: { data: [model.entries[0]!.resource], note: '\u0000' }, next: '\u0000x' }));
+  });
+
+  it('serialises plain data as JSON.stringify does with the same replacer, and leaves anything else to it', () => {
+    const replace = (key: string, value: unknown): unknown => (typeof value === 'string' && value.startsWith('!') ? `${key}${value}` : value);
+    const json = replacedJson(replace);
+    const plain: unknown[] = [
+      null, true, false, 0, -0, 1.5, 1e21, -1e-7, Number.NaN, Number.POSITIVE_INFINITY, '', '!x', 'quote " back \\ \n \u0000 \ud800 é 😀',
+      [], {}, [1, undefined, Symbol('s'), null, '!y'], { a: undefined, c: Symbol('c'), d: 1, '!e': '!f', 2: 'two', 1: 'one', z: [{ y: {} }] },
+      Object.assign(Object.create(null) as object, { n: 1 }), { get g() { return '!got'; } }, [[[['deep']]]], { data: [model.entries[0]!.resource] },
+    ];
+    for (const value of plain) expect(json(value), String(JSON.stringify(value))).toBe(JSON.stringify(value, replace));
+    expect(json(undefined)).toBeUndefined();
+    // other values: left to JSON.stringify (undefined here), which gives their usual text or error
+    const date = new Date(0);
+    for (const value of [date, { at: date }, { toJSON: () => 'x' }, [new Map()], { n: 1n }, new (class Thing { a = 1; })(), [new String('s')], () => 1, [() => 1], { f: () => 1 }]) expect(json(value)).toBeUndefined();
+    const deep: unknown[] = [];
+    let at = deep;
+    for (let i = 0; i < 100; i++) at = (at[0] = []) as unknown[];
+    expect(json(deep)).toBeUndefined();
+    const cycle: Record<string, unknown> = {};
+    cycle['self'] = cycle;
+    expect(json(cycle)).toBeUndefined();
   });
 
   it('makes real resources again after a handler threw inside withStandIns', () => {
