@@ -105,85 +105,9 @@ export function createAnswerKeys(model: Model, inputs: PageInputs, baseUrl: stri
     const key = entry === undefined ? undefined : keys[entry.index];
     return key === undefined ? value : `\u0000${key}`;
   };
-  const quoted = replacedJson(replace);
-  return (answer) => {
-    const whole = [baseUrl, answer.status ?? 200, answer.next ?? null, answer.noindex === true, answer.body];
-    return createHash('sha256').update(quoted(whole) ?? JSON.stringify(whole, replace)).digest('base64');
-  };
-}
-
-/** Thrown inside replacedJson for a value it leaves to JSON.stringify. */
-const UNUSUAL = Symbol('unusual');
-/** Nesting beyond which replacedJson leaves the value to JSON.stringify (a cycle fails there as it always did). */
-const MAX_DEPTH = 64;
-
-/**
- * `JSON.stringify(value, replace)`, the same text, for values of plain data (the handlers'
- * answers: plain objects and arrays, strings, numbers, booleans, null, and the stand-ins that
- * `replace` turns into strings), walked here instead of by JSON.stringify calling `replace` back
- * for every value, the slow path of its serialiser (docs/performance.md, "The pages phase's list
- * pages and pages taken in place"). Undefined for anything else (an object of another prototype, a
- * toJSON method, a bigint, deep nesting): the caller serialises it with JSON.stringify. Follows
- * JSON.stringify's rules (ECMA-262 SerializeJSONProperty): `replace` sees each value with its
- * holder's key after toJSON (none here); an object's own enumerable string keys in their order
- * (Object.keys); a function, symbol or undefined is left out of an object, null in an array;
- * a number not finite is null; strings quoted by JSON.stringify itself.
- */
-export function replacedJson(replace: (key: string, value: unknown) => unknown): (value: unknown) => string | undefined {
-  const plain = (value: object): boolean => {
-    const proto: unknown = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== Array.prototype && proto !== null && standInEntry(value) === undefined) return false;
-    return typeof (value as { toJSON?: unknown }).toJSON !== 'function';
-  };
-  /** the JSON of `value` under `key`, or undefined when it is left out (undefined, a function, a symbol) */
-  const property = (key: string, raw: unknown, depth: number): string | undefined => {
-    if (typeof raw === 'bigint' || typeof raw === 'function' || (typeof raw === 'object' && raw !== null && !plain(raw))) throw UNUSUAL;
-    const value = replace(key, raw);
-    switch (typeof value) {
-      case 'string':
-        return JSON.stringify(value);
-      case 'number':
-        return Number.isFinite(value) ? String(value) : 'null';
-      case 'boolean':
-        return value ? 'true' : 'false';
-      case 'object':
-        if (value === null) return 'null';
-        if (value !== raw && !plain(value)) throw UNUSUAL;
-        if (depth >= MAX_DEPTH) throw UNUSUAL;
-        return Array.isArray(value) ? array(value, depth + 1) : object(value, depth + 1);
-      case 'bigint':
-        throw UNUSUAL;
-      default:
-        return undefined;
-    }
-  };
-  const array = (value: readonly unknown[], depth: number): string => {
-    let text = '[';
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) text += ',';
-      text += property(String(i), value[i], depth) ?? 'null';
-    }
-    return `${text}]`;
-  };
-  const object = (value: object, depth: number): string => {
-    let text = '{';
-    let first = true;
-    for (const key of Object.keys(value)) {
-      const json = property(key, (value as Record<string, unknown>)[key], depth);
-      if (json === undefined) continue;
-      text += `${first ? '' : ','}${JSON.stringify(key)}:${json}`;
-      first = false;
-    }
-    return `${text}}`;
-  };
-  return (value) => {
-    try {
-      return property('', value, 0);
-    } catch (error) {
-      if (error === UNUSUAL) return undefined;
-      throw error;
-    }
-  };
+  return (answer) => createHash('sha256')
+    .update(JSON.stringify([baseUrl, answer.status ?? 200, answer.next ?? null, answer.noindex === true, answer.body], replace))
+    .digest('base64');
 }
 
 /**
