@@ -27,9 +27,10 @@ let standIns: (StandIn | undefined)[] | true | undefined;
 
 /**
  * Stand-ins kept across calls of `withStandIns`, by entry index, so that a build makes each video's
- * stand-in (and its watch URL) once, not once on every page that lists it: the 13,700 list pages
- * of pyvideo-100k list each video about three times (docs/performance.md, "The pages phase's list
- * pages and pages taken in place"). Made for one model's entries; garbage once the pages are done.
+ * stand-in (and its watch URL) once, not once on every list page that names it (the latest videos,
+ * its channel's, its playlists', the sorts' first pages: docs/performance.md, "The pages phase's
+ * list pages and pages taken in place"). Made for one model's entries; garbage once the pages are
+ * done.
  */
 export type StandIns = { readonly kept: (object | undefined)[] };
 
