@@ -22,21 +22,35 @@ export type VideoSort = (typeof VIDEO_SORTS)[number];
 /** The related videos of each entry, as one pool of entry indexes and each entry's range in it. */
 export type RelatedPool = Int32Array | readonly number[];
 
-let standIns = false;
+/** Inside `withStandIns`: the stand-ins made so far, by entry index (a StandIns), or true when none are kept. */
+let standIns: (StandIn | undefined)[] | true | undefined;
+
+/**
+ * Stand-ins kept across calls of `withStandIns`, by entry index, so that a build makes each video's
+ * stand-in (and its watch URL) once, not once on every list page that names it (the latest videos,
+ * its channel's, its playlists', the sorts' first pages: docs/performance.md, "The pages phase's
+ * list pages and pages taken in place"). Made for one model's entries; garbage once the pages are
+ * done.
+ */
+export type StandIns = { readonly kept: (object | undefined)[] };
+
+export const createStandIns = (videos: number): StandIns => ({ kept: new Array<object | undefined>(videos).fill(undefined) });
 
 /**
  * Runs `answer` (synchronous: a handler) with every video entry's `resource` a stand-in that only
  * names the video (VideoEntry.resource). An incremental build keys a list page by its answer with
  * each video resource replaced by the video's input key (src/snapshot/page-inputs.ts), so it
  * answers the page this way first and makes the real resources only for a page whose key changed
- * (src/snapshot/render-pages.ts; docs/architecture.md, "Incremental builds").
+ * (src/snapshot/render-pages.ts; docs/architecture.md, "Incremental builds"). With `kept`, a
+ * video's stand-in is made once and the same object is given on every later call (a stand-in is
+ * never changed: its fields are read-only).
  */
-export function withStandIns<T>(answer: () => T): T {
-  standIns = true;
+export function withStandIns<T>(answer: () => T, kept?: StandIns): T {
+  standIns = kept === undefined ? true : (kept.kept as (StandIn | undefined)[]);
   try {
     return answer();
   } finally {
-    standIns = false;
+    standIns = undefined;
   }
 }
 
@@ -99,7 +113,15 @@ export class VideoEntry {
    * entryOfResource recognises it), for a build that keys answers without serialising them.
    */
   get resource(): Video {
-    if (standIns) return new StandIn(this, this.#urls.watch(this.video.id)) as unknown as Video;
+    if (standIns !== undefined) {
+      if (standIns === true) return new StandIn(this, this.#urls.watch(this.video.id)) as unknown as Video;
+      // kept by index, for this entry only (a stand-in of another model's entry at this index is made anew)
+      const kept = standIns[this.index];
+      if (kept !== undefined && StandIn.entryOf(kept) === this) return kept as unknown as Video;
+      const made = new StandIn(this, this.#urls.watch(this.video.id));
+      if (this.index < standIns.length) standIns[this.index] = made;
+      return made as unknown as Video;
+    }
     return toVideo(this.video, this.#creator, this.#comments, this.#urls);
   }
 

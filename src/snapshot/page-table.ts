@@ -339,8 +339,27 @@ export class PageTable implements ReadonlyMap<string, PageEntry> {
     return this.#p.count;
   }
 
-  /** The page number of `key`, or -1. */
+  /** the page number last found: the next looked up is often beside it (see #find) */
+  #last = -1;
+
+  /**
+   * The page number of `key`, or -1. The build looks the pages up in its plan's order, which is
+   * nearly the table's (key order: a video's page, its comments, its playback, the next video's),
+   * so the pages just after and before the last one found are compared first, byte for byte
+   * (keyIs: no hash, no probe of the slots), then the key is hashed.
+   */
   #find(key: string): number {
+    const last = this.#last;
+    const count = this.#p.count;
+    if (last + 1 < count && this.keyIs(last + 1, key)) return (this.#last = last + 1);
+    if (last + 2 < count && this.keyIs(last + 2, key)) return (this.#last = last + 2);
+    if (last >= 1 && this.keyIs(last - 1, key)) return (this.#last = last - 1);
+    const found = this.#hashFind(key);
+    if (found !== -1) this.#last = found;
+    return found;
+  }
+
+  #hashFind(key: string): number {
     const { slots, keyEnds } = this.#p;
     const keys = this.#keys;
     let hash = FNV_START;

@@ -176,7 +176,7 @@ interface Shard {
    * shard cannot be linked (a page not in its place was written to it): those pages were then
    * written out.
    */
-  linked: { key: string; before: PageEntry; copied: boolean }[] | undefined;
+  linked: Taken | undefined;
   /** the end of the linked pages in the previous body, br and gzip files */
   readonly ends: [number, number, number];
   /** pages copied from the previous snapshot not yet appended: consecutive in one previous shard's files */
@@ -184,6 +184,20 @@ interface Shard {
   /** pages of this shard queued in the compress pool, not yet placed: variants at hand wait behind them */
   waiting: number;
 }
+
+/**
+ * The pages of a shard taken in place (Shard.linked), as three lists of the same length (the i-th
+ * page's key, previous entry and whether it was copied unrendered, not rendered to the same bytes):
+ * no object a page, for the 300,000 pages a small rebuild takes so, all kept to the end
+ * (docs/performance.md, "The pages phase's list pages and pages taken in place").
+ */
+interface Taken {
+  readonly keys: string[];
+  readonly befores: PageEntry[];
+  readonly copied: boolean[];
+}
+
+const noneTaken = (): Taken => ({ keys: [], befores: [], copied: [] });
 
 /**
  * Pages taken from the previous snapshot for a shard that is written (not linked), whose bytes
@@ -232,7 +246,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const check = !linking ? undefined : options.check?.shards === shardCount ? options.check : startShardCheck(reuse!.files.dir, reuse!.files.id, shardCount, reuse!.files.records);
   /** a check started before the writer that it does not use (the shard counts differ) */
   const unused = options.check !== check ? options.check : undefined;
-  const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined, waiting: 0 }));
+  const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? noneTaken() : undefined, ends: [0, 0, 0], run: undefined, waiting: 0 }));
   // The sinks' thread is started now when a shard is sure to be written (none is linked, or the
   // check skips shards from the start: they hold a video whose pages' inputs changed), so that its
   // start overlaps the pages instead of waiting for the first batch, late in a small rebuild.
@@ -309,7 +323,10 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   };
   /** Takes the previous page `before` as it is, in its place in `shard` (read only if the shard is not linked). */
   const takeInPlace = (shard: Shard, key: string, before: PageEntry, copied: boolean) => {
-    shard.linked!.push({ key, before, copied });
+    const taken = shard.linked!;
+    taken.keys.push(key);
+    taken.befores.push(before);
+    taken.copied.push(copied);
     entries.set(key, before);
     carried.add(before);
     shard.ends[0] += before.body[1];
@@ -511,13 +528,15 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     if (taken === undefined) return;
     shard.linked = undefined;
     check?.skip(shard.index);
-    for (const { before } of taken) {
+    for (const before of taken.befores) {
       bytes.identity -= before.body[1];
       if (before.br) bytes.br -= before.br[1];
       if (before.gzip) bytes.gzip -= before.gzip[1];
     }
-    for (const { key, before, copied } of taken) {
-      if (addToRun(shard, key, before, copied)) continue;
+    for (let i = 0; i < taken.keys.length; i++) {
+      const key = taken.keys[i]!;
+      const copied = taken.copied[i]!;
+      if (addToRun(shard, key, taken.befores[i]!, copied)) continue;
       if (renderAgain === undefined) throw new Error(`page ${key} cannot be read intact from the previous snapshot, and there is nothing to render it again with`);
       counts.reused--;
       if (copied) counts.copied--;

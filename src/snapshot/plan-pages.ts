@@ -15,6 +15,8 @@ export interface PlannedQuery {
   readonly pages: number;
   /** the group of pages it belongs to, when they are rendered from declared inputs only (page-inputs.ts) */
   readonly group?: string;
+  /** the video's entry's place in the model (model.entries), for a video's pages: its key is looked up by it (render-pages.ts) */
+  readonly video?: number;
   /** a list of videos, channels or playlists: each of its pages holds a page of them (the build's time left weighs it so) */
   readonly list?: true;
 }
@@ -45,9 +47,10 @@ export function* planPages(model: Model): Generator<PlannedQuery> {
   for (const id of [...model.videos.keys()].sort()) {
     const path = videoPath(id);
     const group = videoGroup(id);
-    yield { url: path, pages: 1, group };
-    yield { url: `${path}/playback`, pages: 1, group };
-    yield { url: canonicalUrl(`${path}/comments`, { limit }), pages: 1, group };
+    const video = model.videos.get(id)!.index;
+    yield { url: path, pages: 1, group, video };
+    yield { url: `${path}/playback`, pages: 1, group, video };
+    yield { url: canonicalUrl(`${path}/comments`, { limit }), pages: 1, group, video };
   }
 }
 

@@ -9,11 +9,11 @@
 // build-progress.ts) and how many were copied, reused or compressed.
 import type { Context } from '../api/endpoint.ts';
 import type { Model } from '../model/build-model.ts';
-import { withStandIns } from '../model/entries.ts';
+import { createStandIns, withStandIns } from '../model/entries.ts';
 import { createPagesProgress, type PagesExpected } from './build-progress.ts';
-import { createAnswerKeys, type PageInputs, type VideoKeys } from './page-inputs.ts';
+import { createAnswerKeys, videoKeysOf, type PageInputs, type VideoKeys } from './page-inputs.ts';
 import type { PageWriter } from './page-writer.ts';
-import { planPages } from './plan-pages.ts';
+import { planPages, type PlannedQuery } from './plan-pages.ts';
 import { answerPage, renderAnswered, type AnsweredPage, type CheckedBefore } from './render-page.ts';
 
 export interface RenderPagesOptions {
@@ -37,15 +37,19 @@ export interface RenderPagesOptions {
 export async function renderPages(options: RenderPagesOptions): Promise<number> {
   const { model, writer, inputs, previousInputs } = options;
   const context: Context = { model, snapshot: undefined, liveStreams: () => model.live };
-  const answerKey = createAnswerKeys(model, inputs, options.baseUrl, options.videoKeys);
+  const videoKeys = options.videoKeys ?? videoKeysOf(model, inputs);
+  const answerKey = createAnswerKeys(model, inputs, options.baseUrl, videoKeys);
+  // each video's stand-in made once for all the list pages that name it (entries.ts StandIns)
+  const standIns = previousInputs === undefined ? undefined : createStandIns(model.entries.length);
   const unchanged = (key: string, now: string | undefined) => previousInputs !== undefined && now !== undefined && previousInputs.get(key) === now;
-  // a video's three pages are planned one after the other, with the same group: its keys are compared once
+  // a video's three pages are planned one after the other, with the same group: its keys are compared
+  // once, its key now taken by its entry's place (the same as by group name: videoKeysOf)
   let lastGroup: string | undefined;
   let lastUnchanged = false;
-  const groupUnchanged = (group: string): boolean => {
-    if (group !== lastGroup) {
-      lastGroup = group;
-      lastUnchanged = unchanged(group, inputs.get(group));
+  const groupUnchanged = (planned: PlannedQuery & { group: string }): boolean => {
+    if (planned.group !== lastGroup) {
+      lastGroup = planned.group;
+      lastUnchanged = unchanged(planned.group, planned.video === undefined ? inputs.get(planned.group) : videoKeys[planned.video]);
     }
     return lastUnchanged;
   };
@@ -64,14 +68,14 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
   for (const planned of planPages(model)) {
     let url: string | undefined = planned.url;
     for (let n = 0; url !== undefined && n < planned.pages; n++) {
-      if (planned.group !== undefined && groupUnchanged(planned.group) && writer.copy(url, renderAgain)) {
+      if (planned.group !== undefined && groupUnchanged(planned as PlannedQuery & { group: string }) && writer.copy(url, renderAgain)) {
         url = undefined; // a group's pages are single pages (plan-pages.ts)
       } else {
         // a page keyed by its answer, in a build that may copy it: answered first with stand-ins for
         // its videos (the key needs only their input keys), answered again for real if it changed
         const keyOnly = planned.group === undefined && previousInputs !== undefined;
         const at: string = url;
-        const answered: AnsweredPage = keyOnly ? withStandIns(() => answerPage(at, context)) : answerPage(at, context);
+        const answered: AnsweredPage = keyOnly ? withStandIns(() => answerPage(at, context), standIns) : answerPage(at, context);
         if (planned.group === undefined) inputs.set(answered.key, answerKey(answered.answer));
         if (!(planned.group === undefined && unchanged(answered.key, inputs.get(answered.key)) && writer.copy(answered.key, renderAgain))) {
           const page = renderAnswered(keyOnly ? answerPage(at, context) : answered, context, options.checkedBefore);

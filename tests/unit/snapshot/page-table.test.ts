@@ -53,6 +53,25 @@ describe('PageTable', () => {
     expect(table.get('')).toBeUndefined();
   });
 
+  it('answers the same in any order of look-ups: beside the last page found, backwards, at random, and keys it lacks', () => {
+    const pages = writerPages(3_000);
+    const table = tableOf(pages);
+    const expectAll = (order: readonly number[]) => {
+      for (const i of order) {
+        const [key, entry] = pages[i]!;
+        expect(JSON.stringify(table.get(key))).toBe(JSON.stringify(entry));
+        // a key next to a found page's but not in the table is still not found
+        expect(table.get(`${key}#`)).toBeUndefined();
+      }
+    };
+    const ordered = pages.map((_, i) => i);
+    expectAll(ordered);
+    expectAll([...ordered].reverse());
+    // a video's three pages in plan order (page, playback, comments) against key order (page, comments, playback)
+    expectAll(ordered.map((i) => (i % 3 === 1 ? i + 1 : i % 3 === 2 ? i - 1 : i)).filter((i) => i < pages.length));
+    expectAll(ordered.map((i) => (i * 1_237) % pages.length));
+  });
+
   it('keeps an entry of another form as JSON.parse makes it: other order, other fields, escapes', () => {
     const odd: [string, PageEntry][] = [
       ['/a', { body: [0, 1, 2, 0], etag: '"a"' }],

@@ -4,8 +4,11 @@
 // for every page the build plans, or a changed page would be copied from the served snapshot.
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/api/endpoint.ts';
-import { standInEntry, withStandIns } from '../../../src/model/entries.ts';
-import { computeVideoInputs, createAnswerKeys } from '../../../src/snapshot/page-inputs.ts';
+import { createStandIns, standInEntry, withStandIns } from '../../../src/model/entries.ts';
+import { createHash } from 'node:crypto';
+import type { Answer } from '../../../src/api/endpoint.ts';
+import { entryOfResource } from '../../../src/model/build-model.ts';
+import { computeVideoInputs, createAnswerKeys, videoGroup } from '../../../src/snapshot/page-inputs.ts';
 import { planPages } from '../../../src/snapshot/plan-pages.ts';
 import { answerPage } from '../../../src/snapshot/render-page.ts';
 import { BASE_URL, catalogueOf, category, channel, comment, modelOf, playlist, video } from '../support/fixtures.ts';
@@ -86,6 +89,43 @@ describe('render-pages: list pages keyed from stand-ins', () => {
     expect(answerKey(copies)).toBe(answerKey(standIns));
     expect(answerKey(standIns)).toBe(answerKey(answerPage(url, context).answer));
     expect(JSON.stringify(data[0])).toBe(JSON.stringify({ id: real.data[0]!.id, watchUrl: model.urls.watch(real.data[0]!.id) }));
+  });
+
+  it('gives the same keys with stand-ins kept across pages, each video\'s made once and given again', () => {
+    const kept = createStandIns(model.entries.length);
+    for (const url of urls) expect(answerKey(withStandIns(() => answerPage(url, context), kept).answer), url).toBe(answerKey(answerPage(url, context).answer));
+    const url = '/v1/videos?limit=20&sort=latest';
+    const first = (withStandIns(() => answerPage(url, context), kept).answer.body as { data: object[] }).data;
+    const again = (withStandIns(() => answerPage(url, context), kept).answer.body as { data: object[] }).data;
+    again.forEach((item, i) => expect(item).toBe(first[i]));
+    // kept for one model's entries: another model's entry at the same place gets its own
+    const other = modelOf(catalogueOf({ categories: [category('music')], channels: [channel('carol')], videos: [video('w0', { channel: 'carol', category: 'music' })] }));
+    const otherContext: Context = { model: other, snapshot: undefined, liveStreams: () => other.live };
+    const theirs = (withStandIns(() => answerPage('/v1/videos?limit=20&sort=latest', otherContext), kept).answer.body as { data: object[] }).data;
+    expect(theirs).toHaveLength(1);
+    expect(standInEntry(theirs[0]!)).toBe(other.entries[0]);
+    expect(JSON.stringify(theirs[0])).toBe(JSON.stringify({ id: 'w0', watchUrl: other.urls.watch('w0') }));
+  });
+
+  it('keys every planned page as served snapshots recorded it: the SHA-256 of the answer as JSON.stringify makes it with each video replaced', () => {
+    const inputs = computeVideoInputs(catalogue, BASE_URL);
+    const replace = (_: string, value: unknown): unknown => {
+      if (typeof value === 'string') return value.startsWith('\u0000') ? `\u0000${value}` : value;
+      if (typeof value !== 'object' || value === null) return value;
+      const entry = standInEntry(value) ?? entryOfResource(model, value);
+      const key = entry === undefined ? undefined : inputs.get(videoGroup(entry.video.id));
+      return key === undefined ? value : `\u0000${key}`;
+    };
+    const served = (answer: Answer) => createHash('sha256').update(JSON.stringify([BASE_URL, answer.status ?? 200, answer.next ?? null, answer.noindex === true, answer.body], replace)).digest('base64');
+    for (const url of urls) {
+      expect(answerKey(answerPage(url, context).answer), url).toBe(served(answerPage(url, context).answer));
+      expect(answerKey(withStandIns(() => answerPage(url, context)).answer), url).toBe(served(answerPage(url, context).answer));
+    }
+    // a string that starts with NUL is escaped, so it cannot pass for a video's key
+    const [first] = [...inputs.values()];
+    const posing = { body: { data: [`\u0000${first}`], note: '\u0000' }, next: '\u0000x' };
+    expect(answerKey(posing)).toBe(served(posing));
+    expect(answerKey(posing)).not.toBe(answerKey({ body: { data: [model.entries[0]!.resource], note: '\u0000' }, next: '\u0000x' }));
   });
 
   it('makes real resources again after a handler threw inside withStandIns', () => {
