@@ -51,37 +51,6 @@ export interface PackedKind {
 
 export type PackedDocuments = Readonly<Record<SearchKind, PackedKind>>;
 
-/**
- * Field `f` of every document of `source`, packed: the texts' pieces (DocumentSource.pieces; each
- * text whole when the source has no pieces) gathered and joined once, then written in one go into a
- * buffer of its own (never the pool's, so it can be transferred) that is not zeroed first, since
- * every byte of it is written (checked). Writing each text on its own (a call per text) and making
- * a string of each video's tags and creator took most of the packing's time (docs/performance.md,
- * "Search documents packed with less work").
- */
-function packField(source: DocumentSource, f: number): PackedField {
-  const n = source.count;
-  const pieces: string[] = [];
-  const ends = new Int32Array(n);
-  let at = 0;
-  if (source.pieces) {
-    for (let d = 0; d < n; d++) ends[d] = at += source.pieces(d, f, pieces);
-  } else {
-    for (let d = 0; d < n; d++) {
-      const value = source.text(d, f);
-      pieces.push(value);
-      ends[d] = at += value.length;
-    }
-  }
-  const text = pieces.join('');
-  pieces.length = 0;
-  if (text.length !== at) throw new Error(`search documents: ${text.length} of ${at} code units packed`);
-  const bytes = Buffer.allocUnsafeSlow(at * 2);
-  const written = bytes.write(text, 0, 'utf16le');
-  if (written !== bytes.length) throw new Error(`search documents: ${written} of ${bytes.length} bytes packed`);
-  return { utf16: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), ends };
-}
-
 /** How many of `bytes` (well-formed UTF-8) are copied: all, or DESCRIPTION_BYTES less a character they would cut. */
 function copiedBytes(bytes: Uint8Array): number {
   if (bytes.length <= DESCRIPTION_BYTES) return bytes.length;
@@ -91,44 +60,75 @@ function copiedBytes(bytes: Uint8Array): number {
   return end;
 }
 
-/**
- * The descriptions of `source` (field `f`, whose bytes `bytesOf` gives), packed: each one's bytes
- * copied (the first DESCRIPTION_BYTES at most), undecoded, into one buffer of its own (transferable).
- */
-function packDescriptions(source: DocumentSource, bytesOf: (d: number) => Uint8Array | undefined): PackedDescriptions {
-  const n = source.count;
-  const ends = new Int32Array(n);
-  // each description's bytes asked for once (a view of the model's text pool)
-  const views = new Array<Uint8Array | undefined>(n);
-  let at = 0;
-  for (let d = 0; d < n; d++) {
-    const bytes = bytesOf(d);
-    views[d] = bytes;
-    ends[d] = at += bytes === undefined ? 0 : copiedBytes(bytes);
-  }
-  const utf8 = new Uint8Array(at);
+/** A field's texts as gathered in the walk over the documents: pieces (UTF-16), or description bytes (views of the model's text pool). */
+type Gathered = { readonly pieces: string[]; readonly ends: Int32Array; at: number } | { readonly views: (Uint8Array | undefined)[]; readonly ends: Int32Array; at: number };
+
+/** The pieces gathered, joined once and written in one call into a buffer of its own (transferable), not zeroed first since every byte of it is written (checked). */
+function utf16Of(pieces: string[], ends: Int32Array, at: number): PackedUtf16 {
+  const text = pieces.join('');
+  pieces.length = 0;
+  if (text.length !== at) throw new Error(`search documents: ${text.length} of ${at} code units packed`);
+  const bytes = Buffer.allocUnsafeSlow(at * 2);
+  const written = bytes.write(text, 0, 'utf16le');
+  if (written !== bytes.length) throw new Error(`search documents: ${written} of ${bytes.length} bytes packed`);
+  return { utf16: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), ends };
+}
+
+/** The descriptions gathered, each one's bytes (the first DESCRIPTION_BYTES at most) copied, undecoded, into one buffer of their own (transferable). */
+function utf8Of(views: (Uint8Array | undefined)[], ends: Int32Array): PackedDescriptions {
+  const utf8 = new Uint8Array(ends.length === 0 ? 0 : ends[ends.length - 1]!);
   let from = 0;
-  for (let d = 0; d < n; d++) {
+  for (let d = 0; d < views.length; d++) {
     const bytes = views[d];
     const to = ends[d]!;
     if (bytes !== undefined && to > from) utf8.set(to - from === bytes.length ? bytes : bytes.subarray(0, to - from), from);
     from = to;
   }
+  views.length = 0;
   return { utf8, ends };
+}
+
+/**
+ * The documents of one kind packed, in one walk over them: every field of a document is read
+ * while the document is at hand. A walk per field, as before, read each of a million videos (in
+ * their `latest` order, scattered over the heap) five times, and at that size the walk's memory
+ * reads were most of the packing's time (docs/performance.md, "Search documents packed with less
+ * work"). A field's texts are gathered as pieces (DocumentSource.pieces; each text whole when the
+ * source has none) and joined once; a description field's bytes (DocumentSource.descriptionBytes)
+ * are copied as they are. Writing each text on its own (a call per text) and making a string of
+ * each video's tags, creator and description took most of the rest.
+ */
+function packKind(source: DocumentSource, fieldCount: number): PackedField[] {
+  const n = source.count;
+  const gathered: Gathered[] = [];
+  const descriptions: ((d: number) => Uint8Array | undefined)[] = [];
+  for (let f = 0; f < fieldCount; f++) {
+    const bytesOf = source.descriptionBytes?.(f);
+    if (bytesOf) descriptions[f] = bytesOf;
+    gathered.push(bytesOf ? { views: new Array<Uint8Array | undefined>(n), ends: new Int32Array(n), at: 0 } : { pieces: [], ends: new Int32Array(n), at: 0 });
+  }
+  for (let d = 0; d < n; d++) {
+    for (let f = 0; f < fieldCount; f++) {
+      const g = gathered[f]!;
+      if ('views' in g) {
+        const bytes = descriptions[f]!(d);
+        g.views[d] = bytes;
+        g.ends[d] = g.at += bytes === undefined ? 0 : copiedBytes(bytes);
+      } else if (source.pieces) {
+        g.ends[d] = g.at += source.pieces(d, f, g.pieces);
+      } else {
+        const value = source.text(d, f);
+        g.pieces.push(value);
+        g.ends[d] = g.at += value.length;
+      }
+    }
+  }
+  return gathered.map((g) => ('views' in g ? utf8Of(g.views, g.ends) : utf16Of(g.pieces, g.ends, g.at)));
 }
 
 /** The documents of every kind packed, from their sources (documents.ts searchSources: straight from the model). */
 export function packSources(sources: KindSources): PackedDocuments {
-  const kind = (k: SearchKind): PackedKind => {
-    const source = sources[k];
-    return {
-      keys: packStrings(source.keys),
-      fields: KIND_SPECS[k].fields.map((_, f) => {
-        const bytes = source.descriptionBytes?.(f);
-        return bytes ? packDescriptions(source, bytes) : packField(source, f);
-      }),
-    };
-  };
+  const kind = (k: SearchKind): PackedKind => ({ keys: packStrings(sources[k].keys), fields: packKind(sources[k], KIND_SPECS[k].fields.length) });
   return { videos: kind('videos'), channels: kind('channels'), playlists: kind('playlists') };
 }
 
