@@ -107,6 +107,15 @@ export class StoredVideo implements PublicVideo {
     return this.#bytes?.toString('utf8', this.#from, this.#to);
   }
 
+  /**
+   * The description's UTF-8 as the text pool holds it (a view of the pool, not a copy; undefined
+   * without a description): the build's search packing copies these bytes for its worker to decode
+   * instead of decoding them here (search/documents.ts searchSources, descriptionBytes).
+   */
+  get descriptionBytes(): Uint8Array | undefined {
+    return this.#bytes?.subarray(this.#from, this.#to);
+  }
+
   /** The record as a plain object: its fields that have a value, the description included. */
   toJSON(): PublicVideo {
     const plain: Record<string, unknown> = {};

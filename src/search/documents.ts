@@ -4,8 +4,14 @@
 // are indexed by their first 1,000 characters, which bounds the index without losing what a
 // description is about.
 import type { Model } from '../model/build-model.ts';
+import { StoredVideo } from '../model/stored-video.ts';
 
 export const DESCRIPTION_CHARS = 1000;
+
+/** A description as indexed: its first DESCRIPTION_CHARS UTF-16 code units ('' without one). */
+export function shortDescription(text: string | undefined): string {
+  return (text ?? '').slice(0, DESCRIPTION_CHARS);
+}
 
 export const SEARCH_KINDS = ['videos', 'channels', 'playlists'] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
@@ -42,46 +48,100 @@ export interface DocumentSource {
    * making a string of each
    */
   codeUnits?(f: number): { readonly units: Uint16Array; readonly ends: Int32Array } | undefined;
+  /**
+   * pushes the text of field `f` of document `d` onto `out` in pieces (their concatenation is
+   * text(d, f)) and returns its length, when the source makes its texts so (searchSources): the
+   * build's packing joins a field's pieces once instead of making each text a string of its own
+   */
+  pieces?(d: number, f: number, out: string[]): number;
+  /**
+   * field `f`'s texts as the UTF-8 of descriptions, when the source holds them so (the model's
+   * videos: stored-video.ts descriptionBytes): document `d`'s text is shortDescription of its bytes
+   * decoded (no bytes: ''). The build's packing copies the bytes and its worker decodes them
+   * (packed-documents.ts), instead of a string of each being made on the main thread.
+   */
+  descriptionBytes?(f: number): ((d: number) => Uint8Array | undefined) | undefined;
   /** called once every text was read: the source may let its memory go */
   release?(): void;
 }
 
 export type KindSources = Readonly<Record<SearchKind, DocumentSource>>;
 
+/** Pushes the text of one field of `item` onto `out` in pieces and returns its length (DocumentSource.pieces). */
+type FieldPieces<T> = (item: T, out: string[]) => number;
+
+/** A field whose text is one string. */
+const whole = <T>(text: (item: T) => string): FieldPieces<T> => (item, out) => {
+  const value = text(item);
+  out.push(value);
+  return value.length;
+};
+
+/** `strings` joined by single spaces (`strings.join(' ')`), in pieces. */
+function spaced(strings: readonly string[], out: string[]): number {
+  let length = 0;
+  for (let i = 0; i < strings.length; i++) {
+    if (i > 0) {
+      out.push(' ');
+      length++;
+    }
+    const piece = strings[i]!;
+    out.push(piece);
+    length += piece.length;
+  }
+  return length;
+}
+
 /**
  * Each kind's documents read straight from the model, in document order: the key of each and the
  * text of each indexed field (KIND_SPECS order), made when asked for and never held as objects.
- * This is where a document's fields are declared; searchDocuments and the build's packing
- * (packed-documents.ts packSources) both read them from here.
+ * This is where a document's fields are declared, as the pieces their texts are made of (so that
+ * the build's packing, packed-documents.ts packSources, makes no string per text: a video's tags
+ * and its creator are joined only with the whole field's texts); searchDocuments and the index
+ * read the texts themselves (text: the pieces joined).
  */
 export function searchSources(model: Model): KindSources {
-  const short = (text: string | undefined) => (text ?? '').slice(0, DESCRIPTION_CHARS);
+  const short = shortDescription;
   const latest = model.orders.latest;
   const channels = [...model.channels.values()];
   const playlists = [...model.playlists.values()].filter((p) => p.playlist.privacy === 'public');
-  const source = <T>(items: readonly T[], key: (item: T) => string, fields: readonly ((item: T) => string)[]): DocumentSource => ({
+  const source = <T>(items: readonly T[], key: (item: T) => string, fields: readonly FieldPieces<T>[], descriptions?: { field: number; bytes: (item: T) => Uint8Array | undefined }): DocumentSource => ({
     keys: items.map(key),
     count: items.length,
-    text: (d, f) => fields[f]!(items[d]!),
+    text(d, f) {
+      const out: string[] = [];
+      fields[f]!(items[d]!, out);
+      return out.length === 1 ? out[0]! : out.join('');
+    },
+    pieces: (d, f, out) => fields[f]!(items[d]!, out),
+    descriptionBytes: (f) => (descriptions?.field === f ? (d) => descriptions.bytes(items[d]!) : undefined),
   });
+  // the description field's bytes, when every video is held as the model holds it (always, for a
+  // model built by build-model.ts); the bytes decoded are the description (StoredVideo.description)
+  const stored = latest.every((e) => e.video instanceof StoredVideo);
   return {
     // KIND_SPECS.videos.fields: title, tags, creator, description
     videos: source(latest, (e) => e.video.id, [
-      (e) => e.video.title ?? '',
-      (e) => e.video.tags.join(' '),
-      (e) => `${e.creator.displayName ?? ''} ${e.video.channel}`,
-      (e) => short(e.video.description),
-    ]),
+      whole((e) => e.video.title ?? ''),
+      (e, out) => spaced(e.video.tags, out),
+      (e, out) => {
+        const name = e.creator.displayName ?? '';
+        const channel = e.video.channel;
+        out.push(name, ' ', channel);
+        return name.length + 1 + channel.length;
+      },
+      whole((e) => short(e.video.description)),
+    ], stored ? { field: KIND_SPECS.videos.fields.indexOf('description'), bytes: (e) => (e.video as StoredVideo).descriptionBytes } : undefined),
     // KIND_SPECS.channels.fields: displayName, username, description
     channels: source(channels, (c) => c.channel.username, [
-      (c) => c.channel.displayName ?? '',
-      (c) => c.channel.username ?? '',
-      (c) => short(c.channel.description),
+      whole((c) => c.channel.displayName ?? ''),
+      whole((c) => c.channel.username ?? ''),
+      whole((c) => short(c.channel.description)),
     ]),
     // KIND_SPECS.playlists.fields: title, description
     playlists: source(playlists, (p) => p.playlist.id, [
-      (p) => p.playlist.title ?? '',
-      (p) => short(p.playlist.description),
+      whole((p) => p.playlist.title ?? ''),
+      whole((p) => short(p.playlist.description)),
     ]),
   };
 }

@@ -3,7 +3,7 @@
 // index made from it is the index made from the documents, and damaged packing is refused.
 import { describe, expect, it } from 'vitest';
 import { DESCRIPTION_CHARS, KIND_SPECS, SEARCH_KINDS, searchDocuments, searchSources } from '../../../src/search/documents.ts';
-import { packDocuments, packedBuffers, packSources, sourcesOf } from '../../../src/search/packed-documents.ts';
+import { DESCRIPTION_BYTES, packDocuments, packedBuffers, packSources, sourcesOf, type PackedField } from '../../../src/search/packed-documents.ts';
 import { buildSearchIndex, buildSearchIndexOf, serialiseSearchIndex } from '../../../src/search/search-index.ts';
 import { catalogueOf, channel, modelOf, playlist, video } from '../support/fixtures.ts';
 
@@ -15,6 +15,12 @@ const model = modelOf(catalogueOf({
     video('v3', { title: 'Москва: données', description: 'd'.repeat(1500) }),
   ],
 }));
+
+/** A field packed as UTF-16 (the documents held as objects are packed so, every field). */
+function utf16Of(field: PackedField): Uint8Array {
+  if (!('utf16' in field)) throw new Error('a field packed as UTF-8');
+  return field.utf16;
+}
 
 describe('packDocuments and sourcesOf', () => {
   it('give back every key and every indexed field as buildKind reads it, after a trip through a worker\'s structured clone', () => {
@@ -48,7 +54,9 @@ describe('packDocuments and sourcesOf', () => {
       ...packed,
       videos: {
         ...packed.videos,
-        fields: packed.videos.fields.map(({ utf16, ends }) => {
+        fields: packed.videos.fields.map((field) => {
+          const utf16 = utf16Of(field);
+          const ends = field.ends;
           const shifted = new Uint8Array(utf16.length + 1);
           shifted.set(utf16, 1);
           return { utf16: shifted.subarray(1), ends };
@@ -69,12 +77,12 @@ describe('packDocuments and sourcesOf', () => {
     expect(new Set(buffers).size).toBe(buffers.length);
     expect(buffers.length).toBe(SEARCH_KINDS.reduce((n, k) => n + 1 + 2 * KIND_SPECS[k].fields.length, 0));
     structuredClone(packed, { transfer: buffers });
-    expect(packed.videos.fields[3]!.utf16.byteLength).toBe(0); // detached here
+    expect(utf16Of(packed.videos.fields[3]!).byteLength).toBe(0); // detached here
   });
 
   it('refuses packing whose offsets run past the text or whose fields do not fit the kind', () => {
     const packed = packDocuments(searchDocuments(model));
-    const title = packed.videos.fields[0]!;
+    const title = { utf16: utf16Of(packed.videos.fields[0]!), ends: packed.videos.fields[0]!.ends };
     const past = { ...packed, videos: { ...packed.videos, fields: [{ utf16: title.utf16, ends: title.ends.map((e) => e + 1000) }, ...packed.videos.fields.slice(1)] } };
     expect(() => sourcesOf(past)).toThrow(/damaged/);
     const backwards = { ...packed, videos: { ...packed.videos, fields: [{ utf16: title.utf16, ends: Int32Array.from([5, 2, 9]) }, ...packed.videos.fields.slice(1)] } };
@@ -107,9 +115,55 @@ describe('packDocuments and sourcesOf', () => {
     for (const k of SEARCH_KINDS) {
       expect(direct[k].keys).toEqual(objects[k].keys);
       direct[k].fields.forEach((field, f) => {
-        expect(Buffer.from(field.utf16).equals(Buffer.from(objects[k].fields[f]!.utf16))).toBe(true);
+        // the videos' descriptions go as UTF-8 (read back above as the same texts)
+        if ('utf8' in field) return expect([k, KIND_SPECS[k].fields[f]]).toEqual(['videos', 'description']);
+        expect(Buffer.from(field.utf16).equals(Buffer.from(utf16Of(objects[k].fields[f]!)))).toBe(true);
         expect(field.ends).toEqual(objects[k].fields[f]!.ends);
       });
     }
+  });
+
+  it('sends the videos\' descriptions as their UTF-8, cut at a character\'s start, and the worker reads back each one\'s first characters exactly', () => {
+    // descriptions whose first DESCRIPTION_CHARS code units end in, or DESCRIPTION_BYTES cuts
+    // through, characters of 1 to 4 bytes; a lone surrogate (the model holds U+FFFD for it)
+    const descriptions = [
+      '€'.repeat(2000),
+      `a${'€'.repeat(1200)}`,
+      `ab${'€'.repeat(1200)}`,
+      '🎉'.repeat(900),
+      `x${'🎉'.repeat(900)}`,
+      `${'é'.repeat(999)}🎉 and more`,
+      'short: ok',
+      `lone \udc00 surrogate ${'y'.repeat(3000)}`,
+      'z'.repeat(DESCRIPTION_BYTES + 10),
+    ];
+    const many = modelOf(catalogueOf({
+      channels: [channel('alice')],
+      videos: [...descriptions.map((description, i) => video(`d${i}`, { description, publishedAt: `2026-01-${String(10 + i)}T00:00:00Z` })), video('none', { publishedAt: '2026-02-01T00:00:00Z' })],
+    }));
+    const packed = packSources(searchSources(many));
+    const field = packed.videos.fields[KIND_SPECS.videos.fields.indexOf('description')]!;
+    expect('utf8' in field).toBe(true);
+    const sent = 'utf8' in field ? field.utf8 : new Uint8Array(0);
+    // no more than DESCRIPTION_BYTES of any description, never a character cut in two: what is
+    // sent decodes to the start of the description as the model holds it
+    const held = many.orders.latest.map((e) => e.video.description ?? '');
+    field.ends.forEach((to, d) => {
+      const from = d === 0 ? 0 : field.ends[d - 1]!;
+      expect(to - from).toBeLessThanOrEqual(DESCRIPTION_BYTES);
+      const decoded = Buffer.from(sent.subarray(from, to)).toString('utf8');
+      expect(held[d]!.startsWith(decoded)).toBe(true);
+      expect(decoded.length).toBeGreaterThanOrEqual(Math.min(held[d]!.length, DESCRIPTION_CHARS));
+    });
+    const sources = sourcesOf(structuredClone(packed, { transfer: packedBuffers(packed) }));
+    const f = KIND_SPECS.videos.fields.indexOf('description');
+    const read = Array.from({ length: sources.videos.count }, (_, d) => sources.videos.text(d, f));
+    const expected = searchDocuments(many).videos.documents.map((doc) => doc.description);
+    expect(read).toEqual(expected);
+    expect(expected).toContain('€'.repeat(DESCRIPTION_CHARS));
+    expect(expected).toContain('🎉'.repeat(DESCRIPTION_CHARS / 2));
+    expect(expected).toContain(`${'é'.repeat(999)}\ud83c`); // cut inside a surrogate pair, as slice cuts it
+    expect(expected).toContain('');
+    expect(serialiseSearchIndex(buildSearchIndexOf(sourcesOf(packSources(searchSources(many)))))).toBe(serialiseSearchIndex(buildSearchIndex(many)));
   });
 });
