@@ -12,9 +12,9 @@ import { changeLogTriggers } from '../../../src/catalogue/change-log.ts';
 import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../src/snapshot/build-snapshot.ts';
 import { layoutOf, MODEL_FILE } from '../../../src/snapshot/layout.ts';
 import { readBuiltFrom } from '../../../src/snapshot/swap.ts';
-import { BASE_URL, rawComment, rawVideo, tempDirs } from '../support/fixtures.ts';
+import { BASE_URL, rawComment, tempDirs } from '../support/fixtures.ts';
 import { buildFixture } from '../support/build-fixture.ts';
-import { readTree, runSql, smallCatalogue } from '../support/snapshots.ts';
+import { longVideos, readTree, runSql, smallCatalogue } from '../support/snapshots.ts';
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
@@ -24,13 +24,7 @@ afterAll(() => sharedDirs.cleanup());
 /** The small catalogue, 30 more videos and comments on some of them. */
 const catalogue = () => [
   ...smallCatalogue(),
-  ...Array.from({ length: 30 }, (_, i) => rawVideo(`long${i}`, {
-    category: i % 2 === 0 ? 'music' : 'tech',
-    channel: i % 3 === 0 ? 'bob' : 'alice',
-    publishedAt: `2026-02-${String((i % 28) + 1).padStart(2, '0')}T10:00:00Z`,
-    views: i * 7,
-    description: `Video ${i}: ${'what happens in it. '.repeat(20)}`,
-  })),
+  ...longVideos(30, (i) => `Video ${i}: ${'what happens in it. '.repeat(20)}`),
   ...Array.from({ length: 12 }, (_, i) => rawComment(`lc${i}`, `long${i % 4}`, { publishedAt: `2026-03-0${(i % 9) + 1}T00:00:00Z`, text: `comment ${i}` })),
 ];
 /** Visible videos and published comments the build serves of it. */

@@ -10,9 +10,9 @@ import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../sr
 import { layoutOf, pageFileName } from '../../../src/snapshot/layout.ts';
 import { readSiteFileStamps } from '../../../src/snapshot/site-file-stamps.ts';
 import { readBuiltFrom } from '../../../src/snapshot/swap.ts';
-import { BASE_URL, rawVideo, tempDirs } from '../support/fixtures.ts';
+import { BASE_URL, tempDirs } from '../support/fixtures.ts';
 import { buildFixture } from '../support/build-fixture.ts';
-import { readBodies, readManifest, readTree, runSql, smallCatalogue } from '../support/snapshots.ts';
+import { longVideos, readBodies, readManifest, readTree, runSql, smallCatalogue } from '../support/snapshots.ts';
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
@@ -22,13 +22,7 @@ afterAll(() => sharedDirs.cleanup());
 /** The small catalogue and 40 more videos with long descriptions, so that many pages are compressed. */
 const catalogue = () => [
   ...smallCatalogue(),
-  ...Array.from({ length: 40 }, (_, i) => rawVideo(`long${i}`, {
-    category: i % 2 === 0 ? 'music' : 'tech',
-    channel: i % 3 === 0 ? 'bob' : 'alice',
-    publishedAt: `2026-02-${String((i % 28) + 1).padStart(2, '0')}T10:00:00Z`,
-    views: i * 7,
-    description: `Video ${i}: ${'a long description of what happens in it. '.repeat(40)}`,
-  })),
+  ...longVideos(40, (i) => `Video ${i}: ${'a long description of what happens in it. '.repeat(40)}`),
 ];
 
 const snapshotDir = (options: BuildOptions, id: string) => join(layoutOf(options.distDir).root, id);

@@ -30,6 +30,20 @@ export function smallCatalogue(): Raw[] {
   ];
 }
 
+/**
+ * `count` public videos `long0`, `long1`… beside the small catalogue: every other one music, every
+ * third one on bob's channel, spread over February's days, with growing views and `description(i)`.
+ */
+export function longVideos(count: number, description: (i: number) => string): Raw[] {
+  return Array.from({ length: count }, (_, i) => rawVideo(`long${i}`, {
+    category: i % 2 === 0 ? 'music' : 'tech',
+    channel: i % 3 === 0 ? 'bob' : 'alice',
+    publishedAt: `2026-02-${String((i % 28) + 1).padStart(2, '0')}T10:00:00Z`,
+    views: i * 7,
+    description: description(i),
+  }));
+}
+
 /** Writes records into a new catalogue file in one transaction and closes it. */
 export function writeCatalogueFile(file: string, raws: readonly Raw[]): string {
   const db = openCatalogue(file);
