@@ -44,17 +44,19 @@ function sharedValues(): <T extends string | null>(value: T) => T {
 const rowsOf = (db: Catalogue, sql: string): Iterable<Row> => db.prepare(sql).raw().iterate() as Iterable<Row>;
 
 /**
- * Child rows of videos, grouped by video: `sql` yields the video id first and comes in (video id,
- * position) order, the table's primary key, so each list keeps its order. Only the lists of videos
- * that are read reach a record. Each video's rows come in one run, so its list is looked up once a
- * run, not once a row: at a million videos, 4 million tag rows looked up one by one in a map of a
+ * Child rows grouped by their owner (a video, a playlist): `sql` yields the owner's id first and
+ * comes in (owner, position) order, the table's primary key, so each list keeps its order. Only the
+ * lists of owners that are read reach a record. Each owner's rows come in one run, so its list is
+ * looked up once a run, not once a row: at a million videos, 4 million tag rows looked up one by one in a map of a
  * million cost more than their scan (docs/performance.md, "The catalogue read and the model's records").
+ * Rows `keep` refuses are left out before any list is made for them.
  */
-function childrenOf<T>(db: Catalogue, sql: string, toItem: (row: Row) => T): Map<string, T[]> {
+function childrenOf<T>(db: Catalogue, sql: string, toItem: (row: Row) => T, keep?: (row: Row) => boolean): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   let owner: string | undefined;
   let list: T[] = [];
   for (const row of rowsOf(db, sql)) {
+    if (keep !== undefined && !keep(row)) continue;
     if (row[0] !== owner) {
       owner = row[0] as string;
       const known = groups.get(owner);
@@ -163,20 +165,8 @@ export function readDeriveFields(db: Catalogue): DeriveRecord[] {
 
 function readPlaylists(db: Catalogue, visible: ReadonlySet<string>): PublicPlaylist[] {
   // items are (playlist, video): keyed by playlist, kept when the video is visible
-  const items = new Map<string, string[]>();
-  let playlist: string | undefined;
-  let list: string[] | undefined;
-  for (const row of rowsOf(db, 'SELECT playlist_id, video_id FROM playlist_items ORDER BY playlist_id, position')) {
-    const videoId = row[1] as string;
-    if (!visible.has(videoId)) continue;
-    // rows come by playlist: its list is looked up once a run, not once an item
-    if (row[0] !== playlist) {
-      playlist = row[0] as string;
-      list = items.get(playlist);
-      if (list === undefined) items.set(playlist, (list = []));
-    }
-    list!.push(videoId);
-  }
+  const items = childrenOf(db, 'SELECT playlist_id, video_id FROM playlist_items ORDER BY playlist_id, position',
+    (r) => r[1] as string, (r) => visible.has(r[1] as string));
   const rows = [...rowsOf(db, `SELECT id, channel, title, description, privacy, created_at, updated_at FROM playlists WHERE ${VISIBLE}`)];
   return sortBinary(rows, (r) => r[0] as string).map((p) => ({
     id: p[0] as string,
