@@ -1,5 +1,6 @@
 // What a build is made from: the catalogue's public records, checked (check-catalogue.ts names the
-// record and field that would break the site), its revision, and where its change log stands with
+// record and field that would break the site; only the records changed since the served snapshot's
+// mark when there is one), its revision, and where its change log stands with
 // the records changed since the served snapshot's mark (change-log.ts), read in one transaction.
 import { readChangeLogMark, readChangesSince, type ChangeLogMark, type ChangesSince } from '../catalogue/change-log.ts';
 import { checkCatalogue } from '../catalogue/check-catalogue.ts';
@@ -22,13 +23,10 @@ export function readBuildInput(file: string, since?: ChangeLogMark): BuildInput 
   const db = openCatalogue(file, { readonly: true });
   try {
     return db.transaction(() => {
-      checkCatalogue(db);
-      return {
-        catalogue: readCatalogue(db),
-        revision: readRevision(db),
-        changeLog: readChangeLogMark(db),
-        changed: since ? readChangesSince(db, since) : { none: 'no mark of the change log is recorded beside the served snapshot (built-from.json)' },
-      };
+      const changed: ChangesSince = since ? readChangesSince(db, since) : { none: 'no mark of the change log is recorded beside the served snapshot (built-from.json)' };
+      // the served snapshot's build checked the catalogue as it stood at the mark: only what changed since is checked again
+      checkCatalogue(db, changed.changes);
+      return { catalogue: readCatalogue(db), revision: readRevision(db), changeLog: readChangeLogMark(db), changed };
     })();
   } finally {
     db.close();
