@@ -11,7 +11,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, statSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.ts';
@@ -24,7 +24,7 @@ import { freePort } from './serving.ts';
 const { values } = parseArgs({
   options: {
     app: { type: 'string' }, warm: { type: 'string' }, runs: { type: 'string' }, idle: { type: 'string' }, count: { type: 'string' }, gc: { type: 'boolean' },
-    port: { type: 'string' }, slowest: { type: 'string' }, 'node-flags': { type: 'string' }, 'by-run': { type: 'boolean' }, log: { type: 'string' },
+    port: { type: 'string' }, slowest: { type: 'string' }, 'node-flags': { type: 'string' }, 'by-run': { type: 'boolean' }, 'renice-gc': { type: 'boolean' }, log: { type: 'string' },
   },
 });
 const app = resolve(values.app ?? '.');
@@ -128,6 +128,12 @@ try {
   const tree = processTree(server.pid!);
   const serving = tree.reduce((a, b) => (processCpu(b) > processCpu(a) ? b : a));
   servingPid = serving;
+  if (values['renice-gc']) {
+    // V8's platform workers (concurrent marking, parallel scavenges, compiles) at the lowest priority
+    const workers = readdirSync(`/proc/${serving}/task`).filter((tid) => readFileSync(`/proc/${serving}/task/${tid}/comm`, 'utf8').trim() === 'V8Worker');
+    for (const tid of workers) setPriority(Number(tid), 19);
+    console.log(`niced to 19: ${workers.length} V8Worker threads`);
+  }
   console.log(`${values.app ?? '.'}: serving process ${serving}; load ${load()}`);
   if (warm > 0) {
     writeFileSync(join(dir, 'urls.txt'), urls.join('\n') + '\n');
@@ -153,7 +159,8 @@ try {
   if (values.log) console.log(`the server's log during the firsts: bytes ${logAt}–${logSize()} of ${values.log}`);
   console.log(`identity, ${identity.length}: ${percentiles(identity.map((a) => a.ms))}; main thread CPU ${((cpu1[0]! - cpu0[0]!) / identity.length * 1000).toFixed(3)} ms an answer (process ${((cpu1[1]! - cpu0[1]!) / identity.length * 1000).toFixed(3)})`);
   console.log(`br accepted, ${br.length}: ${percentiles(br.map((a) => a.ms))}; main thread CPU ${((cpu2[0]! - cpu1[0]!) / br.length * 1000).toFixed(3)} ms an answer (process ${((cpu2[1]! - cpu1[1]!) / br.length * 1000).toFixed(3)})`);
-  console.log(`the server's main thread on core per answer (its work, GC included), identity: ${percentiles(identity.map((a) => a.run))}; br: ${percentiles(br.map((a) => a.run))}`);
+  const mean = (xs: number[]) => (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(3);
+  console.log(`the server's main thread on core per answer (its work, GC included), identity: mean ${mean(identity.map((a) => a.run))}, ${percentiles(identity.map((a) => a.run))}; br: mean ${mean(br.map((a) => a.run))}, ${percentiles(br.map((a) => a.run))}`);
   console.log(`its wait for core 0 per answer, identity: ${percentiles(identity.map((a) => a.wait))}; br: ${percentiles(br.map((a) => a.wait))}`);
   console.log(`all: ${(wall / 1000).toFixed(1)} s; load ${load()}; failed: ${[...identity, ...br].filter((a) => a.status !== 200).length}`);
 
