@@ -1,13 +1,19 @@
-// npx node scripts/bench/first-answers.ts [--app DIR] [--warm S] [--count N] [--gc]: what bench:mix's
+// npx node scripts/bench/first-answers.ts [--app DIR] [--warm S] [--runs R] [--idle S] [--count N] [--gc]
+// [--by-run] [--renice-gc] [--node-flags=FLAGS] [--log FILE] [--port P] [--slowest K]: what bench:mix's
 // first requests (list pages never asked before, one at a time, half identity, half with br
 // accepted) are made of, answer by answer. Starts the server of the worktree DIR (default: this one;
-// its bundle, as `npm start` runs it) on the snapshot in DIST_DIR, pinned to core 0; with --warm S,
-// first S seconds of wrk -t1 -c50 over bench:mix's 5,000 URLs (core 1) and one fetch of each, so the
-// heap and the answer cache are where bench:mix leaves them; then the N (default 1,000) first
-// requests. Prints the percentiles of each half, the serving process's CPU per first answer (its
-// main thread's, from /proc), the slowest 20 answers with their size and encoding, and with --gc
-// the collections in the serving process (a PerformanceObserver --import'ed through NODE_OPTIONS)
-// that overlapped them. docs/performance.md, "The first list answers, thirteenth round".
+// its bundle, as `npm start` runs it, with FLAGS added) on the snapshot in DIST_DIR, pinned to core 0;
+// with --warm S, first R (default 1) runs of S seconds of wrk -t1 -c50 over bench:mix's 5,000 URLs
+// (core 1) and one fetch of each, then S seconds idle (--idle), so that the heap and the answer cache
+// are where bench:mix leaves them; then the N (default 1,000) first requests. Prints the percentiles
+// of each half; the serving process's CPU per first answer; its main thread's time on a core and its
+// wait for one, answer by answer (/proc/PID/task/PID/schedstat read before and after each request:
+// the server's work apart from the machine's); the slowest K (default 20) answers (by their time on a
+// core with --by-run) with their size and encoding; with --gc the collections in the serving process
+// (a PerformanceObserver --import'ed through NODE_OPTIONS) that overlapped them. --renice-gc puts V8's
+// worker threads of the serving process at nice 19 (tried: docs/performance.md). The answers are
+// written as JSON to the temporary directory. docs/performance.md, "The first list answers,
+// thirteenth round".
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, statSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
@@ -193,6 +199,5 @@ try {
 } finally {
   server.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 300));
-  for (const f of readdirSync(dir)) void f;
   rmSync(dir, { recursive: true, force: true });
 }
