@@ -3,7 +3,7 @@
 import type { Urls } from '../model/urls.ts';
 import type { Answer, CachePolicy, Context, Endpoint } from './endpoint.ts';
 import { problemBody, ProblemError } from './problems.ts';
-import { serialise } from '../lib/serialise.ts';
+import { serialise, serialiseBytes } from '../lib/serialise.ts';
 import { etagOf } from '../http/etag.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -34,7 +34,7 @@ export interface Rendered {
 }
 
 export function renderAnswer(answer: Answer, cache: CachePolicy, urls: Urls): Rendered {
-  const body = Buffer.from(serialise(answer.body));
+  const body = serialiseBytes(answer.body);
   const headers: Record<string, string> = {
     'content-type': JSON_TYPE,
     // the prerendered pages get CACHE_CONTROL.snapshot where they are served (static-pages.ts)
