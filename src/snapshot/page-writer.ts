@@ -29,7 +29,7 @@ import { shardOf } from './page-shards.ts';
 import { pageTableOf, type PageTable } from './page-table.ts';
 import type { PreviousPageFiles } from './previous-snapshot.ts';
 import { startShardCheck, type ShardCheck } from './shard-check.ts';
-import { WrittenPages } from './written-pages.ts';
+import { TAKEN, WrittenPages } from './written-pages.ts';
 
 const MAX_PENDING_BATCHES = 8;
 
@@ -208,6 +208,9 @@ interface Run {
   readonly end: [number, number, number];
 }
 
+/** A page of the previous snapshot whose key is in the map of the others (`taken`: TAKEN while it is taken in place) */
+const IN_OTHERS = 2;
+
 /** Identity bytes a run holds at most before it is appended (its bytes are read at once). */
 const RUN_BYTES = 1 << 20;
 /** the range of a page whose bytes are not appended yet (replaced when its run is) */
@@ -231,7 +234,11 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   let reuse = options.reuse;
   /** the previous snapshot's pages (a page table: their ranges read without an entry made) */
   const table: PageTable | undefined = reuse && pageTableOf(reuse.pages);
-  /** a byte a previous page: 1 while it is taken in place (in Shard.linked, not in `others`) */
+  /**
+   * A byte a previous page: TAKEN while it is taken in place (in Shard.linked, not in `others`),
+   * IN_OTHERS once its key is in `others`, else 0; so a page of the previous snapshot is known to be
+   * written twice without its key looked up in `others`.
+   */
   const taken = new Uint8Array(table?.size ?? 0);
   let takenCount = 0;
   const entries = new WrittenPages(others, table, taken, () => takenCount);
@@ -343,7 +350,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   /** Takes previous page number `n` as it is, in its place in `shard` (read only if the shard is not linked). */
   const takeInPlace = (shard: Shard, n: number, copied: boolean) => {
     shard.linked!.push(copied ? n : ~n);
-    taken[n] = 1;
+    taken[n] = TAKEN;
     takenCount++;
     countTaken(n, 1, shard.ends);
   };
@@ -537,7 +544,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     check?.skip(shard.index);
     for (const held of numbers) {
       const n = held < 0 ? ~held : held;
-      taken[n] = 0;
+      taken[n] = IN_OTHERS;
       takenCount--;
       countTaken(n, -1);
     }
@@ -632,8 +639,9 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     isPrevious,
     copy(key, again) {
       const n = table?.indexOf(key) ?? -1;
-      if (others.has(key) || (n !== -1 && taken[n] === 1)) throw new Error(`page ${key} was rendered twice`);
+      // a key the previous snapshot has not is never copied (write() says whether it was written twice)
       if (n === -1) return false;
+      if (taken[n] !== 0) throw new Error(`page ${key} was rendered twice`);
       if (again) renderAgain = again;
       const shard = shards[shardOf(key, shardCount)]!;
       if (inPlace(shard, n)) {
@@ -641,6 +649,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       } else {
         unlink(shard);
         if (!addToRun(shard, key, table!.entryAt(n), true)) return false;
+        taken[n] = IN_OTHERS;
       }
       counts.reused++;
       counts.copied++;
@@ -649,7 +658,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     },
     write(key, rendered) {
       const n = table?.indexOf(key) ?? -1;
-      if (others.has(key) || (n !== -1 && taken[n] === 1)) throw new Error(`page ${key} was rendered twice`);
+      if (n === -1 ? others.has(key) : taken[n] !== 0) throw new Error(`page ${key} was rendered twice`);
       const shard = shards[shardOf(key, shardCount)]!;
       if (n !== -1) previousKeys++;
       const before = n !== -1 && inPlace(shard, n) ? table!.entryAt(n) : undefined;
@@ -662,6 +671,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
         return;
       }
       unlink(shard);
+      if (n !== -1) taken[n] = IN_OTHERS;
       writeNow(shard, key, rendered);
     },
     async keepUp() {

@@ -8,6 +8,9 @@
 import type { PageEntry } from './manifest.ts';
 import type { PageTable } from './page-table.ts';
 
+/** The value of a page taken in place in WrittenPages' `taken` (page-writer.ts keeps others there too). */
+export const TAKEN = 1;
+
 export class WrittenPages implements ReadonlyMap<string, PageEntry> {
   /** the entries made for pages taken in place, when asked (carried: page-writer.ts carriesPreviousEtag) */
   readonly #made = new WeakSet<PageEntry>();
@@ -15,8 +18,8 @@ export class WrittenPages implements ReadonlyMap<string, PageEntry> {
   /**
    * @param others every page not taken in place, by key
    * @param served the served page table the pages taken in place are numbered in
-   * @param taken a byte a page of `served`: 1 for a page taken in place (its key is not in `others`)
-   * @param count how many of `taken` are 1
+   * @param taken a byte a page of `served`: TAKEN for a page taken in place (its key is not in `others`)
+   * @param count how many of `taken` are TAKEN
    */
   readonly others: ReadonlyMap<string, PageEntry>;
   readonly served: PageTable | undefined;
@@ -41,7 +44,7 @@ export class WrittenPages implements ReadonlyMap<string, PageEntry> {
 
   /** Whether page number `n` of the served table is taken in place. */
   isTaken(n: number): boolean {
-    return this.taken[n] === 1;
+    return this.taken[n] === TAKEN;
   }
 
   /** Whether `entry` was made here for a page taken in place (its ETag is the served page's). */
@@ -52,7 +55,7 @@ export class WrittenPages implements ReadonlyMap<string, PageEntry> {
   #takenIndex(key: string): number {
     if (this.served === undefined || this.count() === 0) return -1;
     const n = this.served.indexOf(key);
-    return n !== -1 && this.taken[n] === 1 ? n : -1;
+    return n !== -1 && this.taken[n] === TAKEN ? n : -1;
   }
 
   #entry(n: number): PageEntry {
@@ -74,7 +77,7 @@ export class WrittenPages implements ReadonlyMap<string, PageEntry> {
 
   *#takenNumbers(): Generator<number> {
     if (this.count() === 0) return;
-    for (let n = 0; n < this.taken.length; n++) if (this.taken[n] === 1) yield n;
+    for (let n = 0; n < this.taken.length; n++) if (this.taken[n] === TAKEN) yield n;
   }
 
   *keys(): MapIterator<string> {
