@@ -93,10 +93,13 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
         url = answered.answer.next;
       }
       pagesProgress.page(planned.list === true);
-      if (++done % 256 === 0) await writer.keepUp();
-      if (performance.now() - lastReport > 5000) {
-        lastReport = performance.now();
-        report();
+      // every 256 pages (not every page: the clock too is read then)
+      if (++done % 256 === 0) {
+        await writer.keepUp();
+        if (performance.now() - lastReport > 5000) {
+          lastReport = performance.now();
+          report();
+        }
       }
     }
   }
