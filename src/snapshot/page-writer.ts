@@ -191,7 +191,6 @@ interface Shard {
   waiting: number;
 }
 
-
 /**
  * Pages taken from the previous snapshot for a shard that is written (not linked), whose bytes
  * follow each other in one previous shard's files: appended together when the run ends (a page
