@@ -1,4 +1,5 @@
 import { PageTable } from './page-table.ts';
+import { WrittenPages } from './written-pages.ts';
 
 /** What the diff needs of a manifest: each page's ETag. */
 export interface PageEtags {
@@ -19,7 +20,8 @@ export function diffManifests(previous: PageEtags | undefined, next: PageEtags):
  * them). The served snapshot's page table (page-table.ts) is asked whether each ETag is the same,
  * making no entry and no string; its keys are only walked when some of them are not in `after`.
  * A page `carried` (taken from `before` under the same key as it was: page-writer.ts
- * carriesPreviousEtag) is the same without asking.
+ * carriesPreviousEtag) is the same without asking; so are the pages a build took in place, held by
+ * their page numbers in `before` (written-pages.ts), which are not walked at all.
  */
 export function diffPages<E extends { readonly etag: string }>(before: ReadonlyMap<string, { readonly etag: string }> | undefined, after: ReadonlyMap<string, E>, carried?: (entry: E) => boolean): string[] {
   const changed: string[] = [];
@@ -30,7 +32,14 @@ export function diffPages<E extends { readonly etag: string }>(before: ReadonlyM
     };
   /** keys of `after` that `before` has: when they are all of before's, none of before's was removed */
   let kept = 0;
-  for (const [key, entry] of after) {
+  // the pages a build took in place from `before` are held by their page numbers in it
+  // (written-pages.ts): the same key and ETag, counted without walking them
+  let walked: ReadonlyMap<string, E> = after;
+  if (after instanceof WrittenPages && before !== undefined && after.served === before) {
+    kept += after.takenCount;
+    walked = after.others as unknown as ReadonlyMap<string, E>;
+  }
+  for (const [key, entry] of walked) {
     if (before !== undefined && carried?.(entry) === true) {
       kept++;
       continue;

@@ -90,6 +90,47 @@ export function videoKeysOf(model: Model, inputs: PageInputs): VideoKeys {
   return model.entries.map((entry) => inputs.get(videoGroup(entry.video.id)));
 }
 
+const VIDEO_GROUP = videoGroup('');
+
+/** The code-unit order of `group`'s id (after `video:`) and `id`, compared in place: no string made. */
+function compareVideoId(group: string, id: string): number {
+  const at = VIDEO_GROUP.length;
+  const n = Math.min(group.length - at, id.length);
+  for (let i = 0; i < n; i++) {
+    const d = group.charCodeAt(at + i) - id.charCodeAt(i);
+    if (d !== 0) return d;
+  }
+  return group.length - at - id.length;
+}
+
+/**
+ * The served key of each video's pages (`previous.get(videoGroup(id))`), asked for the videos in
+ * code-unit order of their ids (the pages' plan: plan-pages.ts): the served groups are listed in
+ * that order too (writePageInputs), so each id is compared in place with the next served video
+ * group, and the served keys are walked alongside, instead of a `video:<id>` string made and
+ * hashed per video. An id not found there (a video added, or asked out of order) is looked up by
+ * name: the answer is always the map's.
+ */
+export function servedVideoKeys(previous: PageInputs): (id: string) => string | undefined {
+  const groups: string[] = [];
+  const keys: string[] = [];
+  for (const [group, key] of previous) {
+    if (!group.startsWith(VIDEO_GROUP)) continue;
+    groups.push(group);
+    keys.push(key);
+  }
+  let next = 0;
+  return (id) => {
+    while (next < groups.length) {
+      const order = compareVideoId(groups[next]!, id);
+      if (order === 0) return keys[next++];
+      if (order > 0) break;
+      next++; // a served video this build does not have (or asked out of order: looked up by name below)
+    }
+    return previous.get(videoGroup(id));
+  };
+}
+
 /**
  * The key of an answered page (the second rule above): a function of the answer that serialises
  * no video resource, only its input key. Strings starting with NUL are escaped, so no field can

@@ -398,6 +398,40 @@ export class PageTable implements ReadonlyMap<string, PageEntry> {
     }
   }
 
+  /** The page number of `key` (the pages in the manifest's order), or -1: found as `get` finds it. */
+  indexOf(key: string): number {
+    return this.#find(key);
+  }
+
+  /** The entry of page number `i` (a new object, as `get` makes it). */
+  entryAt(i: number): PageEntry {
+    return this.#entryAt(i);
+  }
+
+  /**
+   * Whether page number `i` has range `r` (0: body, 1: br, 2: gzip); if so its offset, length and
+   * shard are put in `into` (no object made: the page writer asks this of every page it takes in
+   * place, page-writer.ts).
+   */
+  rangeInto(i: number, r: number, into: Float64Array): boolean {
+    const flag = this.#p.flags[i]!;
+    if (flag & KEPT_AS_TEXT) {
+      const entry = this.#entryAt(i);
+      const range = r === 0 ? entry.body : r === 1 ? entry.br : entry.gzip;
+      if (range === undefined) return false;
+      into[0] = range[0];
+      into[1] = range[1];
+      into[2] = range[3];
+      return true;
+    }
+    if ((r === 1 && !(flag & HAS_BR)) || (r === 2 && !(flag & HAS_GZIP))) return false;
+    const n = 9 * i + 3 * r;
+    into[0] = this.#p.offsets[3 * i + r]!;
+    into[1] = this.#p.numbers[n]!;
+    into[2] = this.#p.numbers[n + 2]!;
+    return true;
+  }
+
   /** The key of page number `i` (the pages in the manifest's order). */
   keyAt(i: number): string {
     return this.#keyAt(i);
@@ -507,4 +541,12 @@ export class PageTable implements ReadonlyMap<string, PageEntry> {
   forEach(callback: (value: PageEntry, key: string, map: ReadonlyMap<string, PageEntry>) => void, thisArg?: unknown): void {
     for (const [key, entry] of this.entries()) callback.call(thisArg, entry, key, this);
   }
+}
+
+/** A table of `pages` (any ReadonlyMap of entries; a PageTable is itself): what the page writer reads the served pages from. */
+export function pageTableOf(pages: ReadonlyMap<string, PageEntry>): PageTable {
+  if (pages instanceof PageTable) return pages;
+  const packer = createPagePacker();
+  for (const [key, entry] of pages) packer.add(key, entry);
+  return new PageTable(packer.finish());
 }

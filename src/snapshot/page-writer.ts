@@ -26,8 +26,10 @@ import type { FileRecord, PageEntry, Range } from './manifest.ts';
 import { createPageFileSinks, type PageFileSinks } from './page-file-sinks.ts';
 import { checksumOf, PageReadError, readExactlyInto } from './page-files.ts';
 import { shardOf } from './page-shards.ts';
+import { pageTableOf, type PageTable } from './page-table.ts';
 import type { PreviousPageFiles } from './previous-snapshot.ts';
 import { startShardCheck, type ShardCheck } from './shard-check.ts';
+import { TAKEN, WrittenPages } from './written-pages.ts';
 
 const MAX_PENDING_BATCHES = 8;
 
@@ -139,7 +141,8 @@ export interface PageWriter {
   close(): Promise<void>;
   /** Stops the workers without finishing (after a failure). */
   abort(): Promise<void>;
-  readonly entries: Map<string, PageEntry>;
+  /** every page written or taken, by key (the pages taken in place held by their served page numbers: written-pages.ts) */
+  readonly entries: WrittenPages;
   /**
    * Whether `entry` (one of `entries`) is a page taken from the previous snapshot as it was, so its
    * ETag is that of the previous page of the same key (the purge list needs no look-up for it).
@@ -174,9 +177,12 @@ interface Shard {
    * The pages of this shard, in order, taken from the previous snapshot's same shard at the same
    * place (not read): the first bytes of its previous files, up to `ends`. Undefined once the
    * shard cannot be linked (a page not in its place was written to it): those pages were then
-   * written out.
+   * written out. Each is its page number in the previous page table when it was copied
+   * unrendered, its bitwise complement (negative) when it was rendered to the same bytes: no key
+   * and no entry a page, for the 300,000 pages a small rebuild takes so, all kept to the end
+   * (docs/performance.md, "The pages phase's pages taken by their place").
    */
-  linked: Taken | undefined;
+  linked: number[] | undefined;
   /** the end of the linked pages in the previous body, br and gzip files */
   readonly ends: [number, number, number];
   /** pages copied from the previous snapshot not yet appended: consecutive in one previous shard's files */
@@ -184,20 +190,6 @@ interface Shard {
   /** pages of this shard queued in the compress pool, not yet placed: variants at hand wait behind them */
   waiting: number;
 }
-
-/**
- * The pages of a shard taken in place (Shard.linked), as three lists of the same length (the i-th
- * page's key, previous entry and whether it was copied unrendered, not rendered to the same bytes):
- * no object a page, for the 300,000 pages a small rebuild takes so, all kept to the end
- * (docs/performance.md, "The pages phase's list pages and pages taken in place").
- */
-interface Taken {
-  readonly keys: string[];
-  readonly befores: PageEntry[];
-  readonly copied: boolean[];
-}
-
-const noneTaken = (): Taken => ({ keys: [], befores: [], copied: [] });
 
 /**
  * Pages taken from the previous snapshot for a shard that is written (not linked), whose bytes
@@ -215,6 +207,9 @@ interface Run {
   readonly end: [number, number, number];
 }
 
+/** A page of the previous snapshot whose key is in the map of the others (`taken`: TAKEN while it is taken in place) */
+const IN_OTHERS = 2;
+
 /** Identity bytes a run holds at most before it is appended (its bytes are read at once). */
 const RUN_BYTES = 1 << 20;
 /** the range of a page whose bytes are not appended yet (replaced when its run is) */
@@ -226,8 +221,9 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const { shards: shardCount } = options;
   const pool = createCompressPool();
   const sinks = createPageFileSinks();
-  const entries = new Map<string, PageEntry>();
-  /** the entries of pages taken from the previous snapshot as they were (their ETag is the previous page's) */
+  /** the pages not taken in place (those are `taken`, by their previous page number) */
+  const others = new Map<string, PageEntry>();
+  /** the entries of `others` taken from the previous snapshot as they were (their ETag is the previous page's) */
   const carried = new Set<PageEntry>();
   const bytes = { identity: 0, br: 0, gzip: 0 };
   const counts: PageCounts = { reused: 0, compressed: 0, copied: 0, linked: 0, unlinked: 0 };
@@ -235,6 +231,16 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const linkedShards = new Set<number>();
   let previousKeys = 0;
   let reuse = options.reuse;
+  /** the previous snapshot's pages (a page table: their ranges read without an entry made) */
+  const table: PageTable | undefined = reuse && pageTableOf(reuse.pages);
+  /**
+   * A byte a previous page: TAKEN while it is taken in place (in Shard.linked, not in `others`),
+   * IN_OTHERS once its key is in `others`, else 0; so a page of the previous snapshot is known to be
+   * written twice without its key looked up in `others`.
+   */
+  const taken = new Uint8Array(table?.size ?? 0);
+  let takenCount = 0;
+  const entries = new WrittenPages(others, table, taken, () => takenCount);
   let reuseStopped: string | undefined;
   /** shards of the previous snapshot a read from failed its check: nothing more is read from them */
   const untrusted = new Set<number>();
@@ -246,7 +252,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   const check = !linking ? undefined : options.check?.shards === shardCount ? options.check : startShardCheck(reuse!.files.dir, reuse!.files.id, shardCount, reuse!.files.records);
   /** a check started before the writer that it does not use (the shard counts differ) */
   const unused = options.check !== check ? options.check : undefined;
-  const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? noneTaken() : undefined, ends: [0, 0, 0], run: undefined, waiting: 0 }));
+  const shards: Shard[] = Array.from({ length: shardCount }, (_, index) => ({ index, files: undefined, linked: linking ? [] : undefined, ends: [0, 0, 0], run: undefined, waiting: 0 }));
   // The sinks' thread is started now when a shard is sure to be written (none is linked, or the
   // check skips shards from the start: they hold a video whose pages' inputs changed), so that its
   // start overlaps the pages instead of waiting for the first batch, late in a small rebuild.
@@ -269,7 +275,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   };
   const isPrevious = (key: string, body: Buffer): boolean => {
     if (confirmed?.key === key && confirmed.body === body) return true;
-    const before = reuse?.pages.get(key);
+    const before = table?.get(key);
     if (before === undefined || before.body[1] !== body.length) return false;
     const same = fromPrevious(before.body[3], (previous) => previous.files.read('body', before.body).equals(body)) ?? false;
     if (same) confirmed = { key, body };
@@ -281,7 +287,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
   /** The previous page's variants, when `body` is exactly its bytes. */
   const previousVariants = (key: string, body: Buffer): Variants | undefined => {
     if (!isPrevious(key, body)) return undefined;
-    return variantsOf(reuse!.pages.get(key)!);
+    return variantsOf(table!.get(key)!);
   };
   /** Appends a page's variants to its shard's files (in page order: the caller keeps it). */
   const place = (shard: Shard, entry: MutableEntry, [br, gzip]: Variants, sums?: Checksums) => {
@@ -315,30 +321,37 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     });
   };
 
-  /** Whether the previous page `before` would be at the same place in `shard` (its next bytes in every file). */
-  const inPlace = (shard: Shard, before: PageEntry): boolean => {
+  /** a previous page's range as the table gives it: offset, length, shard (page-table.ts rangeInto) */
+  const place3 = new Float64Array(3);
+  /** Whether previous page number `n` would be at the same place in `shard` (its next bytes in every file). */
+  const inPlace = (shard: Shard, n: number): boolean => {
     if (shard.linked === undefined) return false;
-    const fits = (range: Range | undefined, kind: PageKind) => range === undefined || (range[3] === shard.index && range[0] === shard.ends[KIND_INDEX[kind]]);
-    return before.body[3] === shard.index && fits(before.body, 'body') && fits(before.br, 'br') && fits(before.gzip, 'gzip');
+    for (let r = 0; r < 3; r++) {
+      if (!table!.rangeInto(n, r, place3)) {
+        if (r === 0) return false;
+        continue;
+      }
+      if (place3[2] !== shard.index || place3[0] !== shard.ends[r]) return false;
+    }
+    return true;
   };
-  /** Takes the previous page `before` as it is, in its place in `shard` (read only if the shard is not linked). */
-  const takeInPlace = (shard: Shard, key: string, before: PageEntry, copied: boolean) => {
-    const taken = shard.linked!;
-    taken.keys.push(key);
-    taken.befores.push(before);
-    taken.copied.push(copied);
-    entries.set(key, before);
-    carried.add(before);
-    shard.ends[0] += before.body[1];
-    bytes.identity += before.body[1];
-    if (before.br) {
-      shard.ends[1] += before.br[1];
-      bytes.br += before.br[1];
+  /** Adds (`sign` 1) or takes off (-1) the lengths of previous page number `n`'s ranges to the bytes written, and to `ends` when given. */
+  const countTaken = (n: number, sign: number, ends?: [number, number, number]) => {
+    for (let r = 0; r < 3; r++) {
+      if (!table!.rangeInto(n, r, place3)) continue;
+      const length = sign * place3[1]!;
+      if (ends) ends[r] = ends[r]! + length;
+      if (r === 0) bytes.identity += length;
+      else if (r === 1) bytes.br += length;
+      else bytes.gzip += length;
     }
-    if (before.gzip) {
-      shard.ends[2] += before.gzip[1];
-      bytes.gzip += before.gzip[1];
-    }
+  };
+  /** Takes previous page number `n` as it is, in its place in `shard` (read only if the shard is not linked). */
+  const takeInPlace = (shard: Shard, n: number, copied: boolean) => {
+    shard.linked!.push(copied ? n : ~n);
+    taken[n] = TAKEN;
+    takenCount++;
+    countTaken(n, 1, shard.ends);
   };
 
   /** The previous page files' descriptors, by name, opened at their first run (closed by `closeRunFiles`). */
@@ -397,7 +410,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     const entry: MutableEntry = { etag: before.etag, body: NOT_YET };
     if (before.link !== undefined) entry.link = before.link;
     if (before.noindex) entry.noindex = true;
-    entries.set(key, entry);
+    others.set(key, entry);
     carried.add(entry);
     run.pages.push({ key, before, entry, copied });
     run.end[0] += before.body[1];
@@ -508,13 +521,13 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     bytes.identity += body.length;
     if (rendered.headers['link']) entry.link = rendered.headers['link'];
     if (rendered.headers['x-robots-tag']) entry.noindex = true;
-    entries.set(key, entry);
+    others.set(key, entry);
     const ready = previousVariants(key, body);
     confirmed = undefined;
     if (ready) counts.reused++;
     if (body.length >= MIN_COMPRESSIBLE) {
       if (!ready) counts.compressed++;
-      const before = ready && reuse?.pages.get(key);
+      const before = ready && table?.get(key);
       queue(shard, entry, body, ready, before ? [before.br?.[2], before.gzip?.[2]] : undefined);
     }
   };
@@ -524,19 +537,21 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
    * from the previous files (each range checked), or rendered again when they cannot be read intact.
    */
   const unlink = (shard: Shard) => {
-    const taken = shard.linked;
-    if (taken === undefined) return;
+    const numbers = shard.linked;
+    if (numbers === undefined) return;
     shard.linked = undefined;
     check?.skip(shard.index);
-    for (const before of taken.befores) {
-      bytes.identity -= before.body[1];
-      if (before.br) bytes.br -= before.br[1];
-      if (before.gzip) bytes.gzip -= before.gzip[1];
+    for (const held of numbers) {
+      const n = held < 0 ? ~held : held;
+      taken[n] = IN_OTHERS;
+      takenCount--;
+      countTaken(n, -1);
     }
-    for (let i = 0; i < taken.keys.length; i++) {
-      const key = taken.keys[i]!;
-      const copied = taken.copied[i]!;
-      if (addToRun(shard, key, taken.befores[i]!, copied)) continue;
+    for (const held of numbers) {
+      const n = held < 0 ? ~held : held;
+      const copied = held >= 0;
+      const key = table!.keyAt(n);
+      if (addToRun(shard, key, table!.entryAt(n), copied)) continue;
       if (renderAgain === undefined) throw new Error(`page ${key} cannot be read intact from the previous snapshot, and there is nothing to render it again with`);
       counts.reused--;
       if (copied) counts.copied--;
@@ -609,7 +624,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
 
   return {
     entries,
-    carriesPreviousEtag: (entry) => carried.has(entry),
+    carriesPreviousEtag: (entry) => carried.has(entry) || entries.madeForTaken(entry),
     bytes,
     counts,
     get reuseStopped() {
@@ -622,16 +637,18 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     },
     isPrevious,
     copy(key, again) {
-      if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
-      const before = reuse?.pages.get(key);
-      if (before === undefined) return false;
+      const n = table?.indexOf(key) ?? -1;
+      // a key the previous snapshot has not is never copied (write() says whether it was written twice)
+      if (n === -1) return false;
+      if (taken[n] !== 0) throw new Error(`page ${key} was rendered twice`);
       if (again) renderAgain = again;
       const shard = shards[shardOf(key, shardCount)]!;
-      if (inPlace(shard, before)) {
-        takeInPlace(shard, key, before, true);
+      if (inPlace(shard, n)) {
+        takeInPlace(shard, n, true);
       } else {
         unlink(shard);
-        if (!addToRun(shard, key, before, true)) return false;
+        if (!addToRun(shard, key, table!.entryAt(n), true)) return false;
+        taken[n] = IN_OTHERS;
       }
       counts.reused++;
       counts.copied++;
@@ -639,19 +656,21 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       return true;
     },
     write(key, rendered) {
-      if (entries.has(key)) throw new Error(`page ${key} was rendered twice`);
+      const n = table?.indexOf(key) ?? -1;
+      if (n === -1 ? others.has(key) : taken[n] !== 0) throw new Error(`page ${key} was rendered twice`);
       const shard = shards[shardOf(key, shardCount)]!;
-      const before = shard.linked && reuse?.pages.get(key);
-      if (before || reuse?.pages.has(key)) previousKeys++;
+      if (n !== -1) previousKeys++;
+      const before = n !== -1 && inPlace(shard, n) ? table!.entryAt(n) : undefined;
       // a page rendered to exactly its previous bytes and headers, in its place, keeps the shard linkable
-      if (before && inPlace(shard, before) && before.etag === rendered.headers['etag'] && before.link === rendered.headers['link']
+      if (before && before.etag === rendered.headers['etag'] && before.link === rendered.headers['link']
         && (before.noindex === true) === (rendered.headers['x-robots-tag'] !== undefined) && isPrevious(key, rendered.body)) {
         confirmed = undefined;
-        takeInPlace(shard, key, before, false);
+        takeInPlace(shard, n, false);
         counts.reused++;
         return;
       }
       unlink(shard);
+      if (n !== -1) taken[n] = IN_OTHERS;
       writeNow(shard, key, rendered);
     },
     async keepUp() {

@@ -44,13 +44,15 @@ export function* planPages(model: Model): Generator<PlannedQuery> {
     yield { url: path, pages: 1 };
     yield { url: canonicalUrl(`${path}/videos`, { limit }), pages: Number.POSITIVE_INFINITY, list: true };
   }
+  // the comments' query is the same for every video: made once (canonicalUrl appends it to the path)
+  const commentsQuery = canonicalUrl('', { limit });
   for (const id of [...model.videos.keys()].sort()) {
     const path = videoPath(id);
     const group = videoGroup(id);
     const video = model.videos.get(id)!.index;
     yield { url: path, pages: 1, group, video };
     yield { url: `${path}/playback`, pages: 1, group, video };
-    yield { url: canonicalUrl(`${path}/comments`, { limit }), pages: 1, group, video };
+    yield { url: `${path}/comments${commentsQuery}`, pages: 1, group, video };
   }
 }
 

@@ -11,7 +11,7 @@ import type { Context } from '../api/endpoint.ts';
 import type { Model } from '../model/build-model.ts';
 import { createStandIns, withStandIns } from '../model/entries.ts';
 import { createPagesProgress, type PagesExpected } from './build-progress.ts';
-import { createAnswerKeys, videoKeysOf, type PageInputs, type VideoKeys } from './page-inputs.ts';
+import { createAnswerKeys, servedVideoKeys, videoKeysOf, type PageInputs, type VideoKeys } from './page-inputs.ts';
 import type { PageWriter } from './page-writer.ts';
 import { planPages, type PlannedQuery } from './plan-pages.ts';
 import { answerPage, renderAnswered, type AnsweredPage, type CheckedBefore } from './render-page.ts';
@@ -42,14 +42,23 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
   // each video's stand-in made once for all the list pages that name it (entries.ts StandIns)
   const standIns = previousInputs === undefined ? undefined : createStandIns(model.entries.length);
   const unchanged = (key: string, now: string | undefined) => previousInputs !== undefined && now !== undefined && previousInputs.get(key) === now;
+  // the served keys of the videos, walked in the plan's order of videos (page-inputs.ts servedVideoKeys)
+  const servedKeyOf = previousInputs === undefined ? undefined : servedVideoKeys(previousInputs);
   // a video's three pages are planned one after the other, with the same group: its keys are compared
-  // once, its key now taken by its entry's place (the same as by group name: videoKeysOf)
-  let lastGroup: string | undefined;
+  // once, its key now taken by its entry's place (the same as by group name: videoKeysOf), the
+  // served one by its place among the served videos
+  let lastGroup: string | number | undefined;
   let lastUnchanged = false;
   const groupUnchanged = (planned: PlannedQuery & { group: string }): boolean => {
-    if (planned.group !== lastGroup) {
-      lastGroup = planned.group;
-      lastUnchanged = unchanged(planned.group, planned.video === undefined ? inputs.get(planned.group) : videoKeys[planned.video]);
+    const video = planned.video;
+    if (video === undefined ? planned.group !== lastGroup : video !== lastGroup) {
+      lastGroup = video ?? planned.group;
+      if (video === undefined) {
+        lastUnchanged = unchanged(planned.group, inputs.get(planned.group));
+      } else {
+        const now = videoKeys[video];
+        lastUnchanged = now !== undefined && servedKeyOf !== undefined && servedKeyOf(model.entries[video]!.video.id) === now;
+      }
     }
     return lastUnchanged;
   };
@@ -84,10 +93,13 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
         url = answered.answer.next;
       }
       pagesProgress.page(planned.list === true);
-      if (++done % 256 === 0) await writer.keepUp();
-      if (performance.now() - lastReport > 5000) {
-        lastReport = performance.now();
-        report();
+      // every 256 pages (not every page: the clock too is read then)
+      if (++done % 256 === 0) {
+        await writer.keepUp();
+        if (performance.now() - lastReport > 5000) {
+          lastReport = performance.now();
+          report();
+        }
       }
     }
   }

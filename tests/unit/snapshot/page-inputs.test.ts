@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PAGE_INPUTS_FILE, readPageInputs, writePageInputs } from '../../../src/snapshot/page-inputs.ts';
+import { PAGE_INPUTS_FILE, readPageInputs, servedVideoKeys, writePageInputs } from '../../../src/snapshot/page-inputs.ts';
 import { tempDirs } from '../support/fixtures.ts';
 
 const dirs = tempDirs();
@@ -47,5 +47,26 @@ describe('writePageInputs and readPageInputs', () => {
       writeFileSync(join(dir, PAGE_INPUTS_FILE), bytes);
       expect(readPageInputs(dir, recordOf(bytes)), line).toBeUndefined();
     }
+  });
+});
+
+describe('servedVideoKeys', () => {
+  it('answers the served key of every video asked in the plan\'s order, as the map does: videos removed, made private, added between two served ones, ids beyond ASCII, and one asked out of order', async () => {
+    // the served keys as a build reads them back: sorted by the writer, other groups around the videos
+    const ids = ['a', 'a-b', 'a/b', 'b', 'c', 'c0', 'd', 'é', '\u{1f600}'];
+    const served = new Map<string, string>([['/v1/videos?limit=20', 'list'], ['site:/feed.xml', 'feed'], ...ids.map((id): [string, string] => [`video:${id}`, `key of ${id}`])]);
+    const dir = dirs.make();
+    const record = await writePageInputs(dir, served);
+    const read = readPageInputs(dir, record)!;
+    // this build: 'b' removed, 'c0' made private (not asked), 'bb' and 'c00' added between served ones
+    const asked = ['a', 'a-b', 'a/b', 'bb', 'c', 'c00', 'd', 'é', '\u{1f600}', 'zz'].sort();
+    const keyOf = servedVideoKeys(read);
+    for (const id of asked) expect(keyOf(id), id).toBe(read.get(`video:${id}`));
+    expect(keyOf('a'), 'asked again, out of order').toBe('key of a');
+    expect(keyOf('b'), 'a removed video asked after all').toBe('key of b');
+    // the same answers from a map in another order (walked in place only where the orders agree)
+    const shuffled = new Map([...served].reverse());
+    const again = servedVideoKeys(shuffled);
+    for (const id of [...asked, 'b', 'c0']) expect(again(id), id).toBe(shuffled.get(`video:${id}`));
   });
 });

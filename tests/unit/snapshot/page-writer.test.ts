@@ -12,8 +12,10 @@ import { CHUNK_BYTES } from '../../../src/snapshot/page-arena.ts';
 import { MANIFEST_FILE, pageFileName, pageFileNames } from '../../../src/snapshot/layout.ts';
 import { createPageWriter, type PageWriter } from '../../../src/snapshot/page-writer.ts';
 import { shardOf } from '../../../src/snapshot/page-shards.ts';
-import { openPreviousSnapshot, type PreviousSnapshot } from '../../../src/snapshot/previous-snapshot.ts';
+import { openPreviousSnapshot, startOpenPrevious, type PreviousSnapshot, type ServedManifestLines } from '../../../src/snapshot/previous-snapshot.ts';
 import { writeManifest } from '../../../src/snapshot/write-manifest.ts';
+import { diffPages } from '../../../src/snapshot/diff-manifests.ts';
+import type { PageTable } from '../../../src/snapshot/page-table.ts';
 import { pageReader } from '../support/snapshots.ts';
 import { tempDirs } from '../support/fixtures.ts';
 import { etagOf } from '../../../src/http/etag.ts';
@@ -133,6 +135,14 @@ async function previousOf(pages: Map<string, string>): Promise<{ dir: string; sn
   return { dir, snapshot };
 }
 
+/** Where each page's line is in a snapshot's manifest (previous-snapshot.ts, as a build reads it); close it after. */
+async function manifestLinesOf(dir: string, id: string): Promise<ServedManifestLines> {
+  const opened = await startOpenPrevious(dir, id).opened();
+  if (typeof opened === 'string' || opened.manifestLines === undefined) throw new Error(`no lines: ${String(opened)}`);
+  if (typeof opened.files !== 'string') opened.files.close();
+  return opened.manifestLines;
+}
+
 /** Copies every page of `pages` from `previous` into a new writer (a key of `changed` is written with new text instead). */
 async function rebuild(previous: PreviousSnapshot, pages: Map<string, string>, changed: ReadonlyMap<string, string> = new Map()): Promise<{ dir: string; writer: PageWriter }> {
   const dir = dirs.make();
@@ -204,6 +214,77 @@ describe('page shards', () => {
     // the written shard's other pages were copied in runs, with the previous ETags
     expect([...writer.entries.keys()].filter((key) => shardOf(key, SHARDS) === touched && key !== '/v1/videos/v7').length).toBeGreaterThan(3);
     expect(writer.carriesPreviousEtag({ ...writer.entries.get('/v1/videos/v8')! })).toBe(false);
+  });
+
+  it('holds the pages taken in place by their served page numbers, and the manifest, purge list and entries are those of a fresh write: videos removed, made private and added between two served ones, shards not linked', async () => {
+    const pages = videoPages();
+    const { dir: before, snapshot } = await previousOf(pages);
+    const gone = (key: string) => key.startsWith('/v1/videos/v3/') || key === '/v1/videos/v3' || key.startsWith('/v1/videos/v21/') || key === '/v1/videos/v21';
+    // v3 removed, v21 made private (its pages are no longer planned), v30a added between v30 and v31, v9's page changed
+    const now = new Map<string, string>();
+    for (const [key, text] of pages) {
+      if (gone(key)) continue;
+      now.set(key, key === '/v1/videos/v9' ? JSON.stringify({ i: 9, text: 'changed' }) : text);
+      if (key === '/v1/videos/v30/playback') {
+        now.set('/v1/videos/v30a', JSON.stringify({ i: '30a', text: 'new '.repeat(80) }));
+        now.set('/v1/videos/v30a/playback', JSON.stringify({ i: '30a', playback: true }));
+      }
+    }
+    const changed = new Map([['/v1/videos/v9', now.get('/v1/videos/v9')!], ['/v1/videos/v30a', now.get('/v1/videos/v30a')!], ['/v1/videos/v30a/playback', now.get('/v1/videos/v30a/playback')!]]);
+    const { writer } = await rebuild(snapshot, now, changed);
+    const fresh = dirs.make();
+    const direct = createPageWriter(fresh, { shards: SHARDS });
+    for (const [key, text] of now) direct.write(key, rendered(text));
+    await direct.close();
+    const notLinked = new Set([...now.keys(), ...pages.keys()].filter((key) => gone(key) || changed.has(key)).map((key) => shardOf(key, SHARDS)));
+    expect(notLinked.size).toBeLessThan(SHARDS);
+    expect(writer.counts.linked).toBe(SHARDS - notLinked.size);
+    // the pages of the linked shards are held by number, the rest by key
+    const { entries } = writer;
+    const ofLinked = [...now.keys()].filter((key) => !notLinked.has(shardOf(key, SHARDS))).length;
+    expect(entries.takenCount).toBe(ofLinked);
+    expect(entries.others.size).toBe(now.size - ofLinked);
+    expect(entries.size).toBe(now.size);
+    for (const key of now.keys()) {
+      expect(entries.has(key), key).toBe(true);
+      expect(entries.get(key), key).toEqual(direct.entries.get(key));
+    }
+    for (const key of pages.keys()) if (gone(key)) expect(entries.has(key), key).toBe(false);
+    expect([...entries.keys()].sort()).toEqual([...now.keys()].sort());
+    expect([...entries].sort()).toEqual([...direct.entries].sort());
+    // the purge list: the changed, added and removed pages, the same whether the taken pages are walked or not
+    const expected = [...changed.keys(), ...[...pages.keys()].filter(gone)].sort();
+    expect(diffPages(snapshot.pages, entries, writer.carriesPreviousEtag)).toEqual(expected);
+    expect(diffPages(snapshot.pages, new Map(entries))).toEqual(expected);
+    // the manifest, its linked shards' lines copied from the served one's: the bytes of a fresh write's
+    const lines = await manifestLinesOf(before, snapshot.id);
+    const served = { pages: snapshot.pages as PageTable, lines, linked: writer.linkedShards, sameKeys: false };
+    const head = { baseUrl: 'https://x.test', videos: 0, files: writer.files };
+    const ours = await writeManifest(join(dirs.make(), MANIFEST_FILE), { ...head, entries, served });
+    const theirs = await writeManifest(join(dirs.make(), MANIFEST_FILE), { ...head, entries: direct.entries });
+    lines.close();
+    expect(ours.id).toBe(theirs.id);
+  });
+
+  it('holds nothing by number once its shard is not linked, and the same pages with only the served ones: the manifest is walked in the served order', async () => {
+    const pages = videoPages();
+    const { dir: before, snapshot } = await previousOf(pages);
+    const changed = new Map([['/v1/videos/v12/playback', JSON.stringify({ i: 12, playback: 'changed' })]]);
+    const { writer } = await rebuild(snapshot, pages, changed);
+    const touched = shardOf('/v1/videos/v12/playback', SHARDS);
+    for (const key of pages.keys()) {
+      const held = writer.entries.others.has(key);
+      expect(held, key).toBe(shardOf(key, SHARDS) === touched);
+    }
+    expect(writer.previousKeys).toBe(pages.size);
+    const lines = await manifestLinesOf(before, snapshot.id);
+    const served = { pages: snapshot.pages as PageTable, lines, linked: writer.linkedShards, sameKeys: true };
+    const head = { baseUrl: 'https://x.test', videos: 0, files: writer.files };
+    const ours = await writeManifest(join(dirs.make(), MANIFEST_FILE), { ...head, entries: writer.entries, served });
+    const plain = await writeManifest(join(dirs.make(), MANIFEST_FILE), { ...head, entries: new Map(writer.entries) });
+    lines.close();
+    expect(ours.id).toBe(plain.id);
+    expect(diffPages(snapshot.pages, writer.entries, writer.carriesPreviousEtag)).toEqual(['/v1/videos/v12/playback']);
   });
 
   it('does not link a shard that lost its last page (its previous files are longer): its pages are copied', async () => {
