@@ -5,7 +5,8 @@
 // a place never written before; a read that fails is not kept and throws as before. A slab is
 // never written again once a body is in it: when its turn comes round, a new one replaces it
 // (first in, first out, as the answer cache's slabs: answer-cache.ts), so bytes a slow socket
-// still holds stay the bytes it was given. Memory: at most `bytes` of slabs, allocated on demand.
+// still holds stay the bytes it was given. Memory: at most `bytes` of slabs, allocated on demand,
+// and a slab let go is freed once no socket holds a part of it (nothing here keeps a view of it).
 //
 // A body is kept at its second read, not its first: a long tail of pages asked once each would
 // otherwise make and drop a slab every few hundred requests for nothing.
@@ -23,21 +24,16 @@ export interface PageBodies {
   readonly size: number;
 }
 
-interface Kept {
-  readonly bytes: Buffer;
-  readonly slab: number;
-  /** the slab's generation it was copied into: a slab replaced since holds other bodies */
-  readonly generation: number;
-}
 
 export function createPageBodies(bytes: number = PAGE_BODY_BYTES, slabBytes: number = PAGE_SLAB_BYTES): PageBodies {
   const slabCount = Math.floor(bytes / slabBytes);
   if (slabCount < 1) return { read: (source, range) => source.read(range), size: 0 };
   const slabs: (Buffer | undefined)[] = new Array<Buffer | undefined>(slabCount).fill(undefined);
-  const generations = new Array<number>(slabCount).fill(0);
+  /** the ranges whose bodies each slab holds: they leave with it */
+  const residents: Range[][] = Array.from({ length: slabCount }, () => []);
   // by the range's own array (a page entry's, kept with it: page-index.ts), so a range of another
   // snapshot or another representation is never taken for this one
-  const kept = new WeakMap<Range, Kept>();
+  const kept = new WeakMap<Range, Buffer>();
   const seen = new WeakSet<Range>();
   let slab = 0;
   let offset = 0;
@@ -47,16 +43,19 @@ export function createPageBodies(bytes: number = PAGE_BODY_BYTES, slabBytes: num
   const keep = (range: Range, body: Buffer): Buffer => {
     if (offset + body.length > slabBytes || slabs[slab] === undefined) {
       if (slabs[slab] !== undefined) slab = (slab + 1) % slabCount;
-      // the slab whose turn it is is let go whole (sockets may still hold parts of it); a new one replaces it
+      // the slab whose turn it is is let go whole, its bodies with it (a kept view would keep it
+      // alive: only sockets still sending parts of it may); a new one replaces it
       if (slabs[slab] === undefined) size += slabBytes;
+      for (const range of residents[slab]!) kept.delete(range);
+      residents[slab] = [];
       slabs[slab] = Buffer.allocUnsafeSlow(slabBytes);
-      generations[slab]!++;
       offset = 0;
     }
     const copy = slabs[slab]!.subarray(offset, offset + body.length);
     body.copy(copy);
     offset += body.length;
-    kept.set(range, { bytes: copy, slab, generation: generations[slab]! });
+    kept.set(range, copy);
+    residents[slab]!.push(range);
     return copy;
   };
 
@@ -64,7 +63,7 @@ export function createPageBodies(bytes: number = PAGE_BODY_BYTES, slabBytes: num
     get size() { return size; },
     read(source, range) {
       const hit = kept.get(range);
-      if (hit !== undefined && generations[hit.slab] === hit.generation) return hit.bytes;
+      if (hit !== undefined) return hit;
       const body = source.read(range);
       if (body.length > slabBytes) return body;
       if (!seen.has(range)) {
