@@ -57,7 +57,9 @@ export function headerText(flat: readonly string[], before: readonly (readonly [
   let block = '';
   for (const [name, value] of before) block += `${name}: ${value}\r\n`;
   for (let i = 0; i < flat.length; i += 2) block += `${flat[i]}: ${flat[i + 1]}\r\n`;
-  return `${block}${after}\r\n`;
+  // made flat once here: a string built piece by piece is a tree of its pieces (V8's cons strings),
+  // kept as long as its page or answer and walked again at every write
+  return Buffer.from(`${block}${after}\r\n`, 'latin1').toString('latin1');
 }
 
 /**
