@@ -68,30 +68,15 @@ function answerRendered(socket: Socket, rendered: Rendered, request: SimpleReque
 }
 
 /**
- * Bodies up to this many bytes leave in one buffer with their head: copying them costs less than a
- * second chunk (prerendered video and comment pages, ~1.2 KB on average in bench:mix: 5-7% more
- * requests per CPU second; at 4 KB, kept list answers, ~3 KB, lost 3-4%).
- */
-const ONE_CHUNK_BYTES = 2048;
-
-/**
  * Writes a 200 or 304 whole: its head (status line and Date, the per-request lines in `extra`, the
- * prepared lines), then the body; they leave together, with the turn's other answers
- * (turn-writes.ts). A small body is copied after its head into one new buffer, written once; a
- * larger one is its own chunk. Each chunk costs the stream's bookkeeping and a slot in the writev
- * (four chunks an answer before: docs/performance.md, "The fast path's CPU per request").
+ * prepared lines) as one chunk, then the body; they leave together, with the turn's other answers
+ * (turn-writes.ts). Two chunks, not four: each costs the stream's bookkeeping and a slot in the
+ * writev. (Head and a small body copied into one new buffer was 3-9% cheaper still, and 64 MB more
+ * RSS: docs/performance.md, "The fast path's CPU per request".)
  */
 function writeAnswer(socket: Socket, status: 200 | 304, extra: string, lines: string, body: Buffer | undefined): void {
-  const head = statusAndDate(status) + extra + lines;
-  if (body === undefined || body.length > ONE_CHUNK_BYTES) {
-    socket.write(head, 'latin1');
-    if (body) socket.write(body);
-    return;
-  }
-  // every byte of it is written below (a head is ASCII: a byte a character), never sent otherwise
-  const answer = Buffer.allocUnsafe(head.length + body.length);
-  if (answer.write(head, 0, 'latin1') !== head.length || body.copy(answer, head.length) !== body.length) throw new Error('an answer did not fill its buffer');
-  socket.write(answer);
+  socket.write(statusAndDate(status) + extra + lines, 'latin1');
+  if (body) socket.write(body);
 }
 
 /**
