@@ -33,7 +33,8 @@ import { chooseVariant, pageHeaders, unreadablePage } from './static-pages.ts';
 import { answersOf, chooseKeptVariant, type AnswerCache, type CachedAnswer } from './answer-cache.ts';
 import { PageReadError } from '../snapshot/page-files.ts';
 import { matchesIfNoneMatch } from '../http/etag.ts';
-import { headerLines, type PreparedHeaders } from '../http/representation.ts';
+import { headerText, type PreparedHeaders } from '../http/representation.ts';
+import { createPageBodies, type PageBodies } from './page-bodies.ts';
 import { cacheTagHeaders } from '../cdn/cache-tags.ts';
 
 const KEEP_ALIVE_MS = 65_000;
@@ -43,22 +44,22 @@ const CONNECTIONS_RETRY_AFTER = '5';
 /** The lines after a page's or kept answer's own: the fast path keeps connections open 65 s. */
 const KEEP_ALIVE_LINE = 'keep-alive: timeout=65\r\n';
 /** A prepared header set as raw head lines, made once; a page's carry its cache tags (at `target`, its key). */
-const linesOf = (headers: PreparedHeaders, target: string | undefined): Buffer =>
-  headers.lines ??= headerLines(headers.flat, target === undefined ? [] : cacheTagHeaders(target), KEEP_ALIVE_LINE);
+const linesOf = (headers: PreparedHeaders, target: string | undefined): string =>
+  headers.lines ??= headerText(headers.flat, target === undefined ? [] : cacheTagHeaders(target), KEEP_ALIVE_LINE);
 
 let dateSecond = 0;
-let dateLines: Record<'200' | '304', Buffer> = { '200': Buffer.alloc(0), '304': Buffer.alloc(0) };
-function statusAndDate(status: '200' | '304'): Buffer {
+let status200 = '';
+let status304 = '';
+/** The status line and Date of a 200 or 304, made again once a second. */
+function statusAndDate(status: 200 | 304): string {
   const now = Date.now();
   if (now - dateSecond >= 1000 || now < dateSecond) {
     dateSecond = now - (now % 1000);
     const date = new Date(dateSecond).toUTCString();
-    dateLines = {
-      '200': Buffer.from(`HTTP/1.1 200 OK\r\ndate: ${date}\r\n`, 'latin1'),
-      '304': Buffer.from(`HTTP/1.1 304 Not Modified\r\ndate: ${date}\r\n`, 'latin1'),
-    };
+    status200 = `HTTP/1.1 200 OK\r\ndate: ${date}\r\n`;
+    status304 = `HTTP/1.1 304 Not Modified\r\ndate: ${date}\r\n`;
   }
-  return dateLines[status];
+  return status === 200 ? status200 : status304;
 }
 
 /** Writes a rendered (problem) answer whose headers vary per request. */
@@ -67,13 +68,14 @@ function answerRendered(socket: Socket, rendered: Rendered, request: SimpleReque
 }
 
 /**
- * Writes a 200 or 304 whole: status line and Date, the per-request lines in `extra`, the prepared
- * lines, the body; they leave together, with the turn's other answers (turn-writes.ts).
+ * Writes a 200 or 304 whole: its head (status line and Date, the per-request lines in `extra`, the
+ * prepared lines) as one chunk, then the body; they leave together, with the turn's other answers
+ * (turn-writes.ts). Two chunks, not four: each costs the stream's bookkeeping and a slot in the
+ * writev. (Head and a small body copied into one new buffer was 3-9% cheaper still, and 64 MB more
+ * RSS: docs/performance.md, "The fast path's CPU per request".)
  */
-function writeAnswer(socket: Socket, status: '200' | '304', extra: string, lines: Buffer, body: Buffer | undefined): void {
-  socket.write(statusAndDate(status));
-  if (extra) socket.write(extra, 'latin1');
-  socket.write(lines);
+function writeAnswer(socket: Socket, status: 200 | 304, extra: string, lines: string, body: Buffer | undefined): void {
+  socket.write(statusAndDate(status) + extra + lines, 'latin1');
   if (body) socket.write(body);
 }
 
@@ -82,23 +84,25 @@ function writeAnswer(socket: Socket, status: '200' | '304', extra: string, lines
  * status. The body is read before anything is written: a page that cannot be read intact is a 503
  * problem (static-pages.ts unreadablePage), never a 200 with other bytes.
  */
-function answerPage(socket: Socket, snapshot: Snapshot, page: PageEntry, request: SimpleRequest, extra: string): number {
+function answerPage(socket: Socket, snapshot: Snapshot, bodies: PageBodies, page: PageEntry, request: SimpleRequest, extra: string): number {
   const { encoding, range, etag } = chooseVariant(page, request.acceptEncoding);
   if (request.ifNoneMatch !== undefined && matchesIfNoneMatch(request.ifNoneMatch, etag)) {
-    writeAnswer(socket, '304', extra, linesOf(pageHeaders(page, encoding, true), request.target), undefined);
+    writeAnswer(socket, 304, extra, linesOf(pageHeaders(page, encoding, true), request.target), undefined);
     return 304;
   }
   let body: Buffer | undefined;
   if (!request.head) {
     try {
-      body = snapshot.sources[encoding ?? 'body'].read(range);
+      const source = snapshot.sources[encoding ?? 'body'];
+      // page files held in memory are read as views already; from disk, hot bodies are kept (page-bodies.ts)
+      body = snapshot.held === 'disk' ? bodies.read(source, range) : source.read(range);
     } catch (error) {
       if (!(error instanceof PageReadError)) throw error;
       answerRendered(socket, unreadablePage(request.target, snapshot), request);
       return 503;
     }
   }
-  writeAnswer(socket, '200', extra, linesOf(pageHeaders(page, encoding, false), request.target), body);
+  writeAnswer(socket, 200, extra, linesOf(pageHeaders(page, encoding, false), request.target), body);
   return 200;
 }
 
@@ -106,10 +110,10 @@ function answerPage(socket: Socket, snapshot: Snapshot, page: PageEntry, request
 function answerKept(socket: Socket, answers: AnswerCache, kept: CachedAnswer, request: SimpleRequest, extra: string): number {
   const { encoding, body, etag } = chooseKeptVariant(answers, kept, request.acceptEncoding);
   if (request.ifNoneMatch !== undefined && matchesIfNoneMatch(request.ifNoneMatch, etag)) {
-    writeAnswer(socket, '304', extra, linesOf(answers.headers(kept, encoding, true), undefined), undefined);
+    writeAnswer(socket, 304, extra, linesOf(answers.headers(kept, encoding, true), undefined), undefined);
     return 304;
   }
-  writeAnswer(socket, '200', extra, linesOf(answers.headers(kept, encoding, false), undefined), request.head ? undefined : body);
+  writeAnswer(socket, 200, extra, linesOf(answers.headers(kept, encoding, false), undefined), request.head ? undefined : body);
   return 200;
 }
 
@@ -154,11 +158,11 @@ function answerOutgoing(socket: Socket, out: Outgoing, request: SimpleRequest, e
  * canonical form is one (the target as sent is not: the caller looked), else the endpoint's
  * answer (kept, and found at this target from then on). The request is parsed once for both.
  */
-function answerShared(socket: Socket, snapshot: Snapshot, query: SharedQuery, answerQuery: QueryAnswerer, admission: Admission | undefined, request: SimpleRequest, extra: string): number {
+function answerShared(socket: Socket, snapshot: Snapshot, bodies: PageBodies, query: SharedQuery, answerQuery: QueryAnswerer, admission: Admission | undefined, request: SimpleRequest, extra: string): number {
   const { route, url } = query;
   const read = route.endpoint.cache === 'snapshot' ? readRequest(route.endpoint, route.params, url) : undefined;
   const page = read && snapshot.pages.get(read.canonical);
-  if (page) return answerPage(socket, snapshot, page, request, extra);
+  if (page) return answerPage(socket, snapshot, bodies, page, request, extra);
   const rendered = answerQuery(route, url, request.target, snapshot, admission, read);
   const answers = answersOf(snapshot);
   if (answers.holds(rendered)) return answerKept(socket, answers, rendered, request, extra);
@@ -200,10 +204,13 @@ export interface FrontOptions {
   readonly connectionsPerClient: number;
   /** how long a request head may take to arrive, in ms (docs/reliability.md) */
   readonly headTimeoutMs: number;
+  /** the most bytes of page bodies kept in memory (page-bodies.ts; PAGE_BODY_BYTES by default) */
+  readonly pageBodyBytes?: number | undefined;
 }
 
 export function createFrontServer(options: FrontOptions): FrontServer {
   const { snapshots, http, gate, record, urls, answerQuery } = options;
+  const bodies = createPageBodies(options.pageBodyBytes);
   const idle = new Set<Socket>();
   const all = new Set<Socket>();
   /** fast-path connections holding part of a request head */
@@ -221,8 +228,16 @@ export function createFrontServer(options: FrontOptions): FrontServer {
    * when each connection last finished an answer (or opened, or was handed over), and how many
    * bytes it had read then: one that has read more since holds part of a next request
    */
-  const quietSince = new WeakMap<Socket, { readonly at: number; readonly read: number }>();
-  const markQuiet = (socket: Socket) => quietSince.set(socket, { at: Date.now(), read: socket.bytesRead });
+  const quietSince = new WeakMap<Socket, { at: number; read: number }>();
+  // one record per connection, written again at each answer (not an object per answer)
+  const markQuiet = (socket: Socket) => {
+    const since = quietSince.get(socket);
+    if (since === undefined) quietSince.set(socket, { at: Date.now(), read: socket.bytesRead });
+    else {
+      since.at = Date.now();
+      since.read = socket.bytesRead;
+    }
+  };
   /** once retiring: how long a connection must have been quiet before it is ended */
   let retiring: { quietMs: number } | undefined;
   // every answer below is written while its socket is held, and leaves when the turn ends (turn-writes.ts)
@@ -341,11 +356,12 @@ export function createFrontServer(options: FrontOptions): FrontServer {
             answered = true;
             continue;
           }
-          for (const [name, value] of Object.entries(admission.headers)) extra += `${name}: ${value}\r\n`;
+          const headers = admission.headers;
+          for (const name in headers) extra += `${name}: ${headers[name]}\r\n`;
         }
-        record?.(page ? answerPage(socket, snapshot, page, request, extra)
+        record?.(page ? answerPage(socket, snapshot, bodies, page, request, extra)
           : kept ? answerKept(socket, answers!, kept, request, extra)
-            : answerShared(socket, snapshot, query!, answerQuery!, admission, request, extra));
+            : answerShared(socket, snapshot, bodies, query!, answerQuery!, admission, request, extra));
         answered = true;
       }
       // the next head's clock starts with this chunk if a head was answered in it, or runs on

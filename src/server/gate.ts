@@ -83,13 +83,27 @@ export function normaliseAddress(value: string): string | undefined {
   return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
+let lastSocketAddress: string | undefined;
+let lastNormalised: string | undefined;
+/**
+ * normaliseAddress of a socket's address, the last one remembered: the requests of one connection
+ * (and of one client's connections) come from one address, normalised once, not once a request.
+ */
+function socketAddress(address: string): string | undefined {
+  if (address !== lastSocketAddress) {
+    lastNormalised = normaliseAddress(address);
+    lastSocketAddress = address;
+  }
+  return lastNormalised;
+}
+
 /**
  * The client's address: the socket's, or with TRUST_PROXY the last non-empty X-Forwarded-For entry
  * (the one our proxy added) when it is an IP address; anything else there falls back to the
  * socket's address (docs/decisions.md, Rate limits).
  */
 export function clientAddress(facts: RequestFacts, trustProxy: boolean): string {
-  const socket = facts.remoteAddress === undefined ? undefined : normaliseAddress(facts.remoteAddress);
+  const socket = facts.remoteAddress === undefined ? undefined : socketAddress(facts.remoteAddress);
   const header = trustProxy ? facts.forwardedFor : undefined;
   if (header !== undefined) {
     let end = header.length;

@@ -25,19 +25,13 @@ export interface SimpleRequest {
 }
 
 /**
- * Whether the head holds only tab, visible ASCII and space, and CR only before LF: no other
- * control byte, no DEL, no obs-text. (A loop: twice as fast as a regular expression here.)
+ * A byte outside tab, visible ASCII, space, CR and LF, or a CR not before LF: a head holding one is
+ * not plain (no other control byte, no DEL, no obs-text). A regular expression (irregexp's native
+ * code): under Node 24, 2.7 times as fast as the loop over charCodeAt it replaced (docs/performance.md,
+ * "The fast path's CPU per request").
  */
-function isPlainHead(head: string): boolean {
-  for (let i = 0; i < head.length; i++) {
-    const c = head.charCodeAt(i);
-    if (c >= 0x20 && c < 0x7f) continue;
-    if (c === 0x09 || c === 0x0a) continue;
-    if (c === 0x0d && head.charCodeAt(i + 1) === 0x0a) continue;
-    return false;
-  }
-  return true;
-}
+const NOT_PLAIN = /[^\t\x20-\x7e\r\n]|\r(?!\n)/;
+const isPlainHead = (head: string): boolean => !NOT_PLAIN.test(head);
 /** A header name (RFC 9110 §5.6.2 tchar) and its colon, matched where a line starts. */
 const NAME = /[!#$%&'*+\-.^_`|~0-9A-Za-z]+:/y;
 

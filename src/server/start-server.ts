@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import { layoutOf } from '../snapshot/layout.ts';
 import { ASTRO_ENTRY, CLIENT_DIR } from '../lib/app-files.ts';
 import { createFrontServer } from './fast-path.ts';
+import { PAGE_BODY_BYTES } from './page-bodies.ts';
 import { createApiServer, type AstroHandler } from './http-server.ts';
 import { createQueryAnswerer, type ServerOptions } from './handle-request.ts';
 import { loadClientAssets } from './client-assets.ts';
@@ -95,6 +96,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const front = createFrontServer({
     snapshots, http: server, gate, record: monitor.record, urls: createUrls(config.publicBaseUrl), answerQuery: createQueryAnswerer(serverOptions),
     connectionsPerClient: config.connectionsPerClient, headTimeoutMs: config.headTimeoutMs,
+    // page bytes kept in memory stay within SNAPSHOT_CACHE_MB (0: every page read from disk, checked)
+    pageBodyBytes: Math.min(PAGE_BODY_BYTES, config.snapshotCacheBytes),
   });
   // The first snapshot is verified and loaded off the event loop (snapshot-holder.ts); the server
   // listens once its pages are served (its model follows), or once it is refused and no intact
