@@ -6,7 +6,7 @@
 // under the name and past the number it recorded.
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { CHANGE_KINDS, CHANGE_LOG_SQL, LOGGED_TABLES, type ChangeKind } from './schema.ts';
+import { CHANGE_KINDS, CHANGE_LOG_SQL, CHANGE_LOG_TRIGGERS, type ChangeKind } from './schema.ts';
 
 /** open-catalogue.ts's Catalogue (which opens the log: named here by its library's type, so the two modules import no cycle). */
 type Catalogue = Database.Database;
@@ -77,8 +77,7 @@ export function resetChangeLog(db: Catalogue): void {
 }
 
 /** The names of the log's triggers (a bulk load drops them while it writes a new file: openCatalogueForBulkLoad). */
-export const changeLogTriggers = (): string[] =>
-  Object.keys(LOGGED_TABLES).flatMap((table) => ['insert', 'delete', 'update'].map((event) => `change_log_${table}_${event}`));
+export const changeLogTriggers = (): string[] => [...CHANGE_LOG_TRIGGERS];
 
 /**
  * Drops the log's triggers while a new file is filled (its records are all new, and its log, under

@@ -187,6 +187,24 @@ const logRow = (kind: ChangeKind, column: string, row: 'NEW' | 'OLD', when = '')
   DELETE FROM record_digests WHERE kind = '${kind}' AND id = ${row}.${column}${when ? ` AND ${when}` : ''};`}`;
 
 /**
+ * The row an `INSERT OR REPLACE` (or `UPDATE OR REPLACE` of its key) would remove is deleted without
+ * the delete trigger (SQLite fires it only with `recursive_triggers`, a setting of the writer's own
+ * connection that a hand edit in the sqlite3 shell does not have). Where that row's logged columns
+ * are its key's, the insert's own trigger names the same records; these are the tables where one is
+ * not: a comment's video. Their BEFORE triggers log the record of the row that holds the key now, if
+ * any: a comment moved to another video by the import's `INSERT OR REPLACE` names the video it left
+ * (docs/catalogue.md, "The change log").
+ */
+const REPLACED_ROWS: Readonly<Record<string, { readonly key: string; readonly logged: readonly (readonly [kind: ChangeKind, column: string])[] }>> = {
+  comments: { key: 'id', logged: [['comments_on', 'video_id']] },
+};
+
+/** The statements that log `kind` of the row of `table` whose `key` is NEW's (the row a REPLACE would remove), if there is one. */
+const logReplaced = (table: string, key: string, kind: ChangeKind, column: string) =>
+  `DELETE FROM change_log WHERE kind = '${kind}' AND id = (SELECT ${column} FROM ${table} WHERE ${key} = NEW.${key});
+  INSERT INTO change_log (kind, id) SELECT '${kind}', ${column} FROM ${table} WHERE ${key} = NEW.${key};`;
+
+/**
  * The change log (docs/catalogue.md, "The change log"): one row a record that changed, with the
  * sequence number of its last change (AUTOINCREMENT: never given twice, even once rows are pruned),
  * written by triggers, so that every writer is caught (the import, the seed, a hand edit in the
@@ -219,7 +237,20 @@ END;
 CREATE TRIGGER IF NOT EXISTS change_log_${table}_update AFTER UPDATE ON ${table} BEGIN
   ${logged.map(([kind, column]) => `${logRow(kind, column, 'OLD')}\n  ${logRow(kind, column, 'NEW', `NEW.${column} IS NOT OLD.${column}`)}`).join('\n  ')}
 END;`).join('')}
+${Object.entries(REPLACED_ROWS).map(([table, { key, logged }]) => `
+CREATE TRIGGER IF NOT EXISTS change_log_${table}_replace_insert BEFORE INSERT ON ${table} BEGIN
+  ${logged.map(([kind, column]) => logReplaced(table, key, kind, column)).join('\n  ')}
+END;
+CREATE TRIGGER IF NOT EXISTS change_log_${table}_replace_update BEFORE UPDATE OF ${key} ON ${table} WHEN NEW.${key} IS NOT OLD.${key} BEGIN
+  ${logged.map(([kind, column]) => logReplaced(table, key, kind, column)).join('\n  ')}
+END;`).join('')}
 `;
+
+/** The names of the change log's triggers (CHANGE_LOG_SQL). */
+export const CHANGE_LOG_TRIGGERS: readonly string[] = [
+  ...Object.keys(LOGGED_TABLES).flatMap((table) => ['insert', 'delete', 'update'].map((event) => `change_log_${table}_${event}`)),
+  ...Object.keys(REPLACED_ROWS).flatMap((table) => [`change_log_${table}_replace_insert`, `change_log_${table}_replace_update`]),
+];
 
 /** Tables emptied by `import --replace`: the catalogue's content, not its operators' apps and keys. */
 export const CONTENT_TABLES = [

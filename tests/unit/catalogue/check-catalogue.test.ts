@@ -130,6 +130,11 @@ const CHANGES: readonly ((pick: (list: readonly string[]) => string) => string)[
   (pick) => `UPDATE comments SET video_id = '${pick(['v2', 'v3', 'gone'])}' WHERE id = '${pick(['c1', 'c2'])}'`,
   (pick) => `UPDATE comments SET parent_id = '${pick(['c1', 'r2', 'gone'])}' WHERE id = '${pick(['c2', 'r1', 'c3'])}'`,
   (pick) => `UPDATE comments SET parent_id = NULL WHERE id = '${pick(['r1', 'r2'])}'`,
+  // as the import writes a comment that moved: the row it replaces is removed without the delete trigger
+  (pick) => `INSERT OR REPLACE INTO comments (id, video_id, parent_id, text, published_at, author_display_name, state)
+    SELECT id, '${pick(['v2', 'v3'])}', parent_id, text, published_at, author_display_name, state FROM comments WHERE id = '${pick(['c1', 'c2'])}'`,
+  (pick) => `UPDATE OR REPLACE comments SET id = '${pick(['c1', 'c2', 'c3'])}' WHERE id = '${pick(['r2', 'c3'])}'`,
+  (pick) => `UPDATE video_captions SET url = 'javascript:x' WHERE video_id = '${pick(['v1', 'v2'])}'`,
   (pick) => `UPDATE comments SET author_avatar_url = 'data:x' WHERE id = '${pick(['c1', 'r2'])}'`,
   (pick) => `UPDATE channels SET display_name = '' WHERE username = '${pick(['alice', 'carol'])}'`,
   (pick) => `UPDATE OR IGNORE channels SET username = 'renamed' WHERE username = '${pick(['bob', 'carol'])}'`,

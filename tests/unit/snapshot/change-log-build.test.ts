@@ -84,6 +84,14 @@ describe('builds from the change log', () => {
     expect(model.keys).toBe(VIDEOS - 3); // long1, long2 (lc1, lc2 are on them), long9
   });
 
+  it('a comment moved to another video as the import writes it (INSERT OR REPLACE): the video it left is made anew too, and the full build is written', async () => {
+    // the replaced row is removed without the delete trigger: the log names the video it was on by a BEFORE trigger
+    const { after } = await rebuildAfter(`INSERT OR REPLACE INTO comments (id, video_id, parent_id, text, published_at, author_display_name, state)
+      SELECT id, 'long9', parent_id, text, published_at, author_display_name, state FROM comments WHERE id = 'lc1'`);
+    const model = after.reuse.model as { videoLines: number; keys: number };
+    expect(model.keys).toBe(VIDEOS - 2); // long1 (lc1 was on it) and long9
+  });
+
   it('a video made private, and a video removed: trending and related change, so no video line is copied, and the full build is written', async () => {
     const { after } = await rebuildAfter(`UPDATE videos SET privacy = 'private' WHERE id = 'long3';
       DELETE FROM videos WHERE id = 'long5'; DELETE FROM video_tags WHERE video_id = 'long5'; DELETE FROM comments WHERE video_id = 'long5';`);
