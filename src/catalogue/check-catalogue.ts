@@ -1,7 +1,7 @@
 // The build's check of the catalogue it is about to publish: what would break the site is refused
 // with the record and field named (docs/catalogue.md, "What the build refuses"). The import already
 // refuses all of it; this catches a catalogue changed by other means (SQL by hand, an older version).
-// Plain SQL scans (2.5 s of CPU at a million seeded videos); a build from the served snapshot's
+// Plain SQL scans (about 2 s of CPU at a million seeded videos); a build from the served snapshot's
 // mark of the change log checks only what changed since (checkCatalogue's `changes`).
 import type { Changes } from './change-log.ts';
 import { findBrokenReferences, findBrokenReferencesAmong } from './check-references.ts';

@@ -1,7 +1,8 @@
 // References between records, checked in SQL over the catalogue as it stands (docs/catalogue.md,
 // "References"): a video's channel and category, a playlist's channel and videos, a comment's video
 // and parent (a top-level comment of the same video), a live record's channel. The import checks
-// the records it staged (before committing them); the build checks the whole catalogue.
+// the records it staged (before committing them); the build checks the whole catalogue, or, from the
+// served snapshot's mark of the change log, what changed since (findBrokenReferencesAmong).
 import type { Changes } from './change-log.ts';
 import type { Catalogue } from './open-catalogue.ts';
 import type { ChangeKind } from './schema.ts';

@@ -31,7 +31,7 @@ export function serialise(value: unknown): string {
  * description of 27) made the whole page's string two bytes a character, and JSON.stringify's
  * parts and their flattened copy were young garbage of ~60 KB a first list answer (22 KB of JSON),
  * where item by item each item's string is one byte a character unless that item needs two:
- * half the garbage and a third less CPU (docs/performance.md, "The first list answers, thirteenth
+ * half the garbage and a fifth less CPU (docs/performance.md, "The first list answers, thirteenth
  * round"). Plain objects and arrays are opened down to `depth` (2: the body, its arrays, their
  * items); below, and for anything else (a toJSON, a class instance, memoised resources), the
  * string path writes the piece.

@@ -1,6 +1,6 @@
 // The pages a build wrote, as the manifest, the purge list and the static files read them
 // (page-writer.ts PageWriter.entries): the pages taken from the served snapshot in their places
-// are held by their page numbers in the served page table (a bit a page), not as a key string and
+// are held by their page numbers in the served page table (a byte a page), not as a key string and
 // an entry object each; every other page (rendered, copied into a shard that is written, or taken
 // in place in a shard that was then not linked) is an entry in a map by key. A small rebuild
 // takes nearly all of its 310,000 pages in place, so it keeps a few thousand entries
@@ -40,11 +40,6 @@ export class WrittenPages implements ReadonlyMap<string, PageEntry> {
 
   get size(): number {
     return this.others.size + this.count();
-  }
-
-  /** Whether page number `n` of the served table is taken in place. */
-  isTaken(n: number): boolean {
-    return this.taken[n] === TAKEN;
   }
 
   /** Whether `entry` was made here for a page taken in place (its ETag is the served page's). */
