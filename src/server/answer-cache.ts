@@ -26,6 +26,7 @@ import type { CachePolicy } from '../api/endpoint.ts';
 import type { Memo, Rendered } from '../api/respond.ts';
 import { compress, MIN_COMPRESSIBLE, type Encoding } from '../http/encoding.ts';
 import { ON_DEMAND } from '../http/negotiate.ts';
+import { createSlabRing } from './slab-ring.ts';
 import { chooseEncoding, headerSet, headerSlot, variantEtag, type HeaderSlot, type PreparedHeaders, type ResourceHeaders } from '../http/representation.ts';
 
 export const LIVE_ANSWER_MS = 2000;
@@ -81,13 +82,9 @@ export function createAnswerCache(options: { bytes?: number; slabBytes?: number;
   const slabBytes = options.slabBytes ?? SLAB_BYTES;
   const slabCount = Math.max(2, Math.floor((options.bytes ?? ANSWER_CACHE_BYTES) / slabBytes));
   const now = options.now ?? Date.now;
-  const slabs: (Buffer | undefined)[] = new Array(slabCount).fill(undefined);
-  const residents: CachedAnswer[][] = Array.from({ length: slabCount }, () => []);
   const entries = new Map<string, CachedAnswer>();
   const targets = new Map<string, CachedAnswer>();
   const kept = new WeakSet<CachedAnswer>();
-  let slab = 0;
-  let offset = 0;
   let size = 0;
   const cacheable = (policy: CachePolicy) => policy === 'snapshot' || policy === 'live';
   const live = keepLiveAnswers(options.liveRingBytes ?? LIVE_RING_BYTES, now);
@@ -100,21 +97,8 @@ export function createAnswerCache(options: { bytes?: number; slabBytes?: number;
     size -= entry.body.length + (entry.variants.br?.length ?? 0) + (entry.variants.gzip?.length ?? 0);
   };
 
-  /** Copies `bytes` into the current slab, or into the next one, made anew, when they do not fit. */
-  const store = (bytes: Buffer): { copy: Buffer; slab: number } => {
-    if (offset + bytes.length > slabBytes || slabs[slab] === undefined) {
-      if (slabs[slab] !== undefined) slab = (slab + 1) % slabCount;
-      // the slab whose turn it is leaves with every answer holding bytes in it; a new one replaces it
-      for (const entry of residents[slab]!) drop(entry);
-      residents[slab] = [];
-      slabs[slab] = Buffer.allocUnsafeSlow(slabBytes);
-      offset = 0;
-    }
-    const copy = slabs[slab]!.subarray(offset, offset + bytes.length);
-    bytes.copy(copy);
-    offset += bytes.length;
-    return { copy, slab };
-  };
+  // an answer leaves with the first slab holding bytes of it (slab-ring.ts)
+  const ring = createSlabRing<CachedAnswer>(slabCount, slabBytes, drop);
 
   const cache: AnswerCache = {
     get size() { return size; },
@@ -132,12 +116,12 @@ export function createAnswerCache(options: { bytes?: number; slabBytes?: number;
       }
       const previous = entries.get(key);
       if (previous) drop(previous);
-      const { copy, slab: at } = store(rendered.body);
+      const { copy, slab: at } = ring.store(rendered.body);
       const entry: CachedAnswer = {
         status: rendered.status, headers: rendered.headers, body: copy, key, policy, at: now(),
         resource: resourceOf(rendered), variants: {}, prepared: {}, aliases: [], slabs: [at],
       };
-      residents[at]!.push(entry);
+      ring.hold(at, entry);
       kept.add(entry);
       entries.set(key, entry);
       size += length;
@@ -157,12 +141,12 @@ export function createAnswerCache(options: { bytes?: number; slabBytes?: number;
       if (made) return made;
       const bytes = compress(answer.body, encoding, 'request');
       if (!kept.has(answer) || bytes.length > slabBytes) return bytes;
-      const { copy, slab: at } = store(bytes);
+      const { copy, slab: at } = ring.store(bytes);
       if (!kept.has(answer)) return copy; // its own slab was the one replaced: it has left the cache
       answer.variants[encoding] = copy;
       if (!answer.slabs.includes(at)) {
         answer.slabs.push(at);
-        residents[at]!.push(answer);
+        ring.hold(at, answer);
       }
       size += copy.length;
       return copy;

@@ -12,6 +12,7 @@
 // otherwise make and drop a slab every few hundred requests for nothing.
 import type { Range } from '../snapshot/manifest.ts';
 import type { PageSource } from '../snapshot/page-files.ts';
+import { createSlabRing } from './slab-ring.ts';
 
 /** The bound by default (the server passes min(this, SNAPSHOT_CACHE_MB)): the hot pages of a mix fit many times over. */
 export const PAGE_BODY_BYTES = 16 * 1024 * 1024;
@@ -28,39 +29,15 @@ export interface PageBodies {
 export function createPageBodies(bytes: number = PAGE_BODY_BYTES, slabBytes: number = PAGE_SLAB_BYTES): PageBodies {
   const slabCount = Math.floor(bytes / slabBytes);
   if (slabCount < 1) return { read: (source, range) => source.read(range), size: 0 };
-  const slabs: (Buffer | undefined)[] = new Array<Buffer | undefined>(slabCount).fill(undefined);
-  /** the ranges whose bodies each slab holds: they leave with it */
-  const residents: Range[][] = Array.from({ length: slabCount }, () => []);
   // by the range's own array (a page entry's, kept with it: page-index.ts), so a range of another
   // snapshot or another representation is never taken for this one
   const kept = new WeakMap<Range, Buffer>();
   const seen = new WeakSet<Range>();
-  let slab = 0;
-  let offset = 0;
-  let size = 0;
-
-  /** Copies `body` into the current slab, or into the next one, made anew, when it does not fit. */
-  const keep = (range: Range, body: Buffer): Buffer => {
-    if (offset + body.length > slabBytes || slabs[slab] === undefined) {
-      if (slabs[slab] !== undefined) slab = (slab + 1) % slabCount;
-      // the slab whose turn it is is let go whole, its bodies with it (a kept view would keep it
-      // alive: only sockets still sending parts of it may); a new one replaces it
-      if (slabs[slab] === undefined) size += slabBytes;
-      for (const range of residents[slab]!) kept.delete(range);
-      residents[slab] = [];
-      slabs[slab] = Buffer.allocUnsafeSlow(slabBytes);
-      offset = 0;
-    }
-    const copy = slabs[slab]!.subarray(offset, offset + body.length);
-    body.copy(copy);
-    offset += body.length;
-    kept.set(range, copy);
-    residents[slab]!.push(range);
-    return copy;
-  };
+  // a slab whose turn comes is let go whole, its bodies with it (slab-ring.ts)
+  const ring = createSlabRing<Range>(slabCount, slabBytes, (range) => kept.delete(range));
 
   return {
-    get size() { return size; },
+    get size() { return ring.allocated; },
     read(source, range) {
       const hit = kept.get(range);
       if (hit !== undefined) return hit;
@@ -70,7 +47,10 @@ export function createPageBodies(bytes: number = PAGE_BODY_BYTES, slabBytes: num
         seen.add(range);
         return body;
       }
-      return keep(range, body);
+      const { copy, slab } = ring.store(body);
+      kept.set(range, copy);
+      ring.hold(slab, range);
+      return copy;
     },
   };
 }
