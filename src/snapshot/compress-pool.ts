@@ -24,6 +24,8 @@ export type Variants = readonly [Buffer | undefined, Buffer | undefined];
 
 /** batches a worker holds at once: one compressing, one ready to start when it posts the first back */
 const IN_FLIGHT = 2;
+/** how long a worker told to stop may take to finish its batch before it is terminated */
+const STOP_MS = 30_000;
 /** pages a batch holds at most (a batch is sent once full, or at `flush`) */
 export const BATCH_PAGES = 64;
 
@@ -73,7 +75,9 @@ export function createCompressPool(size = Math.max(1, availableParallelism() - 1
   const workers = Array.from({ length: size }, () => {
     const { port1: results, port2 } = new MessageChannel();
     const workerData: CompressWorkerData = { results: port2 };
-    return { worker: new Worker(new URL('./compress-worker.ts', import.meta.url), { workerData, transferList: [port2] }), results, inFlight: 0 };
+    const worker = new Worker(new URL('./compress-worker.ts', import.meta.url), { workerData, transferList: [port2] });
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    return { worker, exited, results, inFlight: 0 };
   });
   const post = (message: CompressMessage) => {
     for (const { worker } of workers) worker.postMessage(message);
@@ -218,7 +222,17 @@ export function createCompressPool(size = Math.max(1, availableParallelism() - 1
       waiting.length = 0;
       open = [];
       for (const w of workers) w.results.close();
-      await Promise.all(workers.map((w) => w.worker.terminate()));
+      // Each worker is told to stop and ends between two batches, never in the middle of one: a
+      // worker terminated in a synchronous compression aborted the whole process (node's zlib,
+      // "close before init", met by a build failing on a full disk; docs/reliability.md, "Faults of the file system").
+      // A worker that has not stopped after STOP_MS (stuck) is terminated after all.
+      for (const w of workers) w.worker.postMessage({ type: 'stop' } satisfies CompressMessage);
+      await Promise.all(workers.map(async (w) => {
+        let timer: NodeJS.Timeout | undefined;
+        const stuck = new Promise<'stuck'>((resolve) => (timer = setTimeout(() => resolve('stuck'), STOP_MS)));
+        if ((await Promise.race([w.exited, stuck])) === 'stuck') await w.worker.terminate();
+        clearTimeout(timer);
+      }));
     },
   };
 }

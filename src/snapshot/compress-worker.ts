@@ -8,10 +8,11 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { compress } from '../http/encoding.ts';
 
-/** What the main thread posts: a chunk of the arena, a chunk to forget, or a batch to compress. */
+/** What the main thread posts: a chunk of the arena, a chunk to forget, a batch to compress, or the end (after the batches posted before it). */
 export type CompressMessage =
   | { readonly type: 'chunk'; readonly id: number; readonly buffer: SharedArrayBuffer }
   | { readonly type: 'drop'; readonly id: number }
+  | { readonly type: 'stop' }
   | { readonly type: 'job'; readonly batch: number; readonly pages: readonly number[] };
 
 /**
@@ -56,6 +57,8 @@ if (parentPort) {
   port.on('message', (message: CompressMessage) => {
     if (message.type === 'chunk') chunks.set(message.id, Buffer.from(message.buffer));
     else if (message.type === 'drop') chunks.delete(message.id);
+    // ends here, between two batches: the pool never terminates a worker in the middle of one (compress-pool.ts close)
+    else if (message.type === 'stop') process.exit(0);
     else {
       const { pages } = message;
       const lengths: number[] = [];
