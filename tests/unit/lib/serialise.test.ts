@@ -2,6 +2,31 @@ import { describe, expect, it } from 'vitest';
 import { memoiseJson, serialise, serialiseBytes } from '../../../src/lib/serialise.ts';
 import { prng } from '../support/fixtures.ts';
 
+/**
+ * Random nested values (`make(depth)`): plain objects and arrays down to `depth`, with leaves of
+ * every JSON kind, left-out values, one- and two-byte strings and escapes; a share `memoised` of
+ * the objects memoised (memoiseJson).
+ */
+function randomNested(random: () => number, memoised: number): (depth: number) => unknown {
+  const leaf = (): unknown => {
+    const pick = Math.floor(random() * 8);
+    if (pick === 0) return undefined;
+    if (pick === 1) return null;
+    if (pick === 2) return random() < 0.5;
+    if (pick === 3) return Math.floor(random() * 1e6) / 100;
+    if (pick === 4) return `two-byte \u201c${Math.floor(random() * 100)}\u201d \ud83c\udfa5`;
+    return `s${Math.floor(random() * 1000)}\u00e9"\\\n`;
+  };
+  const make = (depth: number): unknown => {
+    if (depth === 0 || random() < 0.3) return leaf();
+    if (random() < 0.5) return Array.from({ length: Math.floor(random() * 4) }, () => make(depth - 1));
+    const object: Record<string, unknown> = {};
+    for (let i = Math.floor(random() * 5); i > 0; i--) object[`k${Math.floor(random() * 20)}`] = make(depth - 1);
+    return random() < memoised ? memoiseJson(object) : object;
+  };
+  return make;
+}
+
 describe('serialise', () => {
   it.each([
     ['a number', 42], ['a negative float', -1.5], ['zero', 0], ['a string', 'text'], ['true', true], ['false', false],
@@ -51,22 +76,7 @@ describe('serialise', () => {
   });
 
   it('writes random nested values exactly as JSON.stringify does', () => {
-    const random = prng(7);
-    const leaf = (): unknown => {
-      const pick = Math.floor(random() * 7);
-      if (pick === 0) return undefined;
-      if (pick === 1) return null;
-      if (pick === 2) return random() < 0.5;
-      if (pick === 3) return Math.floor(random() * 1e6) / 100;
-      return `s${Math.floor(random() * 1000)}\u00e9"\\`;
-    };
-    const make = (depth: number): unknown => {
-      if (depth === 0 || random() < 0.3) return leaf();
-      if (random() < 0.5) return Array.from({ length: Math.floor(random() * 4) }, () => make(depth - 1));
-      const object: Record<string, unknown> = {};
-      for (let i = Math.floor(random() * 5); i > 0; i--) object[`k${Math.floor(random() * 20)}`] = make(depth - 1);
-      return random() < 0.3 ? memoiseJson(object) : object;
-    };
+    const make = randomNested(prng(7), 0.3);
     for (let n = 0; n < 300; n++) {
       const value = { root: make(5) };
       expect(serialise(value)).toBe(JSON.stringify(value));
@@ -125,23 +135,7 @@ describe('serialiseBytes', () => {
   });
 
   it('writes random nested values at every depth exactly as Buffer.from(serialise()) does', () => {
-    const random = prng(11);
-    const leaf = (): unknown => {
-      const pick = Math.floor(random() * 8);
-      if (pick === 0) return undefined;
-      if (pick === 1) return null;
-      if (pick === 2) return random() < 0.5;
-      if (pick === 3) return Math.floor(random() * 1e6) / 100;
-      if (pick === 4) return `two-byte \u201c${Math.floor(random() * 100)}\u201d \ud83c\udfa5`;
-      return `s${Math.floor(random() * 1000)}\u00e9"\\\n`;
-    };
-    const make = (depth: number): unknown => {
-      if (depth === 0 || random() < 0.3) return leaf();
-      if (random() < 0.5) return Array.from({ length: Math.floor(random() * 4) }, () => make(depth - 1));
-      const object: Record<string, unknown> = {};
-      for (let i = Math.floor(random() * 5); i > 0; i--) object[`k${Math.floor(random() * 20)}`] = make(depth - 1);
-      return random() < 0.1 ? memoiseJson(object) : object;
-    };
+    const make = randomNested(prng(11), 0.1);
     for (let n = 0; n < 300; n++) {
       const value = make(5);
       for (const depth of [0, 1, 2, 3, 6]) expect(serialiseBytes(value, depth).equals(asString(value))).toBe(true);
