@@ -39,50 +39,55 @@ interface Check {
    * The records whose change can break the reference although its holder did not change: `gone`,
    * those that no longer exist (the reference only asks that they exist); else every changed one.
    */
-  readonly others: readonly { readonly column: string; readonly kind: ChangeKind; readonly gone?: true }[];
+  readonly others: readonly ({ readonly column: string; readonly kind: Target; readonly gone: true } | { readonly column: string; readonly kind: ChangeKind; readonly gone?: undefined })[];
 }
 
+/** What a reference may name, by its kind in the change log: the table and the key it is found by. */
+const TARGETS = {
+  channel: { table: 'channels', key: 'username' },
+  category: { table: 'categories', key: 'id' },
+  video: { table: 'videos', key: 'id' },
+} as const satisfies Partial<Record<ChangeKind, { table: string; key: string }>>;
+type Target = keyof typeof TARGETS;
+
+/**
+ * The rule that `holder`'s `column` names a `target` record that exists (NULL allowed when
+ * `optional`): broken when none has that key. It breaks when the holder changed, or when the record
+ * it names is gone.
+ */
+function namesExisting(holder: { kind: BrokenReference['kind']; own: Check['own']; from: string; field: string }, column: string, target: Target, options: { optional?: true; whole?: string } = {}): Check {
+  const { table, key } = TARGETS[target];
+  return {
+    kind: holder.kind, own: holder.own, others: [{ column, kind: target, gone: true }],
+    select: `${holder.own.column} AS key, ${holder.field} AS field, '${target} "' || ${column} || '"' AS names, '' AS problem`,
+    from: holder.from,
+    broken: `${options.optional ? `${column} IS NOT NULL AND ` : ''}NOT EXISTS (SELECT 1 FROM ${table} t WHERE t.${key} = ${column})`,
+    ...(options.whole === undefined ? {} : { whole: options.whole }),
+  };
+}
+
+const VIDEOS = { kind: 'video', own: { column: 'r.id', kind: 'video' }, from: 'videos r' } as const;
+const PLAYLISTS = { kind: 'playlist', own: { column: 'r.id', kind: 'playlist' }, from: 'playlists r' } as const;
+
 const CHECKS: readonly Check[] = [
-  {
-    kind: 'video', own: { column: 'r.id', kind: 'video' }, others: [{ column: 'r.channel', kind: 'channel', gone: true }],
-    select: `r.id AS key, 'channel' AS field, 'channel "' || r.channel || '"' AS names, '' AS problem`,
-    from: 'videos r', broken: 'NOT EXISTS (SELECT 1 FROM channels c WHERE c.username = r.channel)',
+  namesExisting({ ...VIDEOS, field: "'channel'" }, 'r.channel', 'channel', {
     // The channels no channel row has are found in the channel index alone (videos_by_channel: a scan
     // of the index, not of the table, long descriptions and all), and only their videos read: the same
     // rows as a scan testing each video, in a fifth of the time.
     whole: `
     SELECT r.id AS key, 'channel' AS field, 'channel "' || r.channel || '"' AS names, '' AS problem
     FROM videos r WHERE r.channel IN (SELECT v.channel FROM videos v WHERE NOT EXISTS (SELECT 1 FROM channels c WHERE c.username = v.channel))`,
-  },
-  {
-    kind: 'video', own: { column: 'r.id', kind: 'video' }, others: [{ column: 'r.category', kind: 'category', gone: true }],
-    select: `r.id AS key, 'category' AS field, 'category "' || r.category || '"' AS names, '' AS problem`,
-    from: 'videos r', broken: 'r.category IS NOT NULL AND NOT EXISTS (SELECT 1 FROM categories c WHERE c.id = r.category)',
-  },
-  {
-    kind: 'playlist', own: { column: 'r.id', kind: 'playlist' }, others: [{ column: 'r.channel', kind: 'channel', gone: true }],
-    select: `r.id AS key, 'channel' AS field, 'channel "' || r.channel || '"' AS names, '' AS problem`,
-    from: 'playlists r', broken: 'NOT EXISTS (SELECT 1 FROM channels c WHERE c.username = r.channel)',
-  },
-  {
-    kind: 'playlist', own: { column: 'r.id', kind: 'playlist' }, others: [{ column: 'i.video_id', kind: 'video', gone: true }],
-    select: `r.id AS key, 'videos.' || i.position AS field, 'video "' || i.video_id || '"' AS names, '' AS problem`,
-    from: 'playlists r JOIN playlist_items i ON i.playlist_id = r.id', broken: 'NOT EXISTS (SELECT 1 FROM videos v WHERE v.id = i.video_id)',
-  },
-  {
-    kind: 'live', own: { column: 'r.channel', kind: 'live' }, others: [{ column: 'r.channel', kind: 'channel', gone: true }],
-    select: `r.channel AS key, 'channel' AS field, 'channel "' || r.channel || '"' AS names, '' AS problem`,
-    from: 'live_streams r', broken: 'NOT EXISTS (SELECT 1 FROM channels c WHERE c.username = r.channel)',
-  },
-  {
-    kind: 'comment', own: { column: 'r.id', kind: 'comment' }, others: [{ column: 'r.video_id', kind: 'video', gone: true }],
-    select: `r.id AS key, 'videoId' AS field, 'video "' || r.video_id || '"' AS names, '' AS problem`,
-    from: 'comments r', broken: 'NOT EXISTS (SELECT 1 FROM videos v WHERE v.id = r.video_id)',
+  }),
+  namesExisting({ ...VIDEOS, field: "'category'" }, 'r.category', 'category', { optional: true }),
+  namesExisting({ ...PLAYLISTS, field: "'channel'" }, 'r.channel', 'channel'),
+  namesExisting({ ...PLAYLISTS, from: 'playlists r JOIN playlist_items i ON i.playlist_id = r.id', field: "'videos.' || i.position" }, 'i.video_id', 'video'),
+  namesExisting({ kind: 'live', own: { column: 'r.channel', kind: 'live' }, from: 'live_streams r', field: "'channel'" }, 'r.channel', 'channel'),
+  namesExisting({ kind: 'comment', own: { column: 'r.id', kind: 'comment' }, from: 'comments r', field: "'videoId'" }, 'r.video_id', 'video', {
     // likewise through the comments' video index (comments_by_video), each video it names looked up once
     whole: `
     SELECT r.id AS key, 'videoId' AS field, 'video "' || r.video_id || '"' AS names, '' AS problem
     FROM comments r WHERE r.video_id IN (SELECT DISTINCT c.video_id FROM comments c WHERE NOT EXISTS (SELECT 1 FROM videos v WHERE v.id = c.video_id))`,
-  },
+  }),
   {
     // A reply's parent that changed in any way (gone, moved to another video, become a reply) was on
     // the reply's video before, and every change to a comment logs the video it was on
@@ -127,12 +132,6 @@ export function findBrokenReferences(
   return { found, total };
 }
 
-/** The keys of each kind a record can be looked up by, to tell which changed ones no longer exist. */
-const EXISTS: Partial<Record<ChangeKind, string>> = {
-  channel: 'SELECT 1 FROM channels WHERE username = ?',
-  category: 'SELECT 1 FROM categories WHERE id = ?',
-  video: 'SELECT 1 FROM videos WHERE id = ?',
-};
 
 /**
  * The broken references among the records a change log names, for a catalogue that had none when
@@ -145,11 +144,12 @@ const EXISTS: Partial<Record<ChangeKind, string>> = {
  */
 export function findBrokenReferencesAmong(db: Catalogue, changes: Changes, options: { limit?: number } = {}): { found: BrokenReference[]; total: number } {
   const limit = options.limit ?? 1000;
-  const gone = new Map<ChangeKind, string[]>();
-  const goneOf = (kind: ChangeKind): string[] => {
+  const gone = new Map<Target, string[]>();
+  const goneOf = (kind: Target): string[] => {
     let keys = gone.get(kind);
     if (keys === undefined) {
-      const exists = db.prepare(EXISTS[kind]!).pluck();
+      const { table, key } = TARGETS[kind];
+      const exists = db.prepare(`SELECT 1 FROM ${table} WHERE ${key} = ?`).pluck();
       keys = [...changes[kind]].filter((key) => exists.get(key) === undefined);
       gone.set(kind, keys);
     }
