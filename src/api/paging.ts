@@ -43,14 +43,44 @@ export function paginate<S, T>(items: readonly S[], spec: PageSpec, toItem: (ite
   return paginatePositions(items.length, spec, (i) => toItem(items[i]!));
 }
 
-/** Paging over `total` positions, making only the page's items (`at(position)`). */
-export function paginatePositions<T>(total: number, spec: PageSpec, at: (position: number) => T): PageAnswer<T> {
-  const data: T[] = [];
-  for (let i = spec.offset; i < Math.min(total, spec.offset + spec.limit); i++) data.push(at(i));
+/**
+ * What a page of `spec` over `total` positions is, but its items: the positions it shows
+ * (`from` to `to`, exclusive), its paging fields and its next page's canonical URL. The one rule of
+ * paginatePositions's answers; the build keys a list page by it without answering the page
+ * (src/snapshot/list-keys.ts).
+ */
+export interface PageFacts {
+  readonly from: number;
+  readonly to: number;
+  readonly paging: PageAnswer<never>['body']['paging'];
+  readonly next: string | undefined;
+}
+
+export function pageFacts(total: number, spec: PageSpec): PageFacts {
+  const to = Math.min(total, spec.offset + spec.limit);
   const nextOffset = spec.offset + spec.limit;
-  const nextCursor = data.length > 0 && nextOffset < total ? encodeCursor(scopeOf(spec.path, spec.filters), nextOffset) : null;
+  const nextCursor = to > spec.offset && nextOffset < total ? encodeCursor(scopeOf(spec.path, spec.filters), nextOffset) : null;
   return {
-    body: { data, paging: { limit: spec.limit, offset: spec.offset, total, nextCursor } },
+    from: spec.offset,
+    to,
+    paging: { limit: spec.limit, offset: spec.offset, total, nextCursor },
     next: nextCursor === null ? undefined : canonicalUrl(spec.path, { ...spec.filters, limit: spec.limit, cursor: nextCursor }),
   };
+}
+
+/**
+ * The spec of the page `facts.next` names (undefined when there is none): what readPageSpec reads
+ * from that URL (its cursor decodes to the offset after `spec`'s page), made without decoding it.
+ */
+export function nextPageSpec(spec: PageSpec, facts: PageFacts): PageSpec | undefined {
+  const cursor = facts.paging.nextCursor;
+  return cursor === null ? undefined : { path: spec.path, filters: spec.filters, limit: spec.limit, offset: spec.offset + spec.limit, cursor };
+}
+
+/** Paging over `total` positions, making only the page's items (`at(position)`). */
+export function paginatePositions<T>(total: number, spec: PageSpec, at: (position: number) => T): PageAnswer<T> {
+  const facts = pageFacts(total, spec);
+  const data: T[] = [];
+  for (let i = facts.from; i < facts.to; i++) data.push(at(i));
+  return { body: { data, paging: facts.paging }, next: facts.next };
 }

@@ -28,6 +28,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Answer } from '../api/endpoint.ts';
+import type { PageFacts } from '../api/paging.ts';
 import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
 import { entryOfResource, type Model } from '../model/build-model.ts';
 import { standInEntry } from '../model/entries.ts';
@@ -132,12 +133,12 @@ export function servedVideoKeys(previous: PageInputs): (id: string) => string | 
 }
 
 /**
- * The key of an answered page (the second rule above): a function of the answer that serialises
- * no video resource, only its input key. Strings starting with NUL are escaped, so no field can
- * pass for a video's key.
+ * The replacer of the second rule above: a video resource (a stand-in: entries.ts withStandIns, or
+ * a real one, recognised by its id and watch URL) becomes `\u0000` and its video's key; a string
+ * starting with NUL is escaped, so no field can pass for a video's key.
  */
-export function createAnswerKeys(model: Model, inputs: PageInputs, baseUrl: string, keys: VideoKeys = videoKeysOf(model, inputs)): (answer: Answer) => string {
-  const replace = (_: string, value: unknown): unknown => {
+function keyReplacer(model: Model, keys: VideoKeys): (key: string, value: unknown) => unknown {
+  return (_, value) => {
     if (typeof value === 'string') return value.startsWith('\u0000') ? `\u0000${value}` : value;
     if (typeof value !== 'object' || value === null) return value;
     // video resources are made when asked, so they are recognised, not looked up by identity; a
@@ -146,9 +147,54 @@ export function createAnswerKeys(model: Model, inputs: PageInputs, baseUrl: stri
     const key = entry === undefined ? undefined : keys[entry.index];
     return key === undefined ? value : `\u0000${key}`;
   };
+}
+
+/**
+ * The key of an answered page (the second rule above): a function of the answer that serialises
+ * no video resource, only its input key.
+ */
+export function createAnswerKeys(model: Model, inputs: PageInputs, baseUrl: string, keys: VideoKeys = videoKeysOf(model, inputs)): (answer: Answer) => string {
+  const replace = keyReplacer(model, keys);
   return (answer) => createHash('sha256')
     .update(JSON.stringify([baseUrl, answer.status ?? 200, answer.next ?? null, answer.noindex === true, answer.body], replace))
     .digest('base64');
+}
+
+/**
+ * The same key for a page of a list (src/api/paging.ts paginatePositions's answer: status 200, no
+ * noindex, a body of `data` and `paging`) made from its facts and its items (`items[i]` for the
+ * positions `facts.from` to `facts.to`, counted from `at`: stand-ins for videos) instead of from the
+ * answer: the text is the one `JSON.stringify` makes of that answer with the replacer, pieced
+ * together, each video's piece made once for all the pages that list it (docs/architecture.md,
+ * "Incremental builds"). tests/unit/snapshot/list-keys.test.ts checks it against createAnswerKeys
+ * for every planned list page, and every build for the first page of each list endpoint
+ * (list-keys.ts).
+ */
+export function createListPageKeys(model: Model, inputs: PageInputs, baseUrl: string, keys: VideoKeys = videoKeysOf(model, inputs)): (facts: PageFacts, items: ArrayLike<unknown>, at: number) => string {
+  const replace = keyReplacer(model, keys);
+  const head = `[${JSON.stringify(replace('0', baseUrl))},200,`;
+  // each video's piece by its entry's place (a video is listed on several pages: latest, its channel's, its playlists')
+  const pieces: (string | undefined)[] = new Array<string | undefined>(model.entries.length).fill(undefined);
+  const pieceOf = (item: unknown): string => {
+    const entry = typeof item === 'object' && item !== null ? standInEntry(item) : undefined;
+    if (entry !== undefined && entry.index < pieces.length && model.entries[entry.index] === entry) {
+      const made = pieces[entry.index];
+      if (made !== undefined) return made;
+    }
+    // JSON.stringify calls the replacer on each item, then serialises what it gave with it (a string as it is)
+    const replaced = replace('', item);
+    const piece = typeof replaced === 'string' ? JSON.stringify(replaced) : JSON.stringify(replaced, replace) ?? 'null';
+    if (entry !== undefined && entry.index < pieces.length && model.entries[entry.index] === entry) pieces[entry.index] = piece;
+    return piece;
+  };
+  return (facts, items, at) => {
+    let data = '';
+    for (let i = facts.from; i < facts.to; i++) data += (i === facts.from ? '' : ',') + pieceOf(items[i - at]);
+    const next = facts.next === undefined ? 'null' : JSON.stringify(replace('1', facts.next));
+    return createHash('sha256')
+      .update(`${head}${next},false,{"data":[${data}],"paging":${JSON.stringify(facts.paging, replace)}}]`)
+      .digest('base64');
+  };
 }
 
 /**

@@ -24,15 +24,21 @@ export interface RenderedPage {
 /** Whether `body` is exactly the bytes of a page `key` the same code checked before. */
 export type CheckedBefore = (key: string, body: Buffer) => boolean;
 
-/** Runs the handler of a planned URL, which must be canonical; the answer, not yet serialised. */
-export function answerPage(url: string, context: Context): AnsweredPage {
+/** A planned URL's endpoint and parameters; the URL must be canonical. */
+export function parsePage(url: string): { readonly key: string; readonly endpoint: Endpoint<any>; readonly params: unknown } {
   const parsed = new URL(url, 'http://snapshot.invalid');
   const route = matchRoute(parsed.pathname);
   if (!route) throw new Error(`planned page ${url} matches no endpoint`);
   const params = route.endpoint.parse(route.params, parsed.searchParams);
   const key = route.endpoint.canonical(params);
   if (key !== url) throw new Error(`planned page ${url} is not canonical (canonical form: ${key})`);
-  return { key, endpoint: route.endpoint, answer: route.endpoint.handle(params, context) };
+  return { key, endpoint: route.endpoint, params };
+}
+
+/** Runs the handler of a planned URL, which must be canonical; the answer, not yet serialised. */
+export function answerPage(url: string, context: Context): AnsweredPage {
+  const { key, endpoint, params } = parsePage(url);
+  return { key, endpoint, answer: endpoint.handle(params, context) };
 }
 
 /** Serialises an answered page and checks it against its endpoint's schema (unless `checkedBefore`). */

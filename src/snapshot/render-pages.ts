@@ -11,7 +11,8 @@ import type { Context } from '../api/endpoint.ts';
 import type { Model } from '../model/build-model.ts';
 import { createStandIns, withStandIns } from '../model/entries.ts';
 import { createPagesProgress, type PagesExpected } from './build-progress.ts';
-import { createAnswerKeys, servedVideoKeys, videoKeysOf, type PageInputs, type VideoKeys } from './page-inputs.ts';
+import { createListChains } from './list-keys.ts';
+import { createAnswerKeys, createListPageKeys, servedVideoKeys, videoKeysOf, type PageInputs, type VideoKeys } from './page-inputs.ts';
 import type { PageWriter } from './page-writer.ts';
 import { planPages, type PlannedQuery } from './plan-pages.ts';
 import { answerPage, renderAnswered, type AnsweredPage, type CheckedBefore } from './render-page.ts';
@@ -40,7 +41,8 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
   const videoKeys = options.videoKeys ?? videoKeysOf(model, inputs);
   const answerKey = createAnswerKeys(model, inputs, options.baseUrl, videoKeys);
   // each video's stand-in made once for all the list pages that name it (entries.ts StandIns)
-  const standIns = previousInputs === undefined ? undefined : createStandIns(model.entries.length);
+  const standIns = createStandIns(model.entries.length);
+  const listChain = createListChains({ context, standIns, answerKey, pageKey: createListPageKeys(model, inputs, options.baseUrl, videoKeys) });
   const unchanged = (key: string, now: string | undefined) => previousInputs !== undefined && now !== undefined && previousInputs.get(key) === now;
   // the served keys of the videos, walked in the plan's order of videos (page-inputs.ts servedVideoKeys)
   const servedKeyOf = previousInputs === undefined ? undefined : servedVideoKeys(previousInputs);
@@ -74,7 +76,33 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
     options.progress(`${done} pages${of}: ${c.copied} copied unrendered, ${c.reused - c.copied} rendered as before, ${c.compressed} compressed (${(writer.bytes.identity / 1e6).toFixed(0)} MB of JSON)`);
   };
   const pagesProgress = createPagesProgress(options.expected);
+  const tick = async (list: boolean) => {
+    pagesProgress.page(list);
+    // every 256 pages (not every page: the clock too is read then)
+    if (++done % 256 === 0) {
+      await writer.keepUp();
+      if (performance.now() - lastReport > 5000) {
+        lastReport = performance.now();
+        report();
+      }
+    }
+  };
   for (const planned of planPages(model)) {
+    // a list's pages keyed from its paging facts and items, answered (for real) only when changed
+    const chain = planned.list === true ? listChain(planned.url, planned.pages) : undefined;
+    if (chain !== undefined) {
+      for (const page of chain) {
+        inputs.set(page.url, page.key);
+        if (!(unchanged(page.url, page.key) && writer.copy(page.url, renderAgain))) {
+          const answered = answerPage(page.url, context);
+          if (answered.answer.next !== page.next) throw new Error(`list page ${page.url} links ${answered.answer.next} as next, not ${page.next} as its key says`);
+          const rendered = renderAnswered(answered, context, options.checkedBefore);
+          writer.write(rendered.key, rendered.rendered);
+        }
+        await tick(true);
+      }
+      continue;
+    }
     let url: string | undefined = planned.url;
     for (let n = 0; url !== undefined && n < planned.pages; n++) {
       if (planned.group !== undefined && groupUnchanged(planned as PlannedQuery & { group: string }) && writer.copy(url, renderAgain)) {
@@ -92,15 +120,7 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
         }
         url = answered.answer.next;
       }
-      pagesProgress.page(planned.list === true);
-      // every 256 pages (not every page: the clock too is read then)
-      if (++done % 256 === 0) {
-        await writer.keepUp();
-        if (performance.now() - lastReport > 5000) {
-          lastReport = performance.now();
-          report();
-        }
-      }
+      await tick(planned.list === true);
     }
   }
   report();
