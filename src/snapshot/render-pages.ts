@@ -1,9 +1,11 @@
 // The pages of a snapshot, in plan order (plan-pages.ts), each either copied from the served
 // snapshot unrendered (its inputs did not change: page-inputs.ts) or rendered by its endpoint's
 // handler and written (page-writer.ts takes the variants of a page whose bytes did not change). A
-// page keyed by its answer is answered first with stand-ins for its videos when it may be copied
-// (entries.ts withStandIns: the key needs only which video stands where), and again for real only
-// when its key changed (docs/architecture.md, "Incremental builds").
+// list's pages are keyed from their paging facts and items, the list answered once for its whole
+// chain (list-keys.ts); any other page keyed by its answer is answered first with stand-ins for its
+// videos when it may be copied (entries.ts withStandIns: the key needs only which video stands
+// where); either is answered for real only when its key changed (docs/architecture.md,
+// "Incremental builds").
 // Progress lines give the pages done of about the previous snapshot's count (or the plan's estimate
 // for a first build), the percentage, the time left (a list page weighing a page of videos:
 // build-progress.ts) and how many were copied, reused or compressed.
