@@ -17,7 +17,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, linkSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
-import { VIDEO_SORTS } from '../model/build-model.ts';
+// from where it is declared, not through build-model.ts: the derive worker, which imports this file, loads no more of the model than it computes with
+import { VIDEO_SORTS } from '../model/entries.ts';
 import type { DerivedPacked } from './derive-on-worker.ts';
 import { MANIFEST_FILE } from './layout.ts';
 import { parseManifestHead, type FileRecord } from './manifest.ts';
