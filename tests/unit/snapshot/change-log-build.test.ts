@@ -173,7 +173,7 @@ describe('trending and related taken from the served snapshot by the change log 
   it('are computed when a field they read changed: views, likes, tags, the published date, a category, a video made private, one added', async () => {
     for (const sql of [
       "UPDATE videos SET views = views + 1000 WHERE id = 'long4'",
-      "UPDATE videos SET likes = likes + 3 WHERE id = 'long8'",
+      "UPDATE videos SET likes = coalesce(likes, 0) + 3 WHERE id = 'long8'",
       "INSERT INTO video_tags (video_id, position, tag) VALUES ('long2', 50, 'a new tag')",
       "DELETE FROM video_tags WHERE video_id = 'v1' AND position = 0",
       "UPDATE videos SET published_at = '2026-03-30T10:00:00Z' WHERE id = 'long9'",
