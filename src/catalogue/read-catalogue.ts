@@ -41,7 +41,7 @@ function sharedValues(): <T extends string | null>(value: T) => T {
 }
 
 /** The rows of a query as arrays (better-sqlite3's raw mode: no object a row). */
-const rowsOf = (db: Catalogue, sql: string): Iterable<Row> => db.prepare(sql).raw().iterate() as Iterable<Row>;
+const rowsOf = (db: Catalogue, sql: string, parameters: readonly unknown[] = []): Iterable<Row> => db.prepare(sql).raw().iterate(...parameters) as Iterable<Row>;
 
 /**
  * Child rows grouped by their owner (a video, a playlist): `sql` yields the owner's id first and
@@ -51,11 +51,11 @@ const rowsOf = (db: Catalogue, sql: string): Iterable<Row> => db.prepare(sql).ra
  * million cost more than their scan (docs/performance.md, "The catalogue read and the model's records").
  * Rows `keep` refuses are left out before any list is made for them.
  */
-function childrenOf<T>(db: Catalogue, sql: string, toItem: (row: Row) => T, keep?: (row: Row) => boolean): Map<string, T[]> {
+function childrenOf<T>(db: Catalogue, sql: string, toItem: (row: Row) => T, keep?: (row: Row) => boolean, parameters: readonly unknown[] = []): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   let owner: string | undefined;
   let list: T[] = [];
-  for (const row of rowsOf(db, sql)) {
+  for (const row of rowsOf(db, sql, parameters)) {
     if (keep !== undefined && !keep(row)) continue;
     if (row[0] !== owner) {
       owner = row[0] as string;
@@ -147,20 +147,41 @@ export type DeriveRecord = Pick<PublicVideo, 'id' | 'privacy' | 'tags' | 'channe
 export function readDeriveFields(db: Catalogue): DeriveRecord[] {
   const tags = tagsByVideo(db);
   const videos = keyOrder<DeriveRecord>(db, 'videos', 'id');
-  for (const v of rowsOf(db, `SELECT rowid, id, channel, category, views, likes, published_at, privacy FROM videos WHERE ${VISIBLE}`)) {
-    const id = v[1] as string;
-    videos.put(v[0] as number, {
-      id,
-      channel: v[2] as string,
-      category: present(v[3] as string | null),
-      tags: tags.get(id) ?? [],
-      views: (v[4] as number | null) ?? 0,
-      likes: (v[5] as number | null) ?? 0,
-      publishedAt: v[6] as string,
-      privacy: v[7] as 'public' | 'unlisted',
-    });
-  }
+  for (const v of rowsOf(db, `${DERIVE_COLUMNS} FROM videos WHERE ${VISIBLE}`)) videos.put(v[0] as number, deriveRecordOf(v, tags));
   return videos.items();
+}
+
+const DERIVE_COLUMNS = 'SELECT rowid, id, channel, category, views, likes, published_at, privacy';
+
+/** A derive record from its row (DERIVE_COLUMNS) and the tags of its video: one function for both reads. */
+const deriveRecordOf = (v: Row, tags: ReadonlyMap<string, string[]>): DeriveRecord => {
+  const id = v[1] as string;
+  return {
+    id,
+    channel: v[2] as string,
+    category: present(v[3] as string | null),
+    tags: tags.get(id) ?? [],
+    views: (v[4] as number | null) ?? 0,
+    likes: (v[5] as number | null) ?? 0,
+    publishedAt: v[6] as string,
+    privacy: v[7] as 'public' | 'unlisted',
+  };
+};
+
+/**
+ * readDeriveFields of the videos named by `ids` alone (each looked up by its key: ids of videos that
+ * are not visible, or not in the catalogue, give nothing), in no particular order: each record is
+ * the one readDeriveFields gives for that video (tests/unit/catalogue/read-catalogue.test.ts). The
+ * build's worker reads these for the videos the change log names since the served snapshot
+ * (snapshot/derive-worker.ts), instead of every video's.
+ */
+export function readDeriveFieldsOf(db: Catalogue, ids: readonly string[]): DeriveRecord[] {
+  const named = JSON.stringify(ids);
+  const tags = childrenOf(db, 'SELECT video_id, tag FROM video_tags WHERE video_id IN (SELECT value FROM json_each(?)) ORDER BY video_id, position',
+    (r) => r[1] as string, undefined, [named]);
+  const records: DeriveRecord[] = [];
+  for (const v of rowsOf(db, `${DERIVE_COLUMNS} FROM videos WHERE id IN (SELECT value FROM json_each(?)) AND ${VISIBLE}`, [named])) records.push(deriveRecordOf(v, tags));
+  return records;
 }
 
 function readPlaylists(db: Catalogue, visible: ReadonlySet<string>): PublicPlaylist[] {

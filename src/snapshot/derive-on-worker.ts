@@ -6,13 +6,19 @@
 // (tests/unit/snapshot/derive-on-worker.test.ts).
 //
 // Given the catalogue's file, the worker reads those fields itself (read-catalogue.ts
-// readDeriveFields: a quarter of the whole read) and computes while this thread reads the rest. Its
-// own connection may see another state of the catalogue than this thread's (a write committed
-// between the two reads), so its answer carries a fingerprint of the fields it read, and is used
-// only when the fingerprint of this thread's records is the same; otherwise (or when the worker
-// could not read) it is given this thread's fields and computes again.
+// readDeriveFields: a quarter of the whole read) and computes while this thread reads the rest;
+// given the served snapshot too, it first reads only the fields of the videos the change log names
+// since that snapshot and, when none of them changed (FieldDigests), answers the served numbers
+// without reading the others (derive-worker.ts). Its own connection may see another state of the
+// catalogue than this thread's (a write committed between the two reads), and the log is only a
+// hint, so its answer carries the fingerprint of the fields its numbers were computed from, and is
+// used only when the fingerprint of this thread's records is the same; otherwise (or when the
+// worker could not read) it is given this thread's fields and computes again.
 import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { ChangeLogMark } from '../catalogue/change-log.ts';
+import { readBuiltFrom } from './swap.ts';
 import type { DeriveRecord } from '../catalogue/read-catalogue.ts';
 import type { FileRecord } from './manifest.ts';
 import type { Derived } from '../model/build-model.ts';
@@ -27,6 +33,22 @@ export interface DerivedPacked {
   readonly offsets: Int32Array;
   /** the public videos in each sort order (model/video-orders.ts) */
   readonly orders: VideoOrders;
+  /** what the numbers were computed from, video by video (FieldDigests): kept in derived.bin for the next build */
+  readonly digests: FieldDigests;
+}
+
+/**
+ * A digest of each video's fields (the line fingerprintOf hashes) and of each video's id, each list
+ * sorted (the videos' order is not needed: a digest is looked up, not placed). A rebuild reads only
+ * the fields of the videos the change log names, and looks their digests up in the served
+ * snapshot's (derive-worker.ts): a video whose fields are among them, or a video no longer visible
+ * whose id is not, leaves the fields as they were. A hint of where to start, never a check: the
+ * numbers are used only when the fingerprint of the main thread's own records is the one they were
+ * computed from (prepareDerive).
+ */
+export interface FieldDigests {
+  readonly fields: Float64Array;
+  readonly ids: Float64Array;
 }
 
 /** The served snapshot whose derived.bin the worker may take (derived-file.ts), and the file's record it used. */
@@ -35,15 +57,36 @@ export interface ServedDerived {
   readonly record: FileRecord;
 }
 
+/** derived.bin as the worker took it (ServedDerived), and how it knew to. */
+export interface TakenDerived extends ServedDerived {
+  /**
+   * how the worker knew the fields were those the file's numbers were computed from before the main
+   * thread's check: the change log named no video whose fields changed (`log`), or its own read of
+   * every video's fields had the file's fingerprint (`read`)
+   */
+  readonly by: 'log' | 'read';
+}
+
 /**
  * The worker's answer: what it computed from its own read (with the fingerprint of the fields read;
  * with `served`, taken from that snapshot's derived.bin instead) or from the fields given; or why
  * its own read failed.
  */
-export type DeriveAnswer = (DerivedPacked & { readonly fingerprint?: string; readonly served?: ServedDerived }) | { readonly unread: string };
+export type DeriveAnswer = (DerivedPacked & { readonly fingerprint?: string; readonly served?: TakenDerived }) | { readonly unread: string };
 
-/** What the worker is sent: the catalogue to read the fields from (and the served snapshot to look in), or the fields. */
-export type DeriveJob = { readonly catalogue: string; readonly served?: { readonly id: string; readonly dir: string } } | { readonly videos: readonly DeriveFields[] };
+/**
+ * What the worker is sent: the catalogue to read the fields from (and the served snapshot to look
+ * in, with the mark of the change log it was built from when one is recorded: built-from.json), or
+ * the fields.
+ */
+export type DeriveJob = { readonly catalogue: string; readonly served?: ServedForDerive } | { readonly videos: readonly DeriveFields[] };
+
+/** The served snapshot the worker may take the numbers of, and where the change log stood when it was built. */
+export interface ServedForDerive {
+  readonly id: string;
+  readonly dir: string;
+  readonly mark?: ChangeLogMark | undefined;
+}
 
 /** Where the answer came from: the worker's own read, the served snapshot's derived.bin, or the fields given. */
 export type DeriveSource = 'read' | 'served' | 'given';
@@ -55,6 +98,8 @@ export interface DeriveTask {
   readonly source: Promise<DeriveSource>;
   /** the answer as derived.bin holds it, with the fingerprint of its fields (rejects as `derived` does) */
   readonly packed: Promise<{ readonly packed: DerivedPacked; readonly fingerprint: string }>;
+  /** with source `served`: how the worker knew to take the served numbers (ServedDerived `by`); else undefined */
+  readonly servedBy: Promise<TakenDerived['by'] | undefined>;
   /** ends the worker (after a failure elsewhere) */
   stop(): Promise<void>;
 }
@@ -73,17 +118,70 @@ const fieldsOf = ({ id, privacy, tags, channel, category, views, likes, publishe
 /** Records fingerprinted a piece: one hash update per piece, not per record. */
 const FINGERPRINT_PIECE = 1024;
 
+/** The text of one video's fields that the fingerprint hashes (and its digest is made of). */
+export const fieldsLine = (v: DeriveFields): string => JSON.stringify([v.id, v.privacy, v.tags, v.channel, v.category ?? null, v.views, v.likes, v.publishedAt]);
+
 /** A SHA-256 of every field the worker computes from, video by video: equal for the same fields in the same order. */
 export function fingerprintOf(videos: readonly DeriveFields[]): string {
+  return fingerprinted(videos, undefined);
+}
+
+/** fingerprintOf, and each video's digests when `digests` is given (FieldDigests: each line made once for both). */
+function fingerprinted(videos: readonly DeriveFields[], digests: { fields: Float64Array; ids: Float64Array } | undefined): string {
   const hash = createHash('sha256');
   for (let from = 0; from < videos.length; from += FINGERPRINT_PIECE) {
     let piece = '';
-    for (const v of videos.slice(from, from + FINGERPRINT_PIECE)) {
-      piece += `${JSON.stringify([v.id, v.privacy, v.tags, v.channel, v.category ?? null, v.views, v.likes, v.publishedAt])}\n`;
+    const to = Math.min(videos.length, from + FINGERPRINT_PIECE);
+    for (let i = from; i < to; i++) {
+      const line = fieldsLine(videos[i]!);
+      if (digests) {
+        digests.fields[i] = digestOf(line);
+        digests.ids[i] = digestOf(videos[i]!.id);
+      }
+      piece += `${line}\n`;
     }
     hash.update(piece);
   }
   return hash.update(String(videos.length)).digest('base64');
+}
+
+/** fingerprintOf and the FieldDigests of `videos` (on the worker: derive-worker.ts). */
+export function fingerprintAndDigests(videos: readonly DeriveFields[]): { readonly fingerprint: string; readonly digests: FieldDigests } {
+  const digests = { fields: new Float64Array(videos.length), ids: new Float64Array(videos.length) };
+  const fingerprint = fingerprinted(videos, digests);
+  digests.fields.sort();
+  digests.ids.sort();
+  return { fingerprint, digests };
+}
+
+/**
+ * A 53-bit digest of a text (cyrb53: two 32-bit multiply-xor hashes of its UTF-16 units, mixed),
+ * exact as a double. Not cryptographic, and need not be: it only guesses where the worker starts
+ * (FieldDigests); a collision costs a computation, never a wrong number.
+ */
+export function digestOf(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ unit, 2654435761);
+    h2 = Math.imul(h2 ^ unit, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** Whether the sorted `digests` hold `digest` (binary search). */
+export function holds(digests: Float64Array, digest: number): boolean {
+  let low = 0;
+  let high = digests.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (digests[middle]! < digest) low = middle + 1;
+    else high = middle;
+  }
+  return low < digests.length && digests[low] === digest;
 }
 
 /** A worker started before its videos are known: it loads its code while the catalogue is read. */
@@ -140,7 +238,7 @@ function unpack({ trending, pool, offsets, orders }: DerivedPacked): Derived {
 export function prepareDerive(catalogue?: string, served?: { readonly id: string; readonly dir: string }): PendingDerive {
   const worker = new Worker(new URL('./derive-worker.ts', import.meta.url));
   const next = answersOf(worker);
-  if (catalogue !== undefined) worker.postMessage({ catalogue, ...(served ? { served } : {}) } satisfies DeriveJob);
+  if (catalogue !== undefined) worker.postMessage({ catalogue, ...(served ? { served: { ...served, mark: markOf(served) } } : {}) } satisfies DeriveJob);
   const stop = async () => {
     await worker.terminate();
   };
@@ -152,6 +250,7 @@ export function prepareDerive(catalogue?: string, served?: { readonly id: string
       // what derived.bin records the numbers were computed from, and what the worker's own read must match
       const fingerprint = fingerprintOf(videos);
       let source: DeriveSource = 'given';
+      let servedBy: TakenDerived['by'] | undefined;
       const packed = (async () => {
         if (catalogue !== undefined) {
           const own = await next();
@@ -161,6 +260,7 @@ export function prepareDerive(catalogue?: string, served?: { readonly id: string
             const trusted = taken === undefined || (reuse !== undefined && taken.id === reuse.id && taken.record.size === reuse.record.size && taken.record.sha256 === reuse.record.sha256);
             if (trusted) {
               source = taken === undefined ? 'read' : 'served';
+              servedBy = taken?.by;
               return { packed: own as DerivedPacked, fingerprint };
             }
           }
@@ -175,10 +275,18 @@ export function prepareDerive(catalogue?: string, served?: { readonly id: string
       derived.catch(() => {});
       const from = packed.then(() => source);
       from.catch(() => {});
-      return { derived, source: from, packed, stop };
+      const by = packed.then(() => servedBy);
+      by.catch(() => {});
+      return { derived, source: from, packed, servedBy: by, stop };
     },
     stop,
   };
+}
+
+/** The change log's mark recorded beside the snapshots for the served snapshot `served` (built-from.json), if any. */
+function markOf(served: { readonly id: string; readonly dir: string }): ChangeLogMark | undefined {
+  const builtFrom = readBuiltFrom(dirname(served.dir));
+  return builtFrom?.snapshot === served.id ? builtFrom.changeLog : undefined;
 }
 
 /** Starts the worker and gives it the videos at once. */

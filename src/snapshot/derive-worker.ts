@@ -4,28 +4,33 @@
 // (derive-on-worker.ts: started before the catalogue is read). The fields are read here from the
 // catalogue (read-catalogue.ts readDeriveFields, answered with their fingerprint for the main
 // thread to check), or given. When the served snapshot's derived.bin (derived-file.ts) was
-// computed from fields of the same fingerprint, its numbers are answered instead of computed.
+// computed from fields of the same fingerprint, its numbers are answered instead of computed; when
+// the change log names no video whose fields differ from those the file's digests hold
+// (derive-on-worker.ts FieldDigests), they are answered with the file's fingerprint before any
+// other video is read (the main thread's own records must have it).
 // Answers with the scores, the lists packed in one transferred buffer and each order as one
 // transferred Int32Array. A failure to compute is thrown: the main thread's build fails with it; a
 // failure to read is answered, and the main thread gives its fields instead.
 import { join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
+import { readChangesSince } from '../catalogue/change-log.ts';
 import { openCatalogue } from '../catalogue/open-catalogue.ts';
-import { readDeriveFields } from '../catalogue/read-catalogue.ts';
+import { readDeriveFields, readDeriveFieldsOf } from '../catalogue/read-catalogue.ts';
 import { computeRelated } from '../model/related.ts';
 import { runSteps } from '../model/steps.ts';
 import { trendingScores } from '../model/trending.ts';
 import { sortVideoOrdersInSteps } from '../model/video-orders.ts';
-import { fingerprintOf, type DeriveAnswer, type DeriveFields, type DeriveJob, type DerivedPacked, type ServedDerived } from './derive-on-worker.ts';
-import { DERIVED_FILE, readDerivedFile, recordedDerived } from './derived-file.ts';
+import { digestOf, fieldsLine, fingerprintAndDigests, holds, type DeriveAnswer, type DeriveFields, type DeriveJob, type DerivedPacked, type FieldDigests, type ServedForDerive, type TakenDerived } from './derive-on-worker.ts';
+import { DERIVED_FILE, readServedDerived, recordedDerived } from './derived-file.ts';
 
 /** Answers `packed`, its buffers transferred. */
-function answer(packed: DerivedPacked & { fingerprint?: string; served?: ServedDerived }): void {
-  parentPort!.postMessage(packed, [packed.trending.buffer, packed.pool.buffer, packed.offsets.buffer, ...Object.values(packed.orders).map((o) => o.buffer)] as ArrayBuffer[]);
+function answer(packed: DerivedPacked & { fingerprint?: string; served?: TakenDerived }): void {
+  const { trending, pool, offsets, orders, digests } = packed;
+  parentPort!.postMessage(packed, [trending.buffer, pool.buffer, offsets.buffer, digests.fields.buffer, digests.ids.buffer, ...Object.values(orders).map((o) => o.buffer)] as ArrayBuffer[]);
 }
 
-/** Computes and answers (derive-on-worker.ts prepareDerive). */
-function derive(videos: readonly DeriveFields[], fingerprint: string | undefined): void {
+/** Computes and answers (derive-on-worker.ts prepareDerive); `fingerprint` is answered with the numbers when the fields were read here. */
+function derive(videos: readonly DeriveFields[], fingerprint: string | undefined, digests: FieldDigests): void {
   // what build-model.ts deriveCatalogue computes (trending.ts, related.ts read nothing else)
   const trending = trendingScores(videos);
   const related = computeRelated(videos, trending);
@@ -35,14 +40,49 @@ function derive(videos: readonly DeriveFields[], fingerprint: string | undefined
   for (let i = 0; i < related.length; i++) pool.set(related[i]!, offsets[i]!);
   // the sort orders too (video-orders.ts), which the main thread's model would otherwise sort
   const orders = runSteps(sortVideoOrdersInSteps(videos, trending));
-  answer({ trending: Float64Array.from(trending), pool, offsets, orders, ...(fingerprint === undefined ? {} : { fingerprint }) });
+  answer({ trending: Float64Array.from(trending), pool, offsets, orders, digests, ...(fingerprint === undefined ? {} : { fingerprint }) });
 }
 
-/** The numbers the served snapshot's build computed from fields of this fingerprint, when its derived.bin holds them. */
-function takeServed(served: { id: string; dir: string }, fingerprint: string, videos: number): (DerivedPacked & { served: ServedDerived }) | undefined {
+/** The served snapshot's derived.bin, when its manifest's head records it and it is that file (size, SHA-256, format). */
+function readServed(served: ServedForDerive): { packed: DerivedPacked; fingerprint: string; record: TakenDerived['record'] } | undefined {
   const record = recordedDerived(served.dir);
-  const packed = record && readDerivedFile(join(served.dir, DERIVED_FILE), record, fingerprint, videos);
-  return packed && record ? { ...packed, served: { id: served.id, record } } : undefined;
+  const read = record && readServedDerived(join(served.dir, DERIVED_FILE), record);
+  return read && record ? { ...read, record } : undefined;
+}
+
+/** Videos the change log may name for the worker to read them alone: beyond this share of the served videos, every video is read. */
+const MOST_NAMED = 1 / 4;
+
+/**
+ * Whether the fields of the visible videos are, by the change log, those `digests` were made of:
+ * every video it names since the served snapshot's mark is either visible with fields the digests
+ * hold, or not visible and not among the digests' ids. Only those videos are read (their fields by
+ * key), in one transaction with the log. False when the log cannot say (change-log.ts
+ * readChangesSince), names too many videos, or the catalogue cannot be read: every video is read.
+ */
+function unchangedByLog(file: string, mark: NonNullable<ServedForDerive['mark']>, digests: FieldDigests): boolean {
+  let db: ReturnType<typeof openCatalogue> | undefined;
+  try {
+    db = openCatalogue(file, { readonly: true });
+    const opened = db;
+    return opened.transaction(() => {
+      const { changes } = readChangesSince(opened, mark);
+      if (changes === undefined) return false;
+      const named = [...changes.video];
+      if (named.length > digests.ids.length * MOST_NAMED) return false;
+      const visible = new Set<string>();
+      for (const record of readDeriveFieldsOf(opened, named)) {
+        if (!holds(digests.fields, digestOf(fieldsLine(record)))) return false;
+        visible.add(record.id);
+      }
+      // a video no longer visible (made private, removed) that the served numbers counted
+      return named.every((id) => visible.has(id) || !holds(digests.ids, digestOf(id)));
+    })();
+  } catch {
+    return false;
+  } finally {
+    db?.close();
+  }
 }
 
 /** The fields of the visible videos, read in one transaction of a read-only connection of this thread's own. */
@@ -57,7 +97,12 @@ function readFields(file: string): DeriveFields[] {
 
 parentPort?.on('message', (job: DeriveJob) => {
   if ('videos' in job) {
-    derive(job.videos, undefined);
+    derive(job.videos, undefined, fingerprintAndDigests(job.videos).digests);
+    return;
+  }
+  const served = job.served && readServed(job.served);
+  if (served && job.served?.mark && unchangedByLog(job.catalogue, job.served.mark, served.packed.digests)) {
+    answer({ ...served.packed, fingerprint: served.fingerprint, served: { id: job.served.id, record: served.record, by: 'log' } });
     return;
   }
   let videos: DeriveFields[];
@@ -67,8 +112,10 @@ parentPort?.on('message', (job: DeriveJob) => {
     parentPort!.postMessage({ unread: (error as Error).message } satisfies DeriveAnswer);
     return;
   }
-  const fingerprint = fingerprintOf(videos);
-  const taken = job.served && takeServed(job.served, fingerprint, videos.length);
-  if (taken) answer({ ...taken, fingerprint });
-  else derive(videos, fingerprint);
+  const { fingerprint, digests } = fingerprintAndDigests(videos);
+  if (served && job.served && served.fingerprint === fingerprint && served.packed.trending.length === videos.length) {
+    answer({ ...served.packed, fingerprint, served: { id: job.served.id, record: served.record, by: 'read' } });
+  } else {
+    derive(videos, fingerprint, digests);
+  }
 });

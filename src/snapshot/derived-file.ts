@@ -8,21 +8,25 @@
 // about public and unlisted videos, which model.ndjson holds too.
 //
 // Layout: one line of JSON (the format, the fingerprint, the counts), padded with spaces so that
-// the arrays after it start at a multiple of 8 bytes; then the scores (float64), the list offsets
-// and the lists (int32), and each order (int32) in VIDEO_SORTS order, all in the machine's byte
-// order, which the head names (a file of the other order is not used).
+// the arrays after it start at a multiple of 8 bytes; then the scores, the digests of each video's
+// fields and of each video's id (derive-on-worker.ts FieldDigests: what the next build looks the
+// videos the change log names up in), all float64; the list offsets and the lists (int32), and each
+// order (int32) in VIDEO_SORTS order, all in the machine's byte order, which the head names (a file
+// of the other order is not used).
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, linkSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join } from 'node:path';
-import { VIDEO_SORTS } from '../model/build-model.ts';
+// from where it is declared, not through build-model.ts: the derive worker, which imports this file, loads no more of the model than it computes with
+import { VIDEO_SORTS } from '../model/entries.ts';
 import type { DerivedPacked } from './derive-on-worker.ts';
 import { MANIFEST_FILE } from './layout.ts';
 import { parseManifestHead, type FileRecord } from './manifest.ts';
 import { createFileSink } from './text-files.ts';
 
 export const DERIVED_FILE = 'derived.bin';
-const FORMAT = 1;
+/** 2: with the field digests */
+const FORMAT = 2;
 
 interface DerivedHead {
   readonly format: number;
@@ -48,7 +52,7 @@ export function encodeDerived(packed: DerivedPacked, fingerprint: string): Buffe
   const line = JSON.stringify(head);
   // the line and its newline end on a multiple of 8
   const padded = `${line}${' '.repeat((8 - ((Buffer.byteLength(line) + 1) % 8)) % 8)}\n`;
-  return [Buffer.from(padded), bytesOf(packed.trending), bytesOf(packed.offsets), bytesOf(packed.pool), ...VIDEO_SORTS.map((sort) => bytesOf(packed.orders[sort]))];
+  return [Buffer.from(padded), bytesOf(packed.trending), bytesOf(packed.digests.fields), bytesOf(packed.digests.ids), bytesOf(packed.offsets), bytesOf(packed.pool), ...VIDEO_SORTS.map((sort) => bytesOf(packed.orders[sort]))];
 }
 
 /** Writes derived.bin into `dir` a piece at a time (views of the arrays: nothing copied); its record for the manifest. */
@@ -94,11 +98,11 @@ function copied<T extends Float64Array | Int32Array>(make: (count: number) => T,
 }
 
 /**
- * What a derived.bin holds, when its bytes are what `recorded` says (size, SHA-256), it is of this
- * format and byte order, and it was computed from fields of this `fingerprint` for `videos` videos;
- * else undefined (the caller computes them).
+ * What a derived.bin holds and the fingerprint of the fields it was computed from, when its bytes
+ * are what `recorded` says (size, SHA-256) and it is of this format and byte order; else undefined
+ * (the caller computes the numbers).
  */
-export function decodeDerived(bytes: Buffer, recorded: FileRecord, fingerprint: string, videos: number): DerivedPacked | undefined {
+export function decodeDerivedFile(bytes: Buffer, recorded: FileRecord): { readonly packed: DerivedPacked; readonly fingerprint: string } | undefined {
   if (bytes.length !== recorded.size || createHash('sha256').update(bytes).digest('hex') !== recorded.sha256) return undefined;
   const newline = bytes.indexOf(0x0a);
   if (newline === -1 || (newline + 1) % 8 !== 0) return undefined;
@@ -108,9 +112,10 @@ export function decodeDerived(bytes: Buffer, recorded: FileRecord, fingerprint: 
   } catch {
     return undefined;
   }
-  if (head.format !== FORMAT || head.endianness !== endianness() || head.fingerprint !== fingerprint || head.videos !== videos) return undefined;
-  if (!Number.isInteger(head.pool) || !Array.isArray(head.orders) || head.orders.length !== VIDEO_SORTS.length) return undefined;
-  const sizes = [8 * videos, 4 * (videos + 1), 4 * head.pool, ...head.orders.map((n) => 4 * n)];
+  if (head.format !== FORMAT || head.endianness !== endianness() || typeof head.fingerprint !== 'string') return undefined;
+  const { videos } = head;
+  if (!Number.isInteger(videos) || videos < 0 || !Number.isInteger(head.pool) || !Array.isArray(head.orders) || head.orders.length !== VIDEO_SORTS.length) return undefined;
+  const sizes = [3 * 8 * videos, 4 * (videos + 1), 4 * head.pool, ...head.orders.map((n) => 4 * n)];
   if (newline + 1 + sizes.reduce((a, b) => a + b, 0) !== bytes.length) return undefined;
   let at = newline + 1;
   const take = <T extends Float64Array | Int32Array>(make: (count: number) => T, count: number): T => {
@@ -119,22 +124,38 @@ export function decodeDerived(bytes: Buffer, recorded: FileRecord, fingerprint: 
     return array;
   };
   const trending = take((n) => new Float64Array(n), videos);
+  const digests = { fields: take((n) => new Float64Array(n), videos), ids: take((n) => new Float64Array(n), videos) };
   const offsets = take((n) => new Int32Array(n), videos + 1);
   const pool = take((n) => new Int32Array(n), head.pool);
   const orders = Object.fromEntries(VIDEO_SORTS.map((sort, i) => [sort, take((n) => new Int32Array(n), head.orders[i]!)])) as DerivedPacked['orders'];
   if (offsets[0] !== 0 || offsets[videos] !== head.pool) return undefined;
-  return { trending, offsets, pool, orders };
+  return { packed: { trending, offsets, pool, orders, digests }, fingerprint: head.fingerprint };
 }
 
-/** Reads and decodes `file` (decodeDerived); undefined when it cannot be read or used. */
-export function readDerivedFile(file: string, recorded: FileRecord, fingerprint: string, videos: number): DerivedPacked | undefined {
+/**
+ * What a derived.bin holds (decodeDerivedFile), when it was computed from fields of this
+ * `fingerprint` for `videos` videos; else undefined.
+ */
+export function decodeDerived(bytes: Buffer, recorded: FileRecord, fingerprint: string, videos: number): DerivedPacked | undefined {
+  const decoded = decodeDerivedFile(bytes, recorded);
+  return decoded && decoded.fingerprint === fingerprint && decoded.packed.trending.length === videos ? decoded.packed : undefined;
+}
+
+/** Reads and decodes `file` (decodeDerivedFile); undefined when it cannot be read or used. */
+export function readServedDerived(file: string, recorded: FileRecord): { readonly packed: DerivedPacked; readonly fingerprint: string } | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch {
     return undefined;
   }
-  return decodeDerived(bytes, recorded, fingerprint, videos);
+  return decodeDerivedFile(bytes, recorded);
+}
+
+/** Reads and decodes `file` (decodeDerived); undefined when it cannot be read or used. */
+export function readDerivedFile(file: string, recorded: FileRecord, fingerprint: string, videos: number): DerivedPacked | undefined {
+  const read = readServedDerived(file, recorded);
+  return read && read.fingerprint === fingerprint && read.packed.trending.length === videos ? read.packed : undefined;
 }
 
 /** The longest manifest head read for a derived.bin's record (a head lists every file: about 85 KB at a million videos). */

@@ -13,7 +13,7 @@ import type { PreviousChoice } from './choose-previous.ts';
 import type { PreviousSnapshot } from './previous-snapshot.ts';
 import { MODEL_FILE } from './layout.ts';
 import type { ModelReuse } from './model-data.ts';
-import { videoGroup, type PageInputs } from './page-inputs.ts';
+import { servedVideoKeys, type PageInputs } from './page-inputs.ts';
 import { startServedModelData, type ServedModelDataTask } from './served-model-data.ts';
 import { currentSnapshotId, readBuiltFrom } from './swap.ts';
 
@@ -77,7 +77,8 @@ export async function openModelReuse(s: ModelReuseSources): Promise<{ readonly r
       served,
       changes: may.changes,
       sameDerived: s.sameDerived,
-      servedKey: (id) => inputs?.get(videoGroup(id)),
+      // asked in catalogue order, which is the served groups' order (page-inputs.ts servedVideoKeys): no `video:<id>` made and hashed a video
+      servedKey: inputs === undefined ? () => undefined : servedVideoKeys(inputs),
       keyTaken: s.keyTaken,
       counts: { videoLines: 0, commentLines: 0, keys: 0 },
     },

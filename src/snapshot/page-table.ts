@@ -92,8 +92,12 @@ const startsAt = (bytes: Uint8Array, at: number, end: number, expected: Uint8Arr
 
 /** A buffer bytes are appended to, grown by doubling. */
 class Bytes {
-  buffer = new Uint8Array(1 << 20);
+  buffer: Uint8Array;
   length = 0;
+
+  constructor(size = 0) {
+    this.buffer = new Uint8Array(Math.max(1 << 20, size));
+  }
 
   /** room for `more` bytes after `length` */
   reserve(more: number): void {
@@ -111,24 +115,34 @@ class Bytes {
   }
 }
 
+/** Where the last copyString's copy ended in its output, and the FNV-1a hash of what it copied (globals: no tuple a string, millions a build). */
+let copiedTo = 0;
+let copiedHash = 0;
+
 /**
  * Copies a JSON string's text from `bytes` (`at`: after its opening quote) to `out` from `to`,
- * unescaped; the place after its closing quote and where the copy ends, or undefined when the
- * string holds anything but printable ASCII and the escapes \" and \\ (it is then parsed as JSON).
- * The caller reserved room (a string's text is never longer than its JSON).
+ * unescaped; the place after its closing quote (where the copy ended: `copiedTo`, its FNV-1a hash:
+ * `copiedHash`), or -1 when the string holds anything but printable ASCII and the escapes \" and \\
+ * (it is then parsed as JSON). The caller reserved room (a string's text is never longer than its JSON).
  */
-function copyString(bytes: Uint8Array, at: number, end: number, out: Uint8Array, to: number): [number, number] | undefined {
+function copyString(bytes: Uint8Array, at: number, end: number, out: Uint8Array, to: number): number {
+  let hash = FNV_START;
   for (; at < end; at++) {
     let byte = bytes[at]!;
-    if (byte === QUOTE) return [at + 1, to];
-    if (byte < 0x20 || byte >= 0x7f) return undefined;
+    if (byte === QUOTE) {
+      copiedTo = to;
+      copiedHash = hash >>> 0;
+      return at + 1;
+    }
+    if (byte < 0x20 || byte >= 0x7f) return -1;
     if (byte === BACKSLASH) {
       byte = bytes[++at]!;
-      if (byte !== QUOTE && byte !== BACKSLASH) return undefined;
+      if (byte !== QUOTE && byte !== BACKSLASH) return -1;
     }
     out[to++] = byte;
+    hash = Math.imul(hash ^ byte, FNV_PRIME);
   }
-  return undefined;
+  return -1;
 }
 
 /**
@@ -167,18 +181,25 @@ export interface PagePacker {
   finish(): PackedPages;
 }
 
-/** Collects pages (in any order, each key once) into a PackedPages. */
-export function createPagePacker(): PagePacker {
+/** Manifest bytes a page's line takes, at least (an estimate of the pages from the file's size: fewer arrays grown). */
+const LEAST_LINE_BYTES = 128;
+
+/**
+ * Collects pages (in any order, each key once) into a PackedPages; `bytes`, the size of the
+ * manifest they are read from when known, sizes its arrays from the start.
+ */
+export function createPagePacker(bytes = 0): PagePacker {
   let count = 0;
-  let capacity = 1024;
+  let capacity = Math.max(1024, Math.ceil(bytes / LEAST_LINE_BYTES));
   let keyEnds = new Uint32Array(capacity);
   let hashes = new Uint32Array(capacity);
   let textEnds = new Uint32Array(capacity * 2);
   let offsets = new Float64Array(capacity * 3);
   let numbers = new Uint32Array(capacity * 9);
   let flags = new Uint8Array(capacity);
-  const keys = new Bytes();
-  const texts = new Bytes();
+  // a key and an etag (and a link) take less than half of a line each
+  const keys = new Bytes(bytes >>> 1);
+  const texts = new Bytes(bytes >>> 1);
   /** the ranges of the page being added: body, br, gzip, four numbers each */
   const ranges = new Float64Array(12);
   const grow = () => {
@@ -195,11 +216,11 @@ export function createPagePacker(): PagePacker {
     numbers = more(numbers, (n) => new Uint32Array(n), 9);
     flags = more(flags, (n) => new Uint8Array(n), 1);
   };
-  /** Records a page whose key ends at `keyEnd` in `keys` and whose texts end at `etagEnd`, `textEnd`. */
-  const commit = (keyEnd: number, etagEnd: number, textEnd: number, flag: number) => {
+  /** Records a page whose key ends at `keyEnd` in `keys` (its FNV-1a hash `hash`) and whose texts end at `etagEnd`, `textEnd`. */
+  const commit = (keyEnd: number, hash: number, etagEnd: number, textEnd: number, flag: number) => {
     if (count === capacity) grow();
     const i = count++;
-    hashes[i] = hashBytes(keys.buffer, keys.length, keyEnd);
+    hashes[i] = hash;
     keys.length = keyEnd;
     keyEnds[i] = keyEnd;
     textEnds[2 * i] = etagEnd;
@@ -224,8 +245,9 @@ export function createPagePacker(): PagePacker {
   return {
     add(key, entry) {
       const keyEnd = append(keys, keys.length, key);
+      const hash = hashBytes(keys.buffer, keys.length, keyEnd);
       if (!isPlain(entry as unknown as Record<string, unknown>)) {
-        commit(keyEnd, texts.length, append(texts, texts.length, JSON.stringify(entry)), KEPT_AS_TEXT);
+        commit(keyEnd, hash, texts.length, append(texts, texts.length, JSON.stringify(entry)), KEPT_AS_TEXT);
         return;
       }
       let flag = entry.noindex ? NOINDEX : 0;
@@ -243,26 +265,29 @@ export function createPagePacker(): PagePacker {
         flag |= HAS_LINK;
         textEnd = append(texts, etagEnd, entry.link);
       }
-      commit(keyEnd, etagEnd, textEnd, flag);
+      commit(keyEnd, hash, etagEnd, textEnd, flag);
     },
     addLine(bytes, start, end) {
       keys.reserve(end - start);
       texts.reserve(end - start);
       let at = start + (bytes[start] === COMMA ? 1 : 0);
       if (bytes[at] !== QUOTE) return false;
-      const key = copyString(bytes, at + 1, end, keys.buffer, keys.length);
-      if (key === undefined || !startsAt(bytes, key[0], end, KEY_TO_ETAG)) return false;
-      const etag = copyString(bytes, key[0] + KEY_TO_ETAG.length, end, texts.buffer, texts.length);
-      if (etag === undefined || !startsAt(bytes, etag[0], end, TO_BODY)) return false;
-      at = readRange(bytes, etag[0] + TO_BODY.length, end, ranges, 0);
+      at = copyString(bytes, at + 1, end, keys.buffer, keys.length);
+      if (at === -1 || !startsAt(bytes, at, end, KEY_TO_ETAG)) return false;
+      const keyEnd = copiedTo;
+      const hash = copiedHash;
+      at = copyString(bytes, at + KEY_TO_ETAG.length, end, texts.buffer, texts.length);
+      if (at === -1 || !startsAt(bytes, at, end, TO_BODY)) return false;
+      const etagEnd = copiedTo;
+      at = readRange(bytes, at + TO_BODY.length, end, ranges, 0);
       if (at === -1) return false;
       let flag = 0;
-      let textEnd = etag[1];
+      let textEnd = etagEnd;
       if (startsAt(bytes, at, end, TO_LINK)) {
-        const link = copyString(bytes, at + TO_LINK.length, end, texts.buffer, textEnd);
-        if (link === undefined) return false;
+        at = copyString(bytes, at + TO_LINK.length, end, texts.buffer, textEnd);
+        if (at === -1) return false;
         flag |= HAS_LINK;
-        [at, textEnd] = link;
+        textEnd = copiedTo;
       }
       if (startsAt(bytes, at, end, NOINDEX_TRUE)) {
         flag |= NOINDEX;
@@ -279,7 +304,7 @@ export function createPagePacker(): PagePacker {
         if (at === -1) return false;
       }
       if (at !== end - 1 || bytes[at] !== CLOSE_BRACE) return false;
-      commit(key[1], etag[1], textEnd, flag);
+      commit(keyEnd, hash, etagEnd, textEnd, flag);
       return true;
     },
     finish() {

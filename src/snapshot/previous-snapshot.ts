@@ -9,14 +9,14 @@
 // reused when the previous snapshot was built by the same build code (buildCodeId), so they are
 // the bytes a compression now would give, and the output is byte-identical to a full build.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MANIFEST_FILE, PAGE_KINDS, pageFileName, pageShardsOf, type PageKind } from './layout.ts';
 import { Worker } from 'node:worker_threads';
 import { MANIFEST_FORMAT, parseManifestHead, SNAPSHOT_ID_LENGTH, type FileRecord, type ManifestHead, type PageEntry, type Range } from './manifest.ts';
 import { parsePageLine } from './page-index.ts';
-import { createPagePacker, PageTable, type PackedPages } from './page-table.ts';
+import { createPagePacker, PageTable, type PackedPages, type PagePacker } from './page-table.ts';
 import { checksumOf, PageReadError, readExactly, shardedSource, type PageSource } from './page-files.ts';
 import { CLOSE_BRACE, NEWLINE } from './json-bytes.ts';
 
@@ -101,7 +101,6 @@ export interface ReadManifest {
 export function readManifestPages(dir: string, id: string, fd?: number): ReadManifest | string {
   const manifest = join(dir, MANIFEST_FILE);
   if (fd === undefined && !existsSync(manifest)) return 'it has no manifest';
-  const packer = createPagePacker();
   const hash = createHash('sha256');
   let head: ManifestHead | undefined;
   let closed = false;
@@ -109,13 +108,20 @@ export function readManifestPages(dir: string, id: string, fd?: number): ReadMan
   // where the newline before each page line is, then the one before the closing line
   let breaks = new Float64Array(1 << 16);
   let lines = 0;
+  let packer: PagePacker | undefined;
+  /** why the manifest is not used, found while its lines are read */
+  let refused: string | undefined;
   try {
-    for (const [bytes, start, end, at] of byteLines(fd ?? manifest, (chunk) => hash.update(chunk))) {
+    forEachLine(fd ?? manifest, (chunk) => hash.update(chunk), (bytes, start, end, at, size) => {
       if (closed) throw new Error('it goes on after its closing line');
       if (head === undefined) {
         head = parseManifestHead(bytes.toString('utf8', start, end));
-        if (head.format !== MANIFEST_FORMAT) return `its manifest has format ${head.format}, not ${MANIFEST_FORMAT}`;
-        continue;
+        if (head.format !== MANIFEST_FORMAT) {
+          refused = `its manifest has format ${head.format}, not ${MANIFEST_FORMAT}`;
+          return false;
+        }
+        packer = createPagePacker(size);
+        return true;
       }
       if (lines === breaks.length) {
         const more = new Float64Array(breaks.length * 2);
@@ -125,14 +131,16 @@ export function readManifestPages(dir: string, id: string, fd?: number): ReadMan
       breaks[lines++] = at - 1;
       if (end - start === 2 && bytes[start] === CLOSE_BRACE && bytes[start + 1] === CLOSE_BRACE) {
         closed = true;
-      } else if (!packer.addLine(bytes, start, end)) {
+      } else if (!packer!.addLine(bytes, start, end)) {
         const [key, entry] = parsePageLine(bytes, start, end);
-        packer.add(key, entry);
+        packer!.add(key, entry);
       }
-    }
+      return true;
+    });
+    if (refused !== undefined) return refused;
     if (head === undefined) return 'its manifest is empty';
     if (!closed) throw new Error('it is cut short');
-    packed = packer.finish();
+    packed = packer!.finish();
   } catch (error) {
     return `its manifest cannot be read (${(error as Error).message})`;
   }
@@ -225,35 +233,46 @@ export function startOpenPrevious(dir: string, id: string): { opened(): Promise<
 const MANIFEST_CHUNK = 4 << 20;
 
 /**
- * The lines of a file as places in its bytes ([bytes, start, end], the newline excluded), read
- * four megabytes at a time: a manifest of 300,000 pages is parsed from its bytes a line at a time,
- * with no string of a chunk or of the whole file (twice as fast as lines of text). Each chunk is
- * shown to `seen` as it is read (the manifest's SHA-256).
+ * Shows each line of a file to `line` as a place in its bytes (bytes, start, end: the newline
+ * excluded; the file offset of `start`; the file's size), until `line` answers false. Read four
+ * megabytes at a time into one window (a line cut by a chunk's end is moved to the window's start,
+ * the window doubled for a line longer than it): a manifest of 300,000 pages is parsed from its
+ * bytes a line at a time, with no string of a chunk or of the whole file, and no object a line.
+ * Each chunk is shown to `seen` as it is read (the manifest's SHA-256).
  */
-function* byteLines(source: string | number, seen: (chunk: Buffer) => void): Generator<[Buffer, number, number, number]> {
+function forEachLine(source: string | number, seen: (chunk: Buffer) => void, line: (bytes: Buffer, start: number, end: number, at: number, size: number) => boolean): void {
   const fd = typeof source === 'number' ? source : openSync(source, 'r');
   try {
-    let rest = Buffer.alloc(0);
-    /** the file offset of the next chunk */
-    let position = 0;
+    const size = fstatSync(fd).size;
+    let window = Buffer.allocUnsafe(MANIFEST_CHUNK);
+    /** the file offset of window[0]; the window holds `filled` bytes; lines before `from` are done */
+    let base = 0;
+    let filled = 0;
+    let from = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(MANIFEST_CHUNK);
-      // at a position, not the descriptor's own: the descriptor may be shared with another thread
-      const read = readSync(fd, chunk, 0, chunk.length, position);
-      if (read === 0) break;
-      seen(chunk.subarray(0, read));
-      const bytes = rest.length === 0 ? chunk.subarray(0, read) : Buffer.concat([rest, chunk.subarray(0, read)]);
-      /** the file offset of bytes[0] */
-      const base = position - rest.length;
-      position += read;
-      let at = 0;
-      for (let end = bytes.indexOf(NEWLINE, at); end !== -1; end = bytes.indexOf(NEWLINE, at)) {
-        yield [bytes, at, end, base + at];
-        at = end + 1;
+      if (from > 0) {
+        window.copy(window, 0, from, filled);
+        base += from;
+        filled -= from;
+        from = 0;
       }
-      rest = bytes.subarray(at);
+      if (filled === window.length) {
+        const larger = Buffer.allocUnsafe(window.length * 2);
+        window.copy(larger, 0, 0, filled);
+        window = larger;
+      }
+      // at a position, not the descriptor's own: the descriptor may be shared with another thread
+      const read = readSync(fd, window, filled, window.length - filled, base + filled);
+      if (read === 0) break;
+      seen(window.subarray(filled, filled + read));
+      filled += read;
+      const view = window.subarray(0, filled);
+      for (let end = view.indexOf(NEWLINE, from); end !== -1; end = view.indexOf(NEWLINE, from)) {
+        if (!line(view, from, end, base + from, size)) return;
+        from = end + 1;
+      }
     }
-    if (rest.length > 0) yield [rest, 0, rest.length, position - rest.length];
+    if (filled > from) line(window.subarray(0, filled), from, filled, base + from, size);
   } finally {
     if (typeof source !== 'number') closeSync(fd);
   }

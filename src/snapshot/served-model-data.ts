@@ -39,13 +39,13 @@ export interface ServedModelData {
 }
 
 /**
- * The lines of one kind, as the read found them, in file order: their ids one after the other in
- * one string (`ids`, the i-th from `idAt[i]` to `idAt[i + 1]`), and each line's start and end in the
- * file. Plain strings and typed arrays: the worker hands them over with one structured clone of a
- * string and its arrays transferred, not one string per id.
+ * The lines of one kind, as the read found them, in file order: their ids' UTF-8 bytes one after
+ * the other (`ids`, the i-th from `idAt[i]` to `idAt[i + 1]`), and each line's start and end in the
+ * file. Typed arrays only: the worker hands them over transferred, with no string made for an id
+ * (a string a line, and the one string of them all, were a quarter of the worker's time).
  */
 export interface FoundLines {
-  readonly ids: string;
+  readonly ids: Uint8Array<ArrayBuffer>;
   readonly idAt: Int32Array<ArrayBuffer>;
   readonly starts: Float64Array<ArrayBuffer>;
   readonly ends: Float64Array<ArrayBuffer>;
@@ -75,17 +75,29 @@ class LinesOf {
   get count(): number {
     return this.found.starts.length;
   }
+  /** Whether line i's id is `id`, compared with its bytes (no string made; an id beyond ASCII as its UTF-8). */
   private is(i: number, id: string): boolean {
     const { ids, idAt } = this.found;
-    return idAt[i + 1]! - idAt[i]! === id.length && ids.startsWith(id, idAt[i]!);
+    const start = idAt[i]!;
+    const length = idAt[i + 1]! - start;
+    if (length !== id.length) return length === Buffer.byteLength(id) && this.idOf(i) === id;
+    for (let c = 0; c < length; c++) {
+      const unit = id.charCodeAt(c);
+      if (unit >= 0x80) return this.idOf(i) === id;
+      if (ids[start + c] !== unit) return false;
+    }
+    return true;
+  }
+  private idOf(i: number): string {
+    const { ids, idAt } = this.found;
+    return Buffer.from(ids.buffer, ids.byteOffset, ids.byteLength).toString('utf8', idAt[i]!, idAt[i + 1]!);
   }
   find(id: string): number | undefined {
     let i: number | undefined = this.next;
     const near = Math.min(this.count, i + LOOK_AHEAD);
     while (i < near && !this.is(i, id)) i++;
     if (i === near) {
-      const { ids, idAt } = this.found;
-      this.at ??= new Map(Array.from({ length: this.count }, (_, n) => [ids.slice(idAt[n]!, idAt[n + 1]!), n]));
+      this.at ??= new Map(Array.from({ length: this.count }, (_, n) => [this.idOf(n), n]));
       i = this.at.get(id);
       if (i === undefined) return undefined;
     }
@@ -209,7 +221,7 @@ export function startServedModelData(file: string): ServedModelDataTask {
  */
 export function readWhole(fd: number): ReadWhole {
   const hash = createHash('sha256');
-  const lines: Record<CopiedKind, Finding> = { video: finding(), comment: finding() };
+  const lines: Record<CopiedKind, Finding> = { video: new Finding(), comment: new Finding() };
   let window = Buffer.allocUnsafe(WINDOW_BYTES);
   /** the file offset of window[0]; the window holds `filled` bytes; lines before `from` are done */
   let base = 0;
@@ -238,27 +250,52 @@ export function readWhole(fd: number): ReadWhole {
     }
   }
   // a last line without its newline is not a line the writer writes: the SHA-256 decides anyway
-  return { size: base + filled, sha256: hash.digest('hex'), lines: { video: foundOf(lines.video), comment: foundOf(lines.comment) } };
+  return { size: base + filled, sha256: hash.digest('hex'), lines: { video: lines.video.found(), comment: lines.comment.found() } };
 }
 
-/** The lines of one kind as they are found: ids, and where each one's line starts and ends. */
-interface Finding {
-  readonly ids: string[];
-  readonly starts: number[];
-  readonly ends: number[];
+/** The lines of one kind as they are found: ids' bytes, and where each one's line starts and ends, in arrays grown by doubling. */
+class Finding {
+  ids = new Uint8Array(1 << 16);
+  idBytes = 0;
+  idAt = new Int32Array(1 << 12);
+  starts = new Float64Array(1 << 12);
+  ends = new Float64Array(1 << 12);
+  count = 0;
+
+  /** Notes a line whose id is window[idStart, idEnd) (plain: no escape), from `start` to `end` of the file. */
+  note(window: Buffer, idStart: number, idEnd: number, start: number, end: number): void {
+    const length = idEnd - idStart;
+    if (this.idBytes + length > this.ids.length) this.ids = grown(this.ids, this.idBytes + length, (n) => new Uint8Array(n));
+    if (this.count + 2 > this.idAt.length) {
+      this.idAt = grown(this.idAt, this.count + 2, (n) => new Int32Array(n));
+      this.starts = grown(this.starts, this.count + 2, (n) => new Float64Array(n));
+      this.ends = grown(this.ends, this.count + 2, (n) => new Float64Array(n));
+    }
+    window.copy(this.ids, this.idBytes, idStart, idEnd);
+    this.idBytes += length;
+    this.starts[this.count] = start;
+    this.ends[this.count] = end;
+    this.idAt[++this.count] = this.idBytes;
+  }
+
+  /** What was found, in arrays of their own length (to be transferred). */
+  found(): FoundLines {
+    return { ids: this.ids.slice(0, this.idBytes), idAt: this.idAt.slice(0, this.count + 1), starts: this.starts.slice(0, this.count), ends: this.ends.slice(0, this.count) };
+  }
 }
 
-const finding = (): Finding => ({ ids: [], starts: [], ends: [] });
-
-function foundOf(f: Finding): FoundLines {
-  const idAt = new Int32Array(f.ids.length + 1);
-  for (let i = 0; i < f.ids.length; i++) idAt[i + 1] = idAt[i]! + f.ids[i]!.length;
-  return { ids: f.ids.join(''), idAt, starts: Float64Array.from(f.starts), ends: Float64Array.from(f.ends) };
+/** A copy of `array` with room for at least `needed` elements (twice as many, or more). */
+function grown<T extends Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Float64Array<ArrayBuffer>>(array: T, needed: number, make: (n: number) => T): T {
+  let size = array.length * 2;
+  while (size < needed) size *= 2;
+  const next = make(size);
+  next.set(array);
+  return next;
 }
 
 /** The buffers a ReadWhole's lines are in, to transfer them. */
 export const readWholeBuffers = (read: ReadWhole): ArrayBuffer[] =>
-  [read.lines.video, read.lines.comment].flatMap((f) => [f.idAt.buffer, f.starts.buffer, f.ends.buffer]);
+  [read.lines.video, read.lines.comment].flatMap((f) => [f.ids.buffer, f.idAt.buffer, f.starts.buffer, f.ends.buffer]);
 
 /** Notes the line window[start, end) (its newline at `end`) when it is a video's or a comment's with a plain id. */
 function noteLine(window: Buffer, start: number, end: number, base: number, lines: Record<CopiedKind, Finding>): void {
@@ -270,13 +307,8 @@ function noteLine(window: Buffer, start: number, end: number, base: number, line
   if (idStart >= end) return;
   for (let i = 0; i < prefix.length; i++) if (window[start + i] !== prefix[i]) return;
   let quote = idStart;
-  let ascii = true;
   for (let byte = window[quote]!; byte !== QUOTE; byte = window[++quote]!) {
     if (quote >= end || byte === BACKSLASH) return;
-    if (byte >= 0x80) ascii = false;
   }
-  const of = lines[kind];
-  of.ids.push(ascii ? window.toString('latin1', idStart, quote) : window.toString('utf8', idStart, quote));
-  of.starts.push(base + start);
-  of.ends.push(base + end + 1);
+  lines[kind].note(window, idStart, quote, base + start, base + end + 1);
 }

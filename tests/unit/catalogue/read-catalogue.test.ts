@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCatalogue, type Catalogue } from '../../../src/catalogue/open-catalogue.ts';
-import { readCatalogue, readDeriveFields } from '../../../src/catalogue/read-catalogue.ts';
+import { readCatalogue, readDeriveFields, readDeriveFieldsOf } from '../../../src/catalogue/read-catalogue.ts';
 import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
 import { rawCategory, rawChannel, rawComment, rawPlaylist, rawVideo, writeRecords } from '../support/fixtures.ts';
 
@@ -122,6 +122,19 @@ describe('readDeriveFields, the fields trending and related are computed from (t
     expect(fields[0]).toEqual({ id: 'nulls', privacy: 'public', tags: ['First', 'second'], channel: 'alice', category: undefined, views: 0, likes: 0, publishedAt: '2026-02-01T00:00:00Z' });
     expect(JSON.stringify(fields)).not.toContain('SECRET');
     expect(fields.map((v) => v.id)).not.toContain('secretvideo');
+  });
+
+  it('readDeriveFieldsOf gives the same record for each video named, and nothing for one private or missing', () => {
+    db.exec("INSERT INTO videos (id, channel, title, published_at, privacy, views, likes, category) VALUES ('nulls', 'alice', 'N', '2026-02-01T00:00:00Z', 'public', NULL, NULL, NULL)");
+    db.exec("INSERT INTO video_tags (video_id, position, tag) VALUES ('nulls', 1, 'second'), ('nulls', 0, 'First')");
+    db.exec("INSERT INTO videos (id, channel, title, published_at, privacy) VALUES ('é\u{1f600}\"x', 'alice', 'U', '2026-02-02T00:00:00Z', 'unlisted')");
+    const all = readDeriveFields(db);
+    const named = ['unl1', 'secretvideo', 'nulls', 'no-such-video', 'é\u{1f600}"x', 'pub1'];
+    const some = readDeriveFieldsOf(db, named);
+    expect([...some].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(all.filter((v) => named.includes(v.id)).sort((a, b) => (a.id < b.id ? -1 : 1)));
+    expect(some.map((v) => v.id).sort()).toEqual(['nulls', 'pub1', 'unl1', 'é\u{1f600}"x'].sort());
+    expect(JSON.stringify(some)).not.toContain('SECRET');
+    expect(readDeriveFieldsOf(db, [])).toEqual([]);
   });
 });
 

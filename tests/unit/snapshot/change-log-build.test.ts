@@ -155,3 +155,36 @@ describe('builds from the change log', () => {
     expect((await fullBuildOf(options)).summary.id).toBe(after.id);
   });
 });
+
+describe('trending and related taken from the served snapshot by the change log (derive-worker.ts: only the videos it names are read)', () => {
+  // every build below is compared with a full build byte for byte, derived.bin and every line included
+  it('are taken when the videos the log names keep their fields: a title, a count set back, a video made private and public again', async () => {
+    for (const sql of [
+      "UPDATE videos SET title = 'A title by hand' WHERE id = 'long7'",
+      "UPDATE videos SET views = views + 5 WHERE id = 'long4'; UPDATE videos SET views = views - 5 WHERE id = 'long4'",
+      "UPDATE videos SET privacy = 'private' WHERE id = 'long6'; UPDATE videos SET privacy = 'public' WHERE id = 'long6'",
+      "UPDATE videos SET description = 'new' WHERE id = 'v1'; UPDATE video_tags SET tag = tag WHERE video_id = 'v1'",
+    ]) {
+      const { after } = await rebuildAfter(sql);
+      expect(after.reuse.derived, sql).toBe(true);
+    }
+  });
+
+  it('are computed when a field they read changed: views, likes, tags, the published date, a category, a video made private, one added', async () => {
+    for (const sql of [
+      "UPDATE videos SET views = views + 1000 WHERE id = 'long4'",
+      "UPDATE videos SET likes = coalesce(likes, 0) + 3 WHERE id = 'long8'",
+      "INSERT INTO video_tags (video_id, position, tag) VALUES ('long2', 50, 'a new tag')",
+      "DELETE FROM video_tags WHERE video_id = 'v1' AND position = 0",
+      "UPDATE videos SET published_at = '2026-03-30T10:00:00Z' WHERE id = 'long9'",
+      "UPDATE videos SET category = 'tech' WHERE id = 'long0'",
+      "UPDATE videos SET privacy = 'private' WHERE id = 'long3'",
+      "UPDATE videos SET privacy = 'unlisted' WHERE id = 'long11'",
+      `INSERT INTO videos (id, channel, title, published_at, privacy, views, likes) VALUES ('added', 'alice', 'Added', '2026-03-01T00:00:00Z', 'public', 3, 1)`,
+    ]) {
+      const { after } = await rebuildAfter(sql);
+      expect(after.reuse.derived, sql).toBe(false);
+    }
+  });
+});
+

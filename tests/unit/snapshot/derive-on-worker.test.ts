@@ -10,6 +10,12 @@ import { readCatalogue } from '../../../src/catalogue/read-catalogue.ts';
 import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
 import { buildModel, deriveCatalogue, startModel, VIDEO_SORTS } from '../../../src/model/build-model.ts';
 import { prepareDerive, startDerive } from '../../../src/snapshot/derive-on-worker.ts';
+import Database from 'better-sqlite3';
+import { changeLogTriggers } from '../../../src/catalogue/change-log.ts';
+import { buildSnapshot } from '../../../src/snapshot/build-snapshot.ts';
+import { recordedDerived } from '../../../src/snapshot/derived-file.ts';
+import { layoutOf } from '../../../src/snapshot/layout.ts';
+import { runSql } from '../support/snapshots.ts';
 import { catalogueOf, channel, prng, rawCategory, rawChannel, rawVideo, tempDirs, video, writeRecords } from '../support/fixtures.ts';
 
 /** Videos with shared and distinct tags (any case), channels, categories, ties in views and dates, ids beyond ASCII. */
@@ -162,3 +168,58 @@ describe('the worker reading its fields from the catalogue itself (prepareDerive
     expect(await task.source).toBe('given');
   });
 });
+
+describe('the worker taking the served snapshot\'s numbers by the change log (only the videos it names read)', () => {
+  /** A catalogue built once (its snapshot served, its mark of the log beside it), then changed by `sql`; the worker started as the build starts it. */
+  async function deriveAfter(sql: string, tamper?: (file: string) => void) {
+    const { file } = catalogueFile(400);
+    const distDir = join(dirs.make(), 'dist');
+    const { id } = await buildSnapshot({ catalogue: file, distDir, baseUrl: 'https://example.test' });
+    const root = layoutOf(distDir).root;
+    const served = { id, dir: join(root, id) };
+    const record = recordedDerived(served.dir)!;
+    if (sql !== '') runSql(file, sql);
+    tamper?.(file);
+    const db = openCatalogue(file, { readonly: true });
+    const read = readCatalogue(db).videos;
+    db.close();
+    const task = prepareDerive(file, served).give(read, { id, record });
+    await expectDerivedOf(task, read);
+    return { source: await task.source, by: await task.servedBy };
+  }
+
+  it('takes them having read only the videos named when none of their fields changed (a title, a count set back)', async () => {
+    expect(await deriveAfter("UPDATE videos SET title = 'new' WHERE id = 'v3'")).toEqual({ source: 'served', by: 'log' });
+    expect(await deriveAfter("UPDATE videos SET views = views + 1 WHERE id = 'v3'; UPDATE videos SET views = views - 1 WHERE id = 'v3'")).toEqual({ source: 'served', by: 'log' });
+    expect(await deriveAfter('')).toEqual({ source: 'served', by: 'log' });
+  });
+
+  it('reads every video and computes when a named video\'s fields changed, or it was made private, or one was added', async () => {
+    for (const sql of [
+      "UPDATE videos SET views = views + 1 WHERE id = 'v3'",
+      "UPDATE videos SET published_at = '2027-01-01T00:00:00Z' WHERE id = 'v5'",
+      "INSERT INTO video_tags (video_id, position, tag) VALUES ('v8', 40, 'another')",
+      "UPDATE videos SET privacy = 'private' WHERE id = 'v1'",
+      "UPDATE videos SET privacy = 'public' WHERE id = 'v0'",
+      "INSERT INTO videos (id, channel, title, published_at, privacy) VALUES ('w1', 'alice', 'W', '2026-01-01T00:00:00Z', 'public')",
+    ]) {
+      expect(await deriveAfter(sql), sql).toEqual({ source: 'read', by: undefined });
+    }
+  });
+
+  it('reads every video when the log cannot say (started again), and still takes them when the fields are the same', async () => {
+    expect(await deriveAfter("UPDATE videos SET title = 'new' WHERE id = 'v3'; DELETE FROM change_log; UPDATE meta SET value = 'another' WHERE key = 'change_log'"))
+      .toEqual({ source: 'served', by: 'read' });
+  });
+
+  it('is a hint only: a change the log did not see (its triggers dropped) is caught by the main thread\'s fingerprint, and the numbers are computed from its fields', async () => {
+    const blind = (file: string) => {
+      const db = new Database(file);
+      for (const name of changeLogTriggers()) db.exec(`DROP TRIGGER "${name}"`);
+      db.exec("UPDATE videos SET views = views + 1000 WHERE id = 'v3'");
+      db.close();
+    };
+    expect(await deriveAfter('', blind)).toEqual({ source: 'given', by: undefined });
+  });
+});
+

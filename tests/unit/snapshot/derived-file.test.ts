@@ -10,7 +10,7 @@ import { runSteps } from '../../../src/model/steps.ts';
 import { computeRelated } from '../../../src/model/related.ts';
 import { trendingScores } from '../../../src/model/trending.ts';
 import { sortVideoOrdersInSteps } from '../../../src/model/video-orders.ts';
-import { fingerprintOf, type DerivedPacked } from '../../../src/snapshot/derive-on-worker.ts';
+import { fingerprintAndDigests, type DerivedPacked } from '../../../src/snapshot/derive-on-worker.ts';
 import { decodeDerived, encodeDerived, linkDerivedFile, readDerivedFile, recordedDerived, writeDerivedFile, DERIVED_FILE } from '../../../src/snapshot/derived-file.ts';
 import { MANIFEST_FILE } from '../../../src/snapshot/layout.ts';
 import { prng, tempDirs, video } from '../support/fixtures.ts';
@@ -29,7 +29,8 @@ function packedOf(count: number): { packed: DerivedPacked; fingerprint: string }
   related.forEach((list, i) => { offsets[i + 1] = offsets[i]! + list.length; });
   const pool = new Int32Array(offsets[count]!);
   related.forEach((list, i) => pool.set(list, offsets[i]!));
-  return { packed: { trending: Float64Array.from(trending), offsets, pool, orders: runSteps(sortVideoOrdersInSteps(videos, trending)) }, fingerprint: fingerprintOf(videos) };
+  const { fingerprint, digests } = fingerprintAndDigests(videos);
+  return { packed: { trending: Float64Array.from(trending), offsets, pool, orders: runSteps(sortVideoOrdersInSteps(videos, trending)), digests }, fingerprint };
 }
 
 const recordOf = (bytes: Buffer) => ({ size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
@@ -46,6 +47,7 @@ describe('derived.bin', () => {
       expect(back.offsets).toEqual(packed.offsets);
       expect(back.pool).toEqual(packed.pool);
       expect(back.orders).toEqual(packed.orders);
+      expect(back.digests).toEqual(packed.digests);
     }
   });
 

@@ -44,6 +44,17 @@ describe('openPreviousSnapshot', () => {
     expect(opened.files).toBe('its manifest records no page shards');
   });
 
+  it('reads a line longer than the 4 MB it reads at a time (its window grows), between others', () => {
+    const dir = dirs.make();
+    const long = `/v1/videos?q=${'y'.repeat(9 << 20)}`;
+    const pages: Record<string, PageEntry> = { '/a': { etag: '"a"', body: [0, 1, 2, 0] }, [long]: { etag: '"l"', body: [1, 1, 3, 0], link: `<${long}>` }, '/z': { etag: '"z"', body: [2, 1, 4, 1] } };
+    const sorted = Object.fromEntries(Object.entries(pages).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const text = writeManifestOf(dir, sorted);
+    const opened = openPreviousSnapshot(dir, idOf(text));
+    if (typeof opened === 'string') throw new Error(opened);
+    expect(Object.fromEntries(opened.pages)).toEqual(sorted);
+  });
+
   it('says why it cannot read a manifest that is cut short, damaged or of another format', () => {
     const dir = dirs.make();
     const text = writeManifestOf(dir, { '/a': { etag: '"a"', body: [0, 1, 2, 0] }, '/b': { etag: '"b"', body: [1, 1, 3, 0] } });
