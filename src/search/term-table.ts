@@ -8,6 +8,7 @@
 // digits and marks whatever their script. Splitting every text with a regular expression, a
 // string per word and a Map from each to its id cost most of the index build's CPU (docs/performance.md,
 // "Search index build without a string per word").
+import { isAscii } from 'node:buffer';
 import { isWordCodePoint, STOPWORDS, termsOfToken } from './text.ts';
 
 /** The ids of a text's terms, appended (a growable array of ids). */
@@ -103,6 +104,20 @@ export class TermTable {
     return this.scanUnits(units, 0, text.length, out);
   }
 
+  /**
+   * The same for the text that the UTF-8 `bytes` from `from` to `to` hold, cut to its first `most`
+   * code units, when they are all ASCII (each byte is then a code unit: no string is decoded);
+   * -1, appending nothing, when they are not.
+   */
+  scanAscii(bytes: Uint8Array, from: number, to: number, most: number, out: TermIdList): number {
+    const text = bytes.subarray(from, Math.min(to, from + most));
+    // (a byte of a character outside ASCII is 0x80 or more: a cut character is no ASCII either)
+    if (!isAscii(text)) return -1;
+    if (text.length > this.text.length) this.text = grow16(this.text, text.length);
+    this.text.set(text);
+    return this.scanUnits(this.text, 0, text.length, out);
+  }
+
   /** The same for the text in `units` from `from` to `to` (a packed document's field: no string made of it). */
   scanUnits(units: Uint16Array, from: number, to: number, out: TermIdList): number {
     const before = out.length;
@@ -157,6 +172,19 @@ export class TermTable {
     }
     out.length = count;
     return count - before;
+  }
+
+  /** The id of a term of the table (-1 for another). */
+  find(term: string): number {
+    let hash = HASH_SEED;
+    for (let i = 0; i < term.length; i++) hash = mix(hash, term.charCodeAt(i));
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const held = this.slots[slot]!;
+      if (held === 0) return -1;
+      const id = held - 1;
+      if (this.hashes[id] === hash && this.terms[id] === term) return id;
+    }
   }
 
   /** The id of a term given as a string (a word outside ASCII, after termsOf's steps). */
