@@ -76,8 +76,12 @@ const STOP_KEYS = new Set([...STOPWORDS].map((w) => keyOf(Array.from(w, (c) => c
 export class TermTable {
   /** id → term */
   readonly terms: string[] = [];
-  /** open addressing: id + 1, or 0 for an empty slot */
-  private slots = new Int32Array(1 << 16);
+  /**
+   * open addressing, two numbers a slot: id + 1 (0 for an empty slot) and the term's hash, so that
+   * a probe meets the hash where it meets the id (a term's hash looked up by its id was a cache
+   * miss of its own per word)
+   */
+  private slots = new Int32Array(2 << 16);
   private hashes = new Int32Array(1 << 12);
   /** id → where its code units start in `units` (and end, at id + 1) */
   private starts = new Int32Array(1 << 12);
@@ -86,8 +90,13 @@ export class TermTable {
   private word = new Uint16Array(256);
   /** the code units of a text given as a string (scan) */
   private text = new Uint16Array(1 << 12);
-  /** each word outside ASCII met → the ids of its terms (termsOf's steps are costly: NFKD, NFC, ICU's dictionaries) */
-  private readonly tokens = new Map<string, number[]>();
+  /**
+   * each word outside ASCII met, as it is written (its code units looked up as a term's are: no
+   * string made of each word read, no Map of strings) → the ids of its terms (termsOf's steps are
+   * costly: NFKD, NFC, ICU's dictionaries)
+   */
+  private words: TermTable | undefined;
+  private readonly wordTerms: number[][] = [];
 
   get size(): number {
     return this.terms.length;
@@ -162,29 +171,16 @@ export class TermTable {
         if (step === 0) break;
         i += step;
       }
-      const token = stringOf(units, start, i);
-      let termIds = this.tokens.get(token);
-      if (termIds === undefined) {
-        termIds = termsOfToken(token).map((term) => this.idOfTerm(term));
-        this.tokens.set(token, termIds);
-      }
+      let raw = HASH_SEED;
+      for (let k = start; k < i; k++) raw = mix(raw, units[k]!);
+      const words = (this.words ??= new TermTable());
+      const word = words.idOf(raw, units, start, i - start, false, undefined);
+      let termIds = this.wordTerms[word];
+      if (termIds === undefined) this.wordTerms[word] = termIds = termsOfToken(words.terms[word]!).map((term) => this.idOfTerm(term));
       for (const id of termIds) ids[count++] = id;
     }
     out.length = count;
     return count - before;
-  }
-
-  /** The id of a term of the table (-1 for another). */
-  find(term: string): number {
-    let hash = HASH_SEED;
-    for (let i = 0; i < term.length; i++) hash = mix(hash, term.charCodeAt(i));
-    const mask = this.slots.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const held = this.slots[slot]!;
-      if (held === 0) return -1;
-      const id = held - 1;
-      if (this.hashes[id] === hash && this.terms[id] === term) return id;
-    }
   }
 
   /** The id of a term given as a string (a word outside ASCII, after termsOf's steps). */
@@ -206,12 +202,13 @@ export class TermTable {
    * from its units when not given.
    */
   private idOf(hash: number, source: Uint16Array, from: number, length: number, fold: boolean, term: string | undefined): number {
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const held = this.slots[slot]!;
+      const held = slots[2 * slot]!;
       if (held === 0) return this.add(hash, source, from, length, fold, term, slot);
+      if (slots[2 * slot + 1] !== hash) continue;
       const id = held - 1;
-      if (this.hashes[id] !== hash) continue;
       const at = this.starts[id]!;
       if (this.starts[id + 1]! - at !== length) continue;
       let same = true;
@@ -241,19 +238,22 @@ export class TermTable {
     }
     this.starts[id + 1] = at + length;
     this.terms.push(term ?? stringOf(this.units, at, at + length));
-    this.slots[slot] = id + 1;
-    if ((id + 1) * 2 > this.slots.length) this.rehash();
+    this.slots[2 * slot] = id + 1;
+    this.slots[2 * slot + 1] = hash;
+    if ((id + 1) * 2 > this.slots.length >> 1) this.rehash();
     return id;
   }
 
   /** Twice the slots, every term placed again (a table at most half full keeps probes short). */
   private rehash(): void {
     const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
+    const mask = (slots.length >> 1) - 1;
     for (let id = 0; id < this.terms.length; id++) {
-      let slot = this.hashes[id]! & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = id + 1;
+      const hash = this.hashes[id]!;
+      let slot = hash & mask;
+      while (slots[2 * slot] !== 0) slot = (slot + 1) & mask;
+      slots[2 * slot] = id + 1;
+      slots[2 * slot + 1] = hash;
     }
     this.slots = slots;
   }
