@@ -44,7 +44,11 @@ export interface BuildOptions {
  * and the field lengths, and keeps each document's terms as ids (4 bytes a term); the second walks
  * those ids and writes each posting's scores in place, so that memory stays at the final typed
  * arrays and the ids. Tokenising twice and a Map of term counts per document cost twice as much
- * (docs/performance.md, "Search index build").
+ * (docs/performance.md, "Search index build"). The second pass reads the ids as the first wrote
+ * them (in the order each term was first met) and counts a document's terms in a small array of
+ * its own, so that a term costs it one read of a table by id instead of three (a map to the
+ * sorted ids, a mark, a count per term and field over every term: docs/performance.md, "The
+ * search index in a rebuild").
  */
 function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptions): KindIndex {
   const { keys } = source;
