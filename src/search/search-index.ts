@@ -204,12 +204,11 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
 const KEYED_TERMS = 1 << 21;
 
 /**
- * The ids of `terms` (distinct) in the code-unit order of their terms. Sorting the ids by
- * comparing their strings took a fifth of buildKind's CPU, most of it in memory reads of strings
- * scattered over the heap (the default sort of the strings themselves took as long): the ids are
- * sorted instead as numbers, by a key of their first two code units (a term holds no U+0000, so a
- * term of one unit comes before those it starts), and only the ids of a run of the same two units
- * by their strings.
+ * The ids of `terms` (distinct) in the code-unit order of their terms. A sort comparing the
+ * strings reads two strings scattered over the heap at each of its n log n comparisons: the ids
+ * are sorted instead as numbers, by a key of their first two code units (a term holds no U+0000,
+ * so a term of one unit comes before those it starts), and only the ids of a run of the same two
+ * units by their strings.
  */
 function codeUnitOrder(terms: readonly string[]): Int32Array {
   const count = terms.length;
