@@ -49,6 +49,13 @@ export interface DocumentSource {
    */
   codeUnits?(f: number): { readonly units: Uint16Array; readonly ends: Int32Array } | undefined;
   /**
+   * field `f`'s texts as the UTF-8 of descriptions (descriptionBytes) when the source holds them so
+   * (packed-documents.ts), value `d` from `ends[d - 1]` (0 for the first) to `ends[d]`: the index
+   * reads a description of ASCII alone from its bytes, without decoding it (its text is then its
+   * first DESCRIPTION_CHARS bytes)
+   */
+  descriptionUtf8?(f: number): { readonly bytes: Uint8Array; readonly ends: Int32Array } | undefined;
+  /**
    * pushes the text of field `f` of document `d` onto `out` in pieces (their concatenation is
    * text(d, f)) and returns its length, when the source makes its texts so (searchSources): the
    * build's packing joins a field's pieces once instead of making each text a string of its own

@@ -192,6 +192,10 @@ export function sourcesOf(packed: PackedDocuments): KindSources {
         if (bytes === undefined || utf8[f] || bytes.byteOffset % 2 !== 0 || endianness() !== 'LE') return undefined;
         return { units: new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2), ends: ends[f]! };
       },
+      descriptionUtf8(f) {
+        const bytes = texts[f];
+        return bytes === undefined || !utf8[f] ? undefined : { bytes, ends: ends[f]! };
+      },
       release() {
         texts = [];
         ends = [];

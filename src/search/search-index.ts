@@ -8,7 +8,7 @@
 // one-word queries (a frequent term, a short prefix) are ranked at build time too: their best
 // matches are stored as top lists, exactly what ranking them at query time gives.
 import type { Model } from '../model/build-model.ts';
-import { KIND_SPECS, SEARCH_KINDS, searchSources, type DocumentSource, type KindSources, type SearchDocument, type SearchKind } from './documents.ts';
+import { DESCRIPTION_CHARS, KIND_SPECS, SEARCH_KINDS, searchSources, type DocumentSource, type KindSources, type SearchDocument, type SearchKind } from './documents.ts';
 import type { KindIndex, Ranking, SearchIndex } from './kind-index.ts';
 import { editsFor, KEPT_MATCHES, postingsOf, rankWords, variantsOf } from './rank.ts';
 
@@ -44,7 +44,11 @@ export interface BuildOptions {
  * and the field lengths, and keeps each document's terms as ids (4 bytes a term); the second walks
  * those ids and writes each posting's scores in place, so that memory stays at the final typed
  * arrays and the ids. Tokenising twice and a Map of term counts per document cost twice as much
- * (docs/performance.md, "Search index build").
+ * (docs/performance.md, "Search index build"). The second pass reads the ids as the first wrote
+ * them (in the order each term was first met) and counts a document's terms in a small array of
+ * its own, so that a term costs it one read of a table by id instead of three (a map to the
+ * sorted ids, a mark, a count per term and field over every term: docs/performance.md, "The
+ * search index in a rebuild").
  */
 function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptions): KindIndex {
   const { keys } = source;
@@ -66,11 +70,14 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
   const tokens: TermIdList = { ids: new Int32Array(1 << 16), length: 0 };
   // the fields' code units where the source holds them so (no string made of each text)
   let packed = fields.map((_, f) => source.codeUnits?.(f));
+  let descriptions = fields.map((_, f) => source.descriptionUtf8?.(f));
   for (let d = 0; d < n; d++) {
     for (let f = 0; f < fieldCount; f++) {
       const from = tokens.length;
       const units = packed[f];
-      lengths[f]![d] = units ? table.scanUnits(units.units, d === 0 ? 0 : units.ends[d - 1]!, units.ends[d]!, tokens) : table.scan(source.text(d, f), tokens);
+      const utf8 = descriptions[f];
+      const ascii = utf8 ? table.scanAscii(utf8.bytes, d === 0 ? 0 : utf8.ends[d - 1]!, utf8.ends[d]!, DESCRIPTION_CHARS, tokens) : -1;
+      lengths[f]![d] = units ? table.scanUnits(units.units, d === 0 ? 0 : units.ends[d - 1]!, units.ends[d]!, tokens) : ascii >= 0 ? ascii : table.scan(source.text(d, f), tokens);
       if (table.size > counts.length) {
         counts = grown(counts, table.size);
         looseCounts = grown(looseCounts, table.size);
@@ -93,47 +100,69 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
     }
   }
   packed = [];
+  descriptions = [];
   const firstSeen = table.terms;
   const tokenIds = tokens.ids;
   source.release?.(); // the text is not read again: its memory may go before the postings are made
-  // term ids in code-unit order from here on
-  const order = firstSeen.map((_, id) => id).sort((a, b) => (firstSeen[a]! < firstSeen[b]! ? -1 : 1));
-  const terms = order.map((id) => firstSeen[id]!);
+  // term ids in code-unit order (first-seen id of each), and the terms so
+  const order = codeUnitOrder(firstSeen);
+  const terms = Array.from(order, (id) => firstSeen[id]!);
   const termCount = terms.length;
-  const idOf = new Int32Array(termCount);
-  order.forEach((old, id) => (idOf[old] = id));
-  const frequency = Int32Array.from(order, (old) => counts[old]!);
-  const looseCount = Int32Array.from(order, (old) => looseCounts[old]!);
+  const frequency = order.map((old) => counts[old]!);
+  const looseCount = order.map((old) => looseCounts[old]!);
   const { starts, looseEnds, looseScoreStarts } = layoutOf(frequency, looseCount);
   const total = starts[termCount]!;
   const docs = new Int32Array(total);
   const scoreAll = new Float32Array(total);
   const scoreLoose = new Float32Array(looseScoreStarts[termCount]!);
   const average = lengths.map((l) => Math.max(1, l.reduce((sum, x) => sum + x, 0) / Math.max(1, n)));
-  const idf = Float64Array.from(frequency, (df) => Math.log(1 + (n - df + 0.5) / (df + 0.5)));
-  // where the next posting of each term goes: in the short-field part, or after it
-  const fillLoose = starts.slice(0, termCount);
-  const fillRest = looseEnds.slice();
-  // a document's count of each of its terms per field (term id × field), zeroed again after it
-  const tf = new Int32Array(termCount * fieldCount);
-  const seenIn = new Int32Array(termCount);
-  // the document's terms (each once) and, per field, its length's part of BM25+'s denominator
+  // the scoring pass works in first-seen ids, as the tokens are: each term's idf and where its
+  // next postings go are looked up by them (no id mapped per token)
+  const idf = new Float64Array(termCount);
+  // where the next posting of each term goes: in the short-field part, or after it; and where its short-field scores start
+  const fillLoose = new Int32Array(termCount);
+  const fillRest = new Int32Array(termCount);
+  const looseScoreAt = new Int32Array(termCount);
+  for (let id = 0; id < termCount; id++) {
+    const old = order[id]!;
+    const df = frequency[id]!;
+    idf[old] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    fillLoose[old] = starts[id]!;
+    fillRest[old] = looseEnds[id]!;
+    looseScoreAt[old] = looseScoreStarts[id]! - starts[id]!;
+  }
+  // per term: the document it was last met in (+ 1) and its place among that document's terms
+  const metIn = new Int32Array(2 * termCount);
+  // the document's terms (each once) and their counts per field (place × field), zeroed again after it
   let seen = new Int32Array(1 << 10);
+  let tf = new Int32Array(seen.length * fieldCount);
+  // per field: its length's part of BM25+'s denominator, and BM25+'s term-frequency part for a count of 1 and of 2 (the commonest)
   const norm = new Float64Array(fieldCount);
+  const once = new Float64Array(fieldCount);
+  const twice = new Float64Array(fieldCount);
   let at = 0;
   for (let d = 0; d < n; d++) {
     let seenCount = 0;
     for (let f = 0; f < fieldCount; f++) {
       const length = lengths[f]![d]!;
-      norm[f] = K1 * (1 - B + (B * length) / average[f]!);
+      const nf = (norm[f] = K1 * (1 - B + (B * length) / average[f]!));
+      once[f] = DELTA + (1 * (K1 + 1)) / (1 + nf);
+      twice[f] = DELTA + (2 * (K1 + 1)) / (2 + nf);
       for (const end = at + length; at < end; at++) {
-        const id = idOf[tokenIds[at]!]!;
-        if (seenIn[id] !== d + 1) {
-          seenIn[id] = d + 1;
-          if (seenCount === seen.length) seen = grown(seen, seenCount + 1);
+        const id = tokenIds[at]!;
+        let place: number;
+        if (metIn[2 * id] !== d + 1) {
+          metIn[2 * id] = d + 1;
+          if (seenCount === seen.length) {
+            seen = grown(seen, seenCount + 1);
+            tf = grown(tf, seen.length * fieldCount);
+          }
+          metIn[2 * id + 1] = place = seenCount;
           seen[seenCount++] = id;
+        } else {
+          place = metIn[2 * id + 1]!;
         }
-        tf[id * fieldCount + f]! += 1;
+        tf[place * fieldCount + f]! += 1;
       }
     }
     for (let s = 0; s < seenCount; s++) {
@@ -141,10 +170,12 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
       let all = 0;
       let looseScore = 0;
       for (let f = 0; f < fieldCount; f++) {
-        const count = tf[id * fieldCount + f]!;
+        const count = tf[s * fieldCount + f]!;
         if (count === 0) continue;
-        tf[id * fieldCount + f] = 0;
-        const score = boosts[f]! * idf[id]! * (DELTA + (count * (K1 + 1)) / (count + norm[f]!));
+        tf[s * fieldCount + f] = 0;
+        // the same operations as for any count: the same score to the last bit
+        const part = count === 1 ? once[f]! : count === 2 ? twice[f]! : DELTA + (count * (K1 + 1)) / (count + norm[f]!);
+        const score = boosts[f]! * idf[id]! * part;
         all += score;
         if (loose[f]) looseScore += score;
       }
@@ -152,7 +183,7 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
         const at = fillLoose[id]!++;
         docs[at] = d;
         scoreAll[at] = all;
-        scoreLoose[looseScoreStarts[id]! + at - starts[id]!] = looseScore;
+        scoreLoose[looseScoreAt[id]! + at] = looseScore;
       } else {
         const at = fillRest[id]!++;
         docs[at] = d;
@@ -167,6 +198,39 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
     if (postingsOf(index, variantsOf(index, word, true)) >= least) tops.set(word, rankWords(index, [word], KEPT_MATCHES));
   }
   return index;
+}
+
+/** Ids of terms this many or more are sorted by their strings alone (a prefix and an id no longer fit a key). */
+const KEYED_TERMS = 1 << 21;
+
+/**
+ * The ids of `terms` (distinct) in the code-unit order of their terms. A sort comparing the
+ * strings reads two strings scattered over the heap at each of its n log n comparisons: the ids
+ * are sorted instead as numbers, by a key of their first two code units (a term holds no U+0000,
+ * so a term of one unit comes before those it starts), and only the ids of a run of the same two
+ * units by their strings.
+ */
+function codeUnitOrder(terms: readonly string[]): Int32Array {
+  const count = terms.length;
+  if (count >= KEYED_TERMS) return Int32Array.from(terms.map((_, id) => id).sort((a, b) => (terms[a]! < terms[b]! ? -1 : 1)));
+  const keys = new Float64Array(count);
+  for (let id = 0; id < count; id++) {
+    const term = terms[id]!;
+    const prefix = term.charCodeAt(0) * 0x10000 + (term.length > 1 ? term.charCodeAt(1) : 0);
+    keys[id] = prefix * KEYED_TERMS + id;
+  }
+  keys.sort();
+  const order = new Int32Array(count);
+  for (let i = 0; i < count; i++) order[i] = keys[i]! % KEYED_TERMS;
+  const byTerm = (a: number, b: number) => (terms[a]! < terms[b]! ? -1 : 1);
+  for (let from = 0; from < count;) {
+    const prefix = Math.floor(keys[from]! / KEYED_TERMS);
+    let to = from + 1;
+    while (to < count && Math.floor(keys[to]! / KEYED_TERMS) === prefix) to++;
+    if (to - from > 1) order.subarray(from, to).sort(byTerm);
+    from = to;
+  }
+  return order;
 }
 
 /** `array` copied into one of at least `least` elements (twice its size or more). */

@@ -8,6 +8,7 @@
 // digits and marks whatever their script. Splitting every text with a regular expression, a
 // string per word and a Map from each to its id cost most of the index build's CPU (docs/performance.md,
 // "Search index build without a string per word").
+import { isAscii } from 'node:buffer';
 import { isWordCodePoint, STOPWORDS, termsOfToken } from './text.ts';
 
 /** The ids of a text's terms, appended (a growable array of ids). */
@@ -75,8 +76,12 @@ const STOP_KEYS = new Set([...STOPWORDS].map((w) => keyOf(Array.from(w, (c) => c
 export class TermTable {
   /** id → term */
   readonly terms: string[] = [];
-  /** open addressing: id + 1, or 0 for an empty slot */
-  private slots = new Int32Array(1 << 16);
+  /**
+   * open addressing, two numbers a slot: id + 1 (0 for an empty slot) and the term's hash, so that
+   * a probe meets the hash where it meets the id (a term's hash looked up by its id was a cache
+   * miss of its own per word)
+   */
+  private slots = new Int32Array(2 << 16);
   private hashes = new Int32Array(1 << 12);
   /** id → where its code units start in `units` (and end, at id + 1) */
   private starts = new Int32Array(1 << 12);
@@ -85,8 +90,13 @@ export class TermTable {
   private word = new Uint16Array(256);
   /** the code units of a text given as a string (scan) */
   private text = new Uint16Array(1 << 12);
-  /** each word outside ASCII met → the ids of its terms (termsOf's steps are costly: NFKD, NFC, ICU's dictionaries) */
-  private readonly tokens = new Map<string, number[]>();
+  /**
+   * each word outside ASCII met, as it is written (its code units looked up as a term's are: no
+   * string made of each word read, no Map of strings) → the ids of its terms (termsOf's steps are
+   * costly: NFKD, NFC, ICU's dictionaries)
+   */
+  private words: TermTable | undefined;
+  private readonly wordTerms: number[][] = [];
 
   get size(): number {
     return this.terms.length;
@@ -101,6 +111,20 @@ export class TermTable {
     const units = this.text;
     for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
     return this.scanUnits(units, 0, text.length, out);
+  }
+
+  /**
+   * The same for the text that the UTF-8 `bytes` from `from` to `to` hold, cut to its first `most`
+   * code units, when they are all ASCII (each byte is then a code unit: no string is decoded);
+   * -1, appending nothing, when they are not.
+   */
+  scanAscii(bytes: Uint8Array, from: number, to: number, most: number, out: TermIdList): number {
+    const text = bytes.subarray(from, Math.min(to, from + most));
+    // (a byte of a character outside ASCII is 0x80 or more: a cut character is no ASCII either)
+    if (!isAscii(text)) return -1;
+    if (text.length > this.text.length) this.text = grow16(this.text, text.length);
+    this.text.set(text);
+    return this.scanUnits(this.text, 0, text.length, out);
   }
 
   /** The same for the text in `units` from `from` to `to` (a packed document's field: no string made of it). */
@@ -147,12 +171,12 @@ export class TermTable {
         if (step === 0) break;
         i += step;
       }
-      const token = stringOf(units, start, i);
-      let termIds = this.tokens.get(token);
-      if (termIds === undefined) {
-        termIds = termsOfToken(token).map((term) => this.idOfTerm(term));
-        this.tokens.set(token, termIds);
-      }
+      let raw = HASH_SEED;
+      for (let k = start; k < i; k++) raw = mix(raw, units[k]!);
+      const words = (this.words ??= new TermTable());
+      const word = words.idOf(raw, units, start, i - start, false, undefined);
+      let termIds = this.wordTerms[word];
+      if (termIds === undefined) this.wordTerms[word] = termIds = termsOfToken(words.terms[word]!).map((term) => this.idOfTerm(term));
       for (const id of termIds) ids[count++] = id;
     }
     out.length = count;
@@ -178,12 +202,13 @@ export class TermTable {
    * from its units when not given.
    */
   private idOf(hash: number, source: Uint16Array, from: number, length: number, fold: boolean, term: string | undefined): number {
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >> 1) - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const held = this.slots[slot]!;
+      const held = slots[2 * slot]!;
       if (held === 0) return this.add(hash, source, from, length, fold, term, slot);
+      if (slots[2 * slot + 1] !== hash) continue;
       const id = held - 1;
-      if (this.hashes[id] !== hash) continue;
       const at = this.starts[id]!;
       if (this.starts[id + 1]! - at !== length) continue;
       let same = true;
@@ -213,19 +238,22 @@ export class TermTable {
     }
     this.starts[id + 1] = at + length;
     this.terms.push(term ?? stringOf(this.units, at, at + length));
-    this.slots[slot] = id + 1;
-    if ((id + 1) * 2 > this.slots.length) this.rehash();
+    this.slots[2 * slot] = id + 1;
+    this.slots[2 * slot + 1] = hash;
+    if ((id + 1) * 2 > this.slots.length >> 1) this.rehash();
     return id;
   }
 
   /** Twice the slots, every term placed again (a table at most half full keeps probes short). */
   private rehash(): void {
     const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
+    const mask = (slots.length >> 1) - 1;
     for (let id = 0; id < this.terms.length; id++) {
-      let slot = this.hashes[id]! & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = id + 1;
+      const hash = this.hashes[id]!;
+      let slot = hash & mask;
+      while (slots[2 * slot] !== 0) slot = (slot + 1) & mask;
+      slots[2 * slot] = id + 1;
+      slots[2 * slot + 1] = hash;
     }
     this.slots = slots;
   }

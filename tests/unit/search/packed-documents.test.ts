@@ -166,4 +166,36 @@ describe('packDocuments and sourcesOf', () => {
     expect(expected).toContain('');
     expect(serialiseSearchIndex(buildSearchIndexOf(sourcesOf(packSources(searchSources(many)))))).toBe(serialiseSearchIndex(buildSearchIndex(many)));
   });
+
+  it('index a description of ASCII alone from its bytes (its first DESCRIPTION_CHARS) as the description itself, and any other from its text', () => {
+    const descriptions = [
+      // ASCII whose cut falls inside a word, on a space, after it; ASCII up to the cut and more after it
+      `${'Word and pandas '.repeat(62)}abcdefghijkl more`,
+      `${'x'.repeat(DESCRIPTION_CHARS - 1)} tail`,
+      `${'Pytest '.repeat(142)}ab ${'Москва '.repeat(50)}`,
+      `${'a1 '.repeat(333)}z${'é'.repeat(20)}`,
+      // outside ASCII before the cut: read as text
+      `café ${'DATA the of '.repeat(100)}`,
+      `${'typing '.repeat(100)}東京の会議 ${'asyncio '.repeat(100)}`,
+      'THE AND OF',
+      '',
+    ];
+    const many = modelOf(catalogueOf({
+      channels: [channel('alice')],
+      videos: descriptions.map((description, i) => video(`a${i}`, { description, publishedAt: `2026-01-${String(10 + i)}T00:00:00Z` })),
+    }));
+    const packed = packSources(searchSources(many));
+    const sources = sourcesOf(structuredClone(packed, { transfer: packedBuffers(packed) }));
+    const f = KIND_SPECS.videos.fields.indexOf('description');
+    expect(sources.videos.descriptionUtf8!(f)).toBeDefined();
+    expect(sources.videos.descriptionUtf8!(0)).toBeUndefined();
+    const index = buildSearchIndexOf(sources);
+    expect(serialiseSearchIndex(index)).toBe(serialiseSearchIndex(buildSearchIndex(many)));
+    // the word the cut fell in is indexed as cut, the words past the cut are not
+    expect(index.videos.terms).toContain('abcdefgh'.slice(0, DESCRIPTION_CHARS - 62 * 16));
+    expect(index.videos.terms).not.toContain('abcdefghijkl');
+    expect(index.videos.terms).not.toContain('tail');
+    expect(index.videos.terms).not.toContain('москва');
+    expect(index.videos.terms).toContain('東京');
+  });
 });

@@ -111,11 +111,13 @@ describe('the search index of a build', () => {
     expect(readFileSync(join(snapshotDir(options, rebuilt.summary.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);
   });
 
-  it('holds after an incremental build the bytes a full build writes, whatever changed: titles, added, removed and privated videos, a channel renamed', async () => {
+  it('holds after an incremental build the bytes a full build writes, whatever changed: a title, a description, tags, added, removed and privated videos, a channel renamed', async () => {
     const options = setup();
     await buildSnapshot(options);
     const changes = [
       "UPDATE videos SET title = 'Pytest, renamed' WHERE id = 'w4'",
+      "UPDATE videos SET description = 'Now about asyncio in Москва' WHERE id = 'w5'",
+      "UPDATE video_tags SET tag = 'a new tag' WHERE video_id = 'w6' AND position = 0",
       "UPDATE videos SET privacy = 'private' WHERE id = 'w9'",
       "DELETE FROM videos WHERE id = 'w10'",
       "UPDATE channels SET display_name = 'Carol Naïve' WHERE username = 'carol'",
