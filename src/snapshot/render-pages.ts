@@ -43,8 +43,10 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
   const videoKeys = options.videoKeys ?? videoKeysOf(model, inputs);
   const answerKey = createAnswerKeys(model, inputs, options.baseUrl, videoKeys);
   // each video's stand-in made once for all the list pages that name it (entries.ts StandIns)
-  const standIns = createStandIns(model.entries.length);
-  const listChain = createListChains({ context, standIns, answerKey, pageKey: createListPageKeys(model, inputs, options.baseUrl, videoKeys) });
+  const standIns = previousInputs === undefined ? undefined : createStandIns(model.entries.length);
+  // a build that may copy list pages keys them by chain (list-keys.ts); a full build answers each
+  // page once, for real, and keys that answer (no stand-ins, no pieces kept: its memory is main's)
+  const listChain = previousInputs === undefined ? undefined : createListChains({ context, standIns, answerKey, pageKey: createListPageKeys(model, inputs, options.baseUrl, videoKeys) });
   const unchanged = (key: string, now: string | undefined) => previousInputs !== undefined && now !== undefined && previousInputs.get(key) === now;
   // the served keys of the videos, walked in the plan's order of videos (page-inputs.ts servedVideoKeys)
   const servedKeyOf = previousInputs === undefined ? undefined : servedVideoKeys(previousInputs);
@@ -91,7 +93,7 @@ export async function renderPages(options: RenderPagesOptions): Promise<number> 
   };
   for (const planned of planPages(model)) {
     // a list's pages keyed from its paging facts and items, answered (for real) only when changed
-    const chain = planned.list === true ? listChain(planned.url, planned.pages) : undefined;
+    const chain = planned.list === true ? listChain?.(planned.url, planned.pages) : undefined;
     if (chain !== undefined) {
       for (const page of chain) {
         inputs.set(page.url, page.key);
