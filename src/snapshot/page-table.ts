@@ -198,8 +198,8 @@ export function createPagePacker(bytes = 0): PagePacker {
   let numbers = new Uint32Array(capacity * 9);
   let flags = new Uint8Array(capacity);
   // a key and an etag (and a link) take less than half of a line each
-  const keys = new Bytes(bytes >>> 1);
-  const texts = new Bytes(bytes >>> 1);
+  const keys = new Bytes(Math.floor(bytes / 2));
+  const texts = new Bytes(Math.floor(bytes / 2));
   /** the ranges of the page being added: body, br, gzip, four numbers each */
   const ranges = new Float64Array(12);
   const grow = () => {

@@ -194,18 +194,18 @@ describe('the worker taking the served snapshot\'s numbers by the change log (on
     expect(await deriveAfter('')).toEqual({ source: 'served', by: 'log' });
   });
 
-  it('reads every video and computes when a named video\'s fields changed, or it was made private, or one was added', async () => {
-    for (const sql of [
-      "UPDATE videos SET views = views + 1 WHERE id = 'v3'",
-      "UPDATE videos SET published_at = '2027-01-01T00:00:00Z' WHERE id = 'v5'",
-      "INSERT INTO video_tags (video_id, position, tag) VALUES ('v8', 40, 'another')",
-      "UPDATE videos SET privacy = 'private' WHERE id = 'v1'",
-      "UPDATE videos SET privacy = 'public' WHERE id = 'v0'",
-      "INSERT INTO videos (id, channel, title, published_at, privacy) VALUES ('w1', 'alice', 'W', '2026-01-01T00:00:00Z', 'public')",
-    ]) {
-      expect(await deriveAfter(sql), sql).toEqual({ source: 'read', by: undefined });
-    }
-  });
+  for (const [what, sql] of [
+    ['a count', "UPDATE videos SET views = views + 1 WHERE id = 'v3'"],
+    ['a published date', "UPDATE videos SET published_at = '2027-01-01T00:00:00Z' WHERE id = 'v5'"],
+    ['a tag', "INSERT INTO video_tags (video_id, position, tag) VALUES ('v8', 40, 'another')"],
+    ['a video made private', "UPDATE videos SET privacy = 'private' WHERE id = 'v1'"],
+    ['a private video made public', "UPDATE videos SET privacy = 'public' WHERE id = 'v0'"],
+    ['a video added', "INSERT INTO videos (id, channel, title, published_at, privacy) VALUES ('w1', 'alice', 'W', '2026-01-01T00:00:00Z', 'public')"],
+  ] as const) {
+    it(`reads every video and computes when a named video's fields changed: ${what}`, async () => {
+      expect(await deriveAfter(sql)).toEqual({ source: 'read', by: undefined });
+    });
+  }
 
   it('reads every video when the log cannot say (started again), and still takes them when the fields are the same', async () => {
     expect(await deriveAfter("UPDATE videos SET title = 'new' WHERE id = 'v3'; DELETE FROM change_log; UPDATE meta SET value = 'another' WHERE key = 'change_log'"))
