@@ -67,6 +67,18 @@ export const RETIRE_GRACE_MS = 10_000;
 export const RETIRE_QUIET_MS = 1000;
 /** A serving process that stops sooner than this after its start is replaced only after a pause. */
 const CRASH_PAUSE_MS = 1000;
+/**
+ * V8 flags of a serving process, before the supervisor's own (package.json's start script, an
+ * operator's), which win where they name the same flag. `--heap-growing-percent=50`: after each
+ * major collection the old generation may grow by half its live size before the next one, whatever
+ * V8 measured of the allocation rate. By itself V8 sets that room from the rate: after a quiet
+ * while (and after its memory reducer's collections when idle) it leaves about a tenth of the live
+ * size, less than the young generation's capacity at which it starts marking, so the first burst
+ * after a pause met a major collection at once, and then another each second (docs/performance.md,
+ * "The first list answers: V8's room after a quiet while"; docs/architecture.md, "The serving
+ * process's old generation").
+ */
+export const SERVING_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=50'];
 
 interface Serving {
   readonly worker: Worker;
@@ -82,7 +94,7 @@ export function superviseServers(options: SuperviseOptions): Supervisor {
   // every serving process checks the passes the others issued
   const sitePassSecret = options.sitePassSecret ?? randomBytes(32).toString('base64');
   cluster.schedulingPolicy = cluster.SCHED_NONE; // each serving process accepts connections itself
-  cluster.setupPrimary({ exec: options.serving });
+  cluster.setupPrimary({ exec: options.serving, execArgv: [...SERVING_NODE_FLAGS, ...process.execArgv] });
   const all = new Set<Serving>();
   let active: Serving | undefined;
   let next: { readonly process: Serving; readonly target: string; readonly signature: string } | undefined;
