@@ -1,0 +1,83 @@
+// V8's major collections moved to the moments the server is idle (docs/architecture.md, "Major
+// collections when idle"). V8 starts one when the old generation reaches a limit it set from the
+// live size after the last one; a burst of requests after a quiet while (the first list answers
+// after a pause) then meets a collection whose marking runs on V8's helper threads, which share the
+// server's core with its main thread: the answers wait for the core (docs/performance.md, "Major
+// collections when idle"). A collection made while no request is being answered costs the same CPU
+// and leaves the next burst the whole of the old generation's headroom.
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** how often idleness is looked at: a whole interval without an answer is idle */
+export const IDLE_INTERVAL_MS = 1000;
+/**
+ * how much the old generation must have grown since the last collection made here (or before the
+ * first) for an idle moment to collect: an idle server that answers a request now and then promotes
+ * little and is left alone. A burst of first list answers promotes 3–4 KB an answer.
+ */
+export const IDLE_GROWTH_BYTES = 8 * 1024 * 1024;
+
+export interface IdleCollector {
+  /** Collects now (a moment known to be idle: before listening), and counts the growth from here. */
+  collectNow(): void;
+  close(): void;
+}
+
+export interface IdleCollectionOptions {
+  /** answers given so far (service-health.ts `answered`): unchanged over an interval means idle */
+  readonly answered: () => number;
+  /** a full, atomic major collection (default: V8's, majorCollection) */
+  readonly collect?: () => void;
+  /** bytes in use outside the young generation (default: V8's heap spaces, oldGenerationUsed) */
+  readonly oldGenerationUsed?: () => number;
+  readonly intervalMs?: number;
+  readonly growthBytes?: number;
+  /** false: only collectNow (the interval never starts) */
+  readonly whenIdle?: boolean;
+}
+
+/** Bytes in use in V8's heap outside the young generation (new space and new large objects). */
+export function oldGenerationUsed(): number {
+  let used = 0;
+  for (const space of getHeapSpaceStatistics()) if (!space.space_name.startsWith('new_')) used += space.space_used_size;
+  return used;
+}
+
+let gcFunction: (() => void) | undefined;
+/**
+ * V8's full collection, made callable without `--expose-gc` on the command line (which would put
+ * `gc` on every process's global object): the flag set now installs the function in a new context
+ * only, and the global object of this one is left as it was.
+ */
+export function majorCollection(): void {
+  if (gcFunction === undefined) {
+    setFlagsFromString('--expose-gc');
+    gcFunction = runInNewContext('gc') as () => void;
+  }
+  gcFunction();
+}
+
+/**
+ * Looks every `intervalMs` whether an answer was given since the last look; when none was and the
+ * old generation grew by `growthBytes` since the last collection made here, collects. The first
+ * idle interval collects whatever the growth (nothing is known of the heap before), unless
+ * `collectNow` was called.
+ */
+export function collectWhenIdle(options: IdleCollectionOptions): IdleCollector {
+  const collect = options.collect ?? majorCollection;
+  const used = options.oldGenerationUsed ?? oldGenerationUsed;
+  const growth = options.growthBytes ?? IDLE_GROWTH_BYTES;
+  let usedAfter = Number.NEGATIVE_INFINITY;
+  let seen = options.answered();
+  const collectNow = () => {
+    collect();
+    usedAfter = used();
+  };
+  const timer = options.whenIdle === false ? undefined : setInterval(() => {
+    const answered = options.answered();
+    if (answered !== seen) seen = answered;
+    else if (used() - usedAfter >= growth) collectNow();
+  }, options.intervalMs ?? IDLE_INTERVAL_MS);
+  timer?.unref();
+  return { collectNow, close: () => clearInterval(timer) };
+}
