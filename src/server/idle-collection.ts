@@ -1,10 +1,11 @@
-// V8's major collections moved to the moments the server is idle (docs/architecture.md, "Major
-// collections when idle"). V8 starts one when the old generation reaches a limit it set from the
-// live size after the last one; a burst of requests after a quiet while (the first list answers
-// after a pause) then meets a collection whose marking runs on V8's helper threads, which share the
-// server's core with its main thread: the answers wait for the core (docs/performance.md, "Major
-// collections when idle"). A collection made while no request is being answered costs the same CPU
-// and leaves the next burst the whole of the old generation's headroom.
+// V8's major collections moved to the moments the server is idle (docs/architecture.md, "The
+// serving process's old generation"). V8 starts one when the old generation nears a limit it set
+// from the live size after the last one; a burst of requests after a quiet while (the first list
+// answers after a pause) then meets a collection whose marking runs on V8's helper threads, which
+// share a pinned server's core with its main thread: the answers wait for the core
+// (docs/performance.md, "The first list answers: V8's room after a quiet while"). A collection made
+// while no request is being answered leaves the next burst the whole of the old generation's room
+// (`--heap-growing-percent`, supervise-servers.ts SERVING_NODE_FLAGS, sets how much that is).
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -32,8 +33,6 @@ export interface IdleCollectionOptions {
   readonly oldGenerationUsed?: () => number;
   readonly intervalMs?: number;
   readonly growthBytes?: number;
-  /** false: only collectNow (the interval never starts) */
-  readonly whenIdle?: boolean;
 }
 
 /** Bytes in use in V8's heap outside the young generation (new space and new large objects). */
@@ -73,11 +72,11 @@ export function collectWhenIdle(options: IdleCollectionOptions): IdleCollector {
     collect();
     usedAfter = used();
   };
-  const timer = options.whenIdle === false ? undefined : setInterval(() => {
+  const timer = setInterval(() => {
     const answered = options.answered();
     if (answered !== seen) seen = answered;
     else if (used() - usedAfter >= growth) collectNow();
   }, options.intervalMs ?? IDLE_INTERVAL_MS);
-  timer?.unref();
+  timer.unref();
   return { collectNow, close: () => clearInterval(timer) };
 }

@@ -118,15 +118,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const start = () => {
       if (!closed) collector = collectWhenIdle({ answered: monitor.answered });
     };
-    if (options.whole) start();
-    else void snapshots.loaded.then(start);
+    if (options.whole) {
+      start();
+      // the load's garbage collected while no request can wait for it (the process before serves)
+      if (accept) collector?.collectNow();
+    } else void snapshots.loaded.then(start);
   }
   // the first reads of keys, live state and alerts, so the first requests see them (bounded: a
   // locked or missing catalogue does not hold the start up)
   await Promise.race([Promise.all([partners.ready(), live.refresh(), checks.ready()]), new Promise((r) => setTimeout(r, FIRST_READ_MS).unref())]);
   if (accept) {
-    // the load's garbage collected while no request can wait for it (the process before serves)
-    if (options.whole) collector?.collectNow();
     await new Promise<void>((done, fail) => {
       front.server.once('error', fail);
       front.server.listen(config.port, config.host, () => done());

@@ -70,13 +70,12 @@ const CRASH_PAUSE_MS = 1000;
 /**
  * V8 flags of a serving process, before the supervisor's own (package.json's start script, an
  * operator's), which win where they name the same flag. `--heap-growing-percent=50`: after each
- * major collection the old generation may grow by half its live size before the next one, whatever
- * V8 measured of the allocation rate. By itself V8 sets that room from the rate: after a quiet
- * while (and after its memory reducer's collections when idle) it leaves about a tenth of the live
- * size, less than the young generation's capacity at which it starts marking, so the first burst
- * after a pause met a major collection at once, and then another each second (docs/performance.md,
- * "The first list answers: V8's room after a quiet while"; docs/architecture.md, "The serving
- * process's old generation").
+ * major collection the old generation may grow by half its live size before the next, whatever V8
+ * measured of the allocation rate. By itself V8 sets that room from the rate: after a quiet while
+ * (or its memory reducer's collections when idle) it left 1.1–1.2 times the live size, less than
+ * the room at which it starts marking, so the first burst after a pause met a major collection at
+ * once, and then another each second (docs/architecture.md, "The serving process's old
+ * generation"; idle-collection.ts makes the other half of it).
  */
 export const SERVING_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=50'];
 

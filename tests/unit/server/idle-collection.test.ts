@@ -65,13 +65,6 @@ describe('collectWhenIdle', () => {
     vi.advanceTimersByTime(3 * IDLE_INTERVAL_MS);
     expect(state.collections).toBe(1);
   });
-
-  it('makes no interval at all with whenIdle false', () => {
-    let collections = 0;
-    collectWhenIdle({ answered: () => 0, oldGenerationUsed: () => 1e9, collect: () => { collections += 1; }, whenIdle: false });
-    vi.advanceTimersByTime(10 * IDLE_INTERVAL_MS);
-    expect(collections).toBe(0);
-  });
 });
 
 describe('majorCollection', () => {
