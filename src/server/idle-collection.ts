@@ -45,13 +45,17 @@ export function oldGenerationUsed(): number {
 let gcFunction: (() => void) | undefined;
 /**
  * V8's full collection, made callable without `--expose-gc` on the command line (which would put
- * `gc` on every process's global object): the flag set now installs the function in a new context
- * only, and the global object of this one is left as it was.
+ * `gc` on every global object of the process): the flag, set for a moment, installs the function in
+ * one new context; this one's global object, and the contexts and workers made later, have none.
  */
 export function majorCollection(): void {
   if (gcFunction === undefined) {
     setFlagsFromString('--expose-gc');
-    gcFunction = runInNewContext('gc') as () => void;
+    try {
+      gcFunction = runInNewContext('gc') as () => void;
+    } finally {
+      setFlagsFromString('--no-expose-gc');
+    }
   }
   gcFunction();
 }
