@@ -25,6 +25,7 @@ import { RateLimiter } from './rate-limit.ts';
 import { createHealthMonitor } from './service-health.ts';
 import { createStatusChecks } from './status-checks.ts';
 import { holdSnapshots, type SnapshotHolder } from './snapshot-holder.ts';
+import { collectWhenIdle, type IdleCollector } from './idle-collection.ts';
 
 export { ASTRO_ENTRY, CLIENT_DIR };
 
@@ -60,6 +61,13 @@ export interface StartOptions {
    * it the server listens as soon as its pages are served. `port` is 0 when it did not listen.
    */
   readonly whole?: boolean;
+  /**
+   * Make V8's major collections when the server is idle (idle-collection.ts): once the snapshot is
+   * loaded whole (before listening, with `whole`; else at the first idle moment), then whenever no
+   * answer was given for a while after the old generation grew. For a process that keeps its
+   * snapshot (`follow: false`): a snapshot swapped in place would be loaded while serving.
+   */
+  readonly collectWhenIdle?: boolean;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -104,6 +112,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // one exists (then it answers 503).
   await (options.whole ? snapshots.loaded : snapshots.ready);
   const accept = !options.whole || (snapshots.current?.complete === true && snapshots.problem === undefined);
+  let collector: IdleCollector | undefined;
+  let closed = false;
+  if (options.collectWhenIdle === true) {
+    const start = () => {
+      if (!closed) collector = collectWhenIdle({ answered: monitor.answered });
+    };
+    if (options.whole) {
+      start();
+      // the load's garbage collected while no request can wait for it (the process before serves)
+      if (accept) collector?.collectNow();
+    } else void snapshots.loaded.then(start);
+  }
   // the first reads of keys, live state and alerts, so the first requests see them (bounded: a
   // locked or missing catalogue does not hold the start up)
   await Promise.race([Promise.all([partners.ready(), live.refresh(), checks.ready()]), new Promise((r) => setTimeout(r, FIRST_READ_MS).unref())]);
@@ -120,6 +140,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     snapshots,
     port,
     close: async ({ graceMs = 1000, quietMs = 0 } = {}) => {
+      closed = true;
+      collector?.close();
       await new Promise<void>((done) => {
         snapshots.close();
         live.close();

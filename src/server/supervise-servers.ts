@@ -67,6 +67,17 @@ export const RETIRE_GRACE_MS = 10_000;
 export const RETIRE_QUIET_MS = 1000;
 /** A serving process that stops sooner than this after its start is replaced only after a pause. */
 const CRASH_PAUSE_MS = 1000;
+/**
+ * V8 flags of a serving process, before the supervisor's own (package.json's start script, an
+ * operator's), which win where they name the same flag. `--heap-growing-percent=50`: after each
+ * major collection the old generation may grow by half its live size before the next, whatever V8
+ * measured of the allocation rate. By itself V8 sets that room from the rate: after a quiet while
+ * (or its memory reducer's collections when idle) it left 1.1–1.2 times the live size, less than
+ * the room at which it starts marking, so the first burst after a pause met a major collection at
+ * once, and then another each second (docs/architecture.md, "The serving process's old
+ * generation"; idle-collection.ts makes the other half of it).
+ */
+export const SERVING_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=50'];
 
 interface Serving {
   readonly worker: Worker;
@@ -82,7 +93,7 @@ export function superviseServers(options: SuperviseOptions): Supervisor {
   // every serving process checks the passes the others issued
   const sitePassSecret = options.sitePassSecret ?? randomBytes(32).toString('base64');
   cluster.schedulingPolicy = cluster.SCHED_NONE; // each serving process accepts connections itself
-  cluster.setupPrimary({ exec: options.serving });
+  cluster.setupPrimary({ exec: options.serving, execArgv: [...SERVING_NODE_FLAGS, ...process.execArgv] });
   const all = new Set<Serving>();
   let active: Serving | undefined;
   let next: { readonly process: Serving; readonly target: string; readonly signature: string } | undefined;

@@ -16,6 +16,7 @@ import { seedCatalogue } from '../../src/catalogue/seed-catalogue.ts';
 import { buildSnapshot } from '../../src/snapshot/build-snapshot.ts';
 import { MODEL_FILE } from '../../src/snapshot/layout.ts';
 import { swapCurrent } from '../../src/snapshot/swap.ts';
+import { SERVING_NODE_FLAGS } from '../../src/server/supervise-servers.ts';
 import { startScript } from '../../scripts/bench/latency-probe.ts';
 import { freePort } from '../../scripts/bench/redis-server.ts';
 import { runSql } from '../unit/support/snapshots.ts';
@@ -271,6 +272,15 @@ describe('npm start swapping serving processes', () => {
     await until('the mended snapshot served', async () => ((await served()) === other ? true : undefined));
     expect(basename(realpathSync(join(root, 'current')))).toBe(other);
   }, 300_000);
+
+  it("runs each serving process with the serving processes' V8 flags, npm start's own after them (the same flag named there wins)", () => {
+    const [pid] = servingPids();
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const own = startScript().args.filter((a) => a.startsWith('--'));
+    const at = SERVING_NODE_FLAGS.map((flag) => args.indexOf(flag));
+    expect(at.every((i) => i > 0), args.join(' ')).toBe(true);
+    for (const flag of own) expect(args.indexOf(flag), args.join(' ')).toBeGreaterThan(Math.max(...at));
+  });
 
   it('replaces a serving process that dies', async () => {
     // the process retired by the last swap gone first: the one left is the one serving
