@@ -20,8 +20,6 @@ export const isServiceFault = (status: number): boolean => status >= 500 && !CLI
 export interface HealthMonitor {
   /** Counts one answer by its status. */
   record(status: number): void;
-  /** answers counted since the start (idle-collection.ts: unchanged over a while means idle) */
-  answered(): number;
   /** answers and answers that were faults of the service in the last five minutes */
   errors(): { readonly total: number; readonly failed: number; readonly seconds: number };
   /** event-loop delay over the last minute or so, in milliseconds */
@@ -38,7 +36,6 @@ export function createHealthMonitor(options: { now?: () => number } = {}): Healt
   histogram.enable();
   const delay = (ns: number) => Math.max(0, ns / 1e6 - RESOLUTION_MS);
   let previous = { p99: 0, max: 0 };
-  let answered = 0;
   const reset = setInterval(() => {
     previous = histogram.count > 0 ? { p99: delay(histogram.percentile(99)), max: delay(histogram.max) } : { p99: 0, max: 0 };
     histogram.reset();
@@ -58,12 +55,10 @@ export function createHealthMonitor(options: { now?: () => number } = {}): Healt
 
   return {
     record(status) {
-      answered += 1;
       const i = slot(now());
       totals[i]! += 1;
       if (isServiceFault(status)) failures[i]! += 1;
     },
-    answered: () => answered,
     errors() {
       const current = Math.floor(now() / BUCKET_MS);
       let total = 0;

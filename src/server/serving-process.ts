@@ -9,7 +9,7 @@ import { RETIRE_GRACE_MS, RETIRE_QUIET_MS, SERVING_ROLE, type ServingMessage, ty
 export async function runServingProcess(config: Config): Promise<void> {
   const send = (message: ServingMessage) => process.send?.(message);
   // the next process listens only once its snapshot is loaded whole: until then the one before it serves
-  const running = await startServer(config, { follow: false, whole: process.env[SERVING_ROLE] === 'next', collectWhenIdle: true });
+  const running = await startServer(config, { follow: false, whole: process.env[SERVING_ROLE] === 'next', collectBeforeListening: true });
   let closing = false;
   const close = () => {
     if (closing) return;

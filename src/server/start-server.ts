@@ -25,7 +25,7 @@ import { RateLimiter } from './rate-limit.ts';
 import { createHealthMonitor } from './service-health.ts';
 import { createStatusChecks } from './status-checks.ts';
 import { holdSnapshots, type SnapshotHolder } from './snapshot-holder.ts';
-import { collectWhenIdle, type IdleCollector } from './idle-collection.ts';
+import { majorCollection } from './major-collection.ts';
 
 export { ASTRO_ENTRY, CLIENT_DIR };
 
@@ -62,12 +62,10 @@ export interface StartOptions {
    */
   readonly whole?: boolean;
   /**
-   * Make V8's major collections when the server is idle (idle-collection.ts): once the snapshot is
-   * loaded whole (before listening, with `whole`; else at the first idle moment), then whenever no
-   * answer was given for a while after the old generation grew. For a process that keeps its
-   * snapshot (`follow: false`): a snapshot swapped in place would be loaded while serving.
+   * With `whole`: make one V8 major collection once the snapshot is loaded, before listening
+   * (major-collection.ts): the load's garbage goes while the process before this one still serves.
    */
-  readonly collectWhenIdle?: boolean;
+  readonly collectBeforeListening?: boolean;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -112,18 +110,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // one exists (then it answers 503).
   await (options.whole ? snapshots.loaded : snapshots.ready);
   const accept = !options.whole || (snapshots.current?.complete === true && snapshots.problem === undefined);
-  let collector: IdleCollector | undefined;
-  let closed = false;
-  if (options.collectWhenIdle === true) {
-    const start = () => {
-      if (!closed) collector = collectWhenIdle({ answered: monitor.answered });
-    };
-    if (options.whole) {
-      start();
-      // the load's garbage collected while no request can wait for it (the process before serves)
-      if (accept) collector?.collectNow();
-    } else void snapshots.loaded.then(start);
-  }
+  // the load's garbage collected while no request can wait for it (the process before serves)
+  if (options.collectBeforeListening === true && options.whole === true && accept) majorCollection();
   // the first reads of keys, live state and alerts, so the first requests see them (bounded: a
   // locked or missing catalogue does not hold the start up)
   await Promise.race([Promise.all([partners.ready(), live.refresh(), checks.ready()]), new Promise((r) => setTimeout(r, FIRST_READ_MS).unref())]);
@@ -140,8 +128,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     snapshots,
     port,
     close: async ({ graceMs = 1000, quietMs = 0 } = {}) => {
-      closed = true;
-      collector?.close();
       await new Promise<void>((done) => {
         snapshots.close();
         live.close();

@@ -75,7 +75,7 @@ const CRASH_PAUSE_MS = 1000;
  * (or its memory reducer's collections when idle) it left 1.1–1.2 times the live size, less than
  * the room at which it starts marking, so the first burst after a pause met a major collection at
  * once, and then another each second (docs/architecture.md, "The serving process's old
- * generation"; idle-collection.ts makes the other half of it).
+ * generation").
  */
 export const SERVING_NODE_FLAGS: readonly string[] = ['--heap-growing-percent=50'];
 

@@ -32,16 +32,6 @@ describe('createHealthMonitor errors', () => {
     expect(monitor.errors()).toEqual({ total: 28, failed: 2, seconds: 300 });
   });
 
-  it('counts every answer since the start in answered, beyond the five minutes kept (idle-collection.ts reads it)', () => {
-    const { monitor, clock } = monitorAt();
-    expect(monitor.answered()).toBe(0);
-    recordAll(monitor, [200, 500, 501]);
-    clock.now += 10 * 60_000;
-    recordAll(monitor, [304]);
-    expect(monitor.answered()).toBe(4);
-    expect(monitor.errors().total).toBe(1);
-  });
-
   it('starts with nothing counted', () => {
     expect(monitorAt().monitor.errors()).toEqual({ total: 0, failed: 0, seconds: 300 });
   });

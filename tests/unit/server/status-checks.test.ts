@@ -48,7 +48,6 @@ function fakeMonitor() {
   const state = { total: 0, failed: 0, p99: 3, max: 8 };
   const monitor: HealthMonitor = {
     record: () => {},
-    answered: () => state.total,
     errors: () => ({ total: state.total, failed: state.failed, seconds: 300 }),
     eventLoop: () => ({ p99: state.p99, max: state.max }),
     close: () => {},
