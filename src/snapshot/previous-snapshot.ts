@@ -9,7 +9,7 @@
 // reused when the previous snapshot was built by the same build code (buildCodeId), so they are
 // the bytes a compression now would give, and the output is byte-identical to a full build.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MANIFEST_FILE, PAGE_KINDS, pageFileName, pageShardsOf, type PageKind } from './layout.ts';
@@ -18,7 +18,8 @@ import { MANIFEST_FORMAT, parseManifestHead, SNAPSHOT_ID_LENGTH, type FileRecord
 import { parsePageLine } from './page-index.ts';
 import { createPagePacker, PageTable, type PackedPages, type PagePacker } from './page-table.ts';
 import { checksumOf, PageReadError, readExactly, shardedSource, type PageSource } from './page-files.ts';
-import { CLOSE_BRACE, NEWLINE } from './json-bytes.ts';
+import { CLOSE_BRACE } from './json-bytes.ts';
+import { forEachByteLine } from '../lib/file-lines.ts';
 
 export type { PageKind };
 
@@ -233,46 +234,15 @@ export function startOpenPrevious(dir: string, id: string): { opened(): Promise<
 const MANIFEST_CHUNK = 4 << 20;
 
 /**
- * Shows each line of a file to `line` as a place in its bytes (bytes, start, end: the newline
- * excluded; the file offset of `start`; the file's size), until `line` answers false. Read four
- * megabytes at a time into one window (a line cut by a chunk's end is moved to the window's start,
- * the window doubled for a line longer than it): a manifest of 300,000 pages is parsed from its
- * bytes a line at a time, with no string of a chunk or of the whole file, and no object a line.
- * Each chunk is shown to `seen` as it is read (the manifest's SHA-256).
+ * Shows each line of a file (a path, or a descriptor left open) to `line` with the file's size, as
+ * forEachByteLine (src/lib/file-lines.ts) does: a manifest of 300,000 pages is parsed from its
+ * bytes a line at a time, its SHA-256 made as it is read (`seen`).
  */
 function forEachLine(source: string | number, seen: (chunk: Buffer) => void, line: (bytes: Buffer, start: number, end: number, at: number, size: number) => boolean): void {
   const fd = typeof source === 'number' ? source : openSync(source, 'r');
   try {
     const size = fstatSync(fd).size;
-    let window = Buffer.allocUnsafe(MANIFEST_CHUNK);
-    /** the file offset of window[0]; the window holds `filled` bytes; lines before `from` are done */
-    let base = 0;
-    let filled = 0;
-    let from = 0;
-    for (;;) {
-      if (from > 0) {
-        window.copy(window, 0, from, filled);
-        base += from;
-        filled -= from;
-        from = 0;
-      }
-      if (filled === window.length) {
-        const larger = Buffer.allocUnsafe(window.length * 2);
-        window.copy(larger, 0, 0, filled);
-        window = larger;
-      }
-      // at a position, not the descriptor's own: the descriptor may be shared with another thread
-      const read = readSync(fd, window, filled, window.length - filled, base + filled);
-      if (read === 0) break;
-      seen(window.subarray(filled, filled + read));
-      filled += read;
-      const view = window.subarray(0, filled);
-      for (let end = view.indexOf(NEWLINE, from); end !== -1; end = view.indexOf(NEWLINE, from)) {
-        if (!line(view, from, end, base + from, size)) return;
-        from = end + 1;
-      }
-    }
-    if (filled > from) line(window.subarray(0, filled), from, filled, base + from, size);
+    forEachByteLine(fd, MANIFEST_CHUNK, seen, (bytes, start, end, at) => line(bytes, start, end, at, size), true);
   } finally {
     if (typeof source !== 'number') closeSync(fd);
   }

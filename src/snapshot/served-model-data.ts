@@ -10,8 +10,9 @@
 // core while this thread reads the catalogue, and the build takes its answer when the model data is
 // written (startServedModelData).
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { forEachByteLine } from '../lib/file-lines.ts';
 import type { FileRecord } from './manifest.ts';
 import type { FileBytes } from './text-files.ts';
 
@@ -24,7 +25,6 @@ const PREFIXES: Readonly<Record<CopiedKind, Buffer>> = {
   comment: Buffer.from('["comment",{"id":"'),
 };
 
-const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 /** The window the file is read through (doubled for a line longer than it). */
@@ -222,35 +222,12 @@ export function startServedModelData(file: string): ServedModelDataTask {
 export function readWhole(fd: number): ReadWhole {
   const hash = createHash('sha256');
   const lines: Record<CopiedKind, Finding> = { video: new Finding(), comment: new Finding() };
-  let window = Buffer.allocUnsafe(WINDOW_BYTES);
-  /** the file offset of window[0]; the window holds `filled` bytes; lines before `from` are done */
-  let base = 0;
-  let filled = 0;
-  let from = 0;
-  for (;;) {
-    if (from > 0) {
-      window.copy(window, 0, from, filled);
-      base += from;
-      filled -= from;
-      from = 0;
-    }
-    if (filled === window.length) {
-      const larger = Buffer.allocUnsafe(window.length * 2);
-      window.copy(larger, 0, 0, filled);
-      window = larger;
-    }
-    const read = readSync(fd, window, filled, window.length - filled, base + filled);
-    if (read === 0) break;
-    hash.update(window.subarray(filled, filled + read));
-    filled += read;
-    const view = window.subarray(0, filled);
-    for (let end = view.indexOf(NEWLINE, from); end !== -1; end = view.indexOf(NEWLINE, from)) {
-      noteLine(view, from, end, base, lines);
-      from = end + 1;
-    }
-  }
+  const size = forEachByteLine(fd, WINDOW_BYTES, (chunk) => hash.update(chunk), (window, start, end, at) => {
+    noteLine(window, start, end, at - start, lines);
+    return true;
+  }, false);
   // a last line without its newline is not a line the writer writes: the SHA-256 decides anyway
-  return { size: base + filled, sha256: hash.digest('hex'), lines: { video: lines.video.found(), comment: lines.comment.found() } };
+  return { size, sha256: hash.digest('hex'), lines: { video: lines.video.found(), comment: lines.comment.found() } };
 }
 
 /** The lines of one kind as they are found: ids' bytes, and where each one's line starts and ends, in arrays grown by doubling. */
