@@ -21,7 +21,7 @@ import { runSteps } from '../model/steps.ts';
 import { trendingScores } from '../model/trending.ts';
 import { sortVideoOrdersInSteps } from '../model/video-orders.ts';
 import { digestOf, fieldsLine, fingerprintAndDigests, holds, type DeriveAnswer, type DeriveFields, type DeriveJob, type DerivedPacked, type FieldDigests, type ServedForDerive, type TakenDerived } from './derive-on-worker.ts';
-import { DERIVED_FILE, readServedDerived, recordedDerived } from './derived-file.ts';
+import { DERIVED_FILE, derivedFrom, readServedDerived, recordedDerived } from './derived-file.ts';
 
 /** Answers `packed`, its buffers transferred. */
 function answer(packed: DerivedPacked & { fingerprint?: string; served?: TakenDerived }): void {
@@ -100,11 +100,15 @@ parentPort?.on('message', (job: DeriveJob) => {
     derive(job.videos, undefined, fingerprintAndDigests(job.videos).digests);
     return;
   }
-  const served = job.served && readServed(job.served);
+  let served = job.served && readServed(job.served);
   if (served && job.served?.mark && unchangedByLog(job.catalogue, job.served.mark, served.packed.digests)) {
     answer({ ...served.packed, fingerprint: served.fingerprint, served: { id: job.served.id, record: served.record, by: 'log' } });
     return;
   }
+  // the served numbers are let go while every video is read and, most often, the numbers computed;
+  // read again only when the fields turn out to be those they were computed from
+  const servedFingerprint = served?.fingerprint;
+  served = undefined;
   let videos: DeriveFields[];
   try {
     videos = readFields(job.catalogue);
@@ -113,8 +117,9 @@ parentPort?.on('message', (job: DeriveJob) => {
     return;
   }
   const { fingerprint, digests } = fingerprintAndDigests(videos);
-  if (served && job.served && served.fingerprint === fingerprint && served.packed.trending.length === videos.length) {
-    answer({ ...served.packed, fingerprint, served: { id: job.served.id, record: served.record, by: 'read' } });
+  const again = job.served && servedFingerprint === fingerprint ? readServed(job.served) : undefined;
+  if (again && job.served && derivedFrom(again, fingerprint, videos.length)) {
+    answer({ ...again.packed, fingerprint, served: { id: job.served.id, record: again.record, by: 'read' } });
   } else {
     derive(videos, fingerprint, digests);
   }

@@ -132,14 +132,9 @@ export function decodeDerivedFile(bytes: Buffer, recorded: FileRecord): { readon
   return { packed: { trending, offsets, pool, orders, digests }, fingerprint: head.fingerprint };
 }
 
-/**
- * What a derived.bin holds (decodeDerivedFile), when it was computed from fields of this
- * `fingerprint` for `videos` videos; else undefined.
- */
-export function decodeDerived(bytes: Buffer, recorded: FileRecord, fingerprint: string, videos: number): DerivedPacked | undefined {
-  const decoded = decodeDerivedFile(bytes, recorded);
-  return decoded && decoded.fingerprint === fingerprint && decoded.packed.trending.length === videos ? decoded.packed : undefined;
-}
+/** Whether decoded numbers were computed from fields of this `fingerprint`, for `videos` videos: only then may they be used. */
+export const derivedFrom = (decoded: { readonly packed: DerivedPacked; readonly fingerprint: string }, fingerprint: string, videos: number): boolean =>
+  decoded.fingerprint === fingerprint && decoded.packed.trending.length === videos;
 
 /** Reads and decodes `file` (decodeDerivedFile); undefined when it cannot be read or used. */
 export function readServedDerived(file: string, recorded: FileRecord): { readonly packed: DerivedPacked; readonly fingerprint: string } | undefined {
@@ -150,12 +145,6 @@ export function readServedDerived(file: string, recorded: FileRecord): { readonl
     return undefined;
   }
   return decodeDerivedFile(bytes, recorded);
-}
-
-/** Reads and decodes `file` (decodeDerived); undefined when it cannot be read or used. */
-export function readDerivedFile(file: string, recorded: FileRecord, fingerprint: string, videos: number): DerivedPacked | undefined {
-  const read = readServedDerived(file, recorded);
-  return read && read.fingerprint === fingerprint && read.packed.trending.length === videos ? read.packed : undefined;
 }
 
 /** The longest manifest head read for a derived.bin's record (a head lists every file: about 85 KB at a million videos). */

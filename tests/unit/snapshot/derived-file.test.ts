@@ -11,7 +11,13 @@ import { computeRelated } from '../../../src/model/related.ts';
 import { trendingScores } from '../../../src/model/trending.ts';
 import { sortVideoOrdersInSteps } from '../../../src/model/video-orders.ts';
 import { fingerprintAndDigests, type DerivedPacked } from '../../../src/snapshot/derive-on-worker.ts';
-import { decodeDerived, encodeDerived, linkDerivedFile, readDerivedFile, recordedDerived, writeDerivedFile, DERIVED_FILE } from '../../../src/snapshot/derived-file.ts';
+import { decodeDerivedFile, derivedFrom, encodeDerived, linkDerivedFile, readServedDerived, recordedDerived, writeDerivedFile, DERIVED_FILE } from '../../../src/snapshot/derived-file.ts';
+
+/** The numbers of a derived.bin when they may be used for fields of `fingerprint` and `videos` videos, as the derive worker decides. */
+const usable = (decoded: { packed: DerivedPacked; fingerprint: string } | undefined, fingerprint: string, videos: number) =>
+  decoded && derivedFrom(decoded, fingerprint, videos) ? decoded.packed : undefined;
+const decodeDerived = (bytes: Buffer, record: { size: number; sha256: string }, fingerprint: string, videos: number) => usable(decodeDerivedFile(bytes, record), fingerprint, videos);
+const readDerivedFile = (file: string, record: { size: number; sha256: string }, fingerprint: string, videos: number) => usable(readServedDerived(file, record), fingerprint, videos);
 import { MANIFEST_FILE } from '../../../src/snapshot/layout.ts';
 import { prng, tempDirs, video } from '../support/fixtures.ts';
 
