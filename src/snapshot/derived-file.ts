@@ -71,7 +71,7 @@ export function writeDerivedFile(dir: string, packed: DerivedPacked, fingerprint
  * source `served`): the served file is the one this build would write (the same numbers and
  * fingerprint, encoded by the same code) and was checked against `recorded` (size and SHA-256)
  * when the worker read it, so it is hard-linked into `dir` (copied where links cannot be made), as
- * the page files' shards are, instead of 42 MB written and hashed again on the build's main thread
+ * the page files' shards are, instead of 44 MB written and hashed again on the build's main thread
  * (pyvideo-100k). Its record is `recorded`; undefined (nothing left in `dir`) when the file cannot
  * be linked nor copied, or is no longer of the size recorded: the caller writes it.
  */

@@ -61,7 +61,8 @@ function plainPage(answer: Answer): { data: readonly unknown[]; total: number } 
 
 export function createListChains(options: ListKeysOptions): ListChain {
   const { context, standIns, pageKey } = options;
-  // endpoints whose first page's key was checked against its answer's (once a build each)
+  // endpoints whose first page holding items had its key checked against its answer's (once a build
+  // each: an empty page would check none of the items' pieces)
   const checked = new Set<Endpoint<any>>();
   return (url, pages) => {
     const { endpoint, params } = parsePage(url);
@@ -78,7 +79,7 @@ export function createListChains(options: ListKeysOptions): ListChain {
       for (let n = 0; at !== undefined && n < pages; n++) {
         const facts = pageFacts(list.total, at);
         const key = pageKey(facts, list.data, spec.offset);
-        if (!checked.has(endpoint)) {
+        if (!checked.has(endpoint) && facts.to > facts.from) {
           // the rule of the key is the answer's: a page whose answer another rule makes would be copied though changed
           checked.add(endpoint);
           const answered = withStandIns(() => answerPage(pageUrl, context), standIns);

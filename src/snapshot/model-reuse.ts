@@ -77,7 +77,7 @@ export async function openModelReuse(s: ModelReuseSources): Promise<{ readonly r
       served,
       changes: may.changes,
       sameDerived: s.sameDerived,
-      // asked in catalogue order, which is the served groups' order (page-inputs.ts servedVideoKeys): no `video:<id>` made and hashed a video
+      // asked in catalogue order, the served groups' order but for ids mixing characters above U+FFFF with U+E000–U+FFFF (SQLite orders by code point, the groups by code unit: those are looked up by name, page-inputs.ts servedVideoKeys): no `video:<id>` made and hashed a video
       servedKey: inputs === undefined ? () => undefined : servedVideoKeys(inputs),
       keyTaken: s.keyTaken,
       counts: { videoLines: 0, commentLines: 0, keys: 0 },
