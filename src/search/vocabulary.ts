@@ -2,18 +2,7 @@
 // so a word's completions (the terms it is a prefix of) are one run of ids found by two binary
 // searches. An array of strings instead of a radix tree of Maps: 80,000 terms in a few MB of heap
 // and no objects for the collector to trace.
-
-/** The first position in `terms` whose term is not below `word`. */
-function lowerBound(terms: readonly string[], word: string): number {
-  let lo = 0;
-  let hi = terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (terms[mid]! < word) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+import { lowerBound } from '../lib/lower-bound.ts';
 
 /** The id of `word` in `terms`, or -1 when it is no term. */
 export function findTerm(terms: readonly string[], word: string): number {

@@ -25,6 +25,7 @@ import type { Derived } from '../model/build-model.ts';
 import type { RelatedFields } from '../model/related.ts';
 import type { TrendingFields } from '../model/trending.ts';
 import type { OrderFields, VideoOrders } from '../model/video-orders.ts';
+import { lowerBound } from '../lib/lower-bound.ts';
 
 /** What the worker answers: the scores, and every video's list as `pool[offsets[i]..offsets[i + 1]]`. */
 export interface DerivedPacked {
@@ -174,14 +175,8 @@ export function digestOf(text: string): number {
 
 /** Whether the sorted `digests` hold `digest` (binary search). */
 export function holds(digests: Float64Array, digest: number): boolean {
-  let low = 0;
-  let high = digests.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (digests[middle]! < digest) low = middle + 1;
-    else high = middle;
-  }
-  return low < digests.length && digests[low] === digest;
+  const at = lowerBound(digests, digest);
+  return at < digests.length && digests[at] === digest;
 }
 
 /** A worker started before its videos are known: it loads its code while the catalogue is read. */
