@@ -212,6 +212,12 @@ describe('the worker taking the served snapshot\'s numbers by the change log (on
       .toEqual({ source: 'served', by: 'read' });
   });
 
+  it('reads every video when the log names more than a quarter of them (one pass beats one lookup each), and still takes them when the fields are the same', async () => {
+    expect(await deriveAfter("UPDATE videos SET title = title || '!' WHERE rowid % 2 = 0")).toEqual({ source: 'served', by: 'read' });
+    // just under the share, the named videos alone are read
+    expect(await deriveAfter("UPDATE videos SET title = title || '!' WHERE rowid % 10 = 0")).toEqual({ source: 'served', by: 'log' });
+  });
+
   it('is a hint only: a change the log did not see (its triggers dropped) is caught by the main thread\'s fingerprint, and the numbers are computed from its fields', async () => {
     const blind = (file: string) => {
       const db = new Database(file);
