@@ -90,6 +90,19 @@ describe('every command', () => {
     expectNothingRan('build --for-new-origin --nonsense -h');
   });
 
+  it('keys names an unknown command and a revoke without what to revoke, and touches nothing', async () => {
+    const unknown = await command('keys.ts', 'frob');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^keys: unknown command "frob": the commands are create, list and revoke;/);
+    const revoke = await command('keys.ts', 'revoke');
+    expect(revoke.code).toBe(2);
+    expect(revoke.stderr).toMatch(/^keys: give one app id or key prefix to revoke/);
+    const list = await command('keys.ts', 'list', 'x');
+    expect(list.code).toBe(2);
+    expect(list.stderr).toMatch(/^keys: list takes no argument, not "x";/);
+    expectNothingRan('keys frob, revoke, list x');
+  });
+
   it('refuses a changes option without its value, and a snapshot id that is not one', async () => {
     const missing = await command('changes.ts', '--snapshot');
     expect(missing.code).toBe(2);
