@@ -110,5 +110,8 @@ describe('every command', () => {
     const bad = await command('changes.ts', '--snapshot', '../../etc');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--snapshot needs a snapshot id (16 hex digits), not "../../etc"');
+    const unknown = await command('changes.ts', '--snapshot', '0123456789abcdef');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^changes: no snapshot 0123456789abcdef in .* and no list of its changes in /);
   });
 });
