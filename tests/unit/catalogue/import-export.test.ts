@@ -244,6 +244,18 @@ describe('npm run import and export (the commands)', () => {
     expect(existsSync(db)).toBe(false);
   });
 
+  it('export refuses a FILE that is a directory before writing anything', () => {
+    const dir = dirs.make();
+    const db = join(dir, 'catalogue.db');
+    expect(run('import', [writeNdjsonFile(dir, 'c.ndjson', small), '--db', db]).status).toBe(0);
+    const before = readdirSync(dir).sort();
+    const result = run('export', [dir, '--db', db]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`export: ${dir} is a directory: give the path of the file to write\n`);
+    expect(result.stdout).toBe('');
+    expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
   it('import prints each error as FILE:LINE: FIELD: message and exits 1 with --db untouched', () => {
     const dir = dirs.make();
     const file = writeNdjsonFile(dir, 'c.ndjson', [rawChannel('alice'), rawVideo('v1', { sources: [{ url: 'javascript:alert(1)', type: 'video/mp4', height: 1 }] })]);

@@ -3,7 +3,7 @@
 // runs (exit 2). The catalogue and dist/ given to each command stay untouched. import and export
 // are the catalogue commands' own (tests/unit/catalogue).
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,19 @@ describe('every command', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('--for-new-origin');
     expectNothingRan('build --for-new-origin --nonsense -h');
+  });
+
+  it('seed refuses a --db that is a directory, and build a CATALOGUE_DB that is no SQLite file, naming it', async () => {
+    const dir = dirs.make();
+    const seeded = await command('seed.ts', '--videos', '5', '--db', dir);
+    expect(seeded.code).toBe(2);
+    expect(seeded.stderr).toBe(`seed: --db ${dir} is a directory: give the path of the catalogue file to write\n`);
+    const text = join(dir, 'catalogue.db');
+    writeFileSync(text, 'not a database\n'.repeat(100));
+    const built = await run(process.execPath, ['scripts/build.ts'], { env: { ...env, CATALOGUE_DB: text, DIST_DIR: join(dir, 'dist') }, timeout: 60_000 }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    expect(built.code).toBe(1);
+    expect(built.stderr).toContain(`build: ${text} is not a SQLite catalogue (file is not a database)`);
+    expectNothingRan('seed and build on the wrong files');
   });
 
   it('keys names an unknown command and a revoke without what to revoke, and touches nothing', async () => {
