@@ -103,6 +103,18 @@ describe('every command', () => {
     expectNothingRan('seed and build on the wrong files');
   });
 
+  it('start names a CATALOGUE_DB that is a directory or no SQLite file, and serves nothing', async () => {
+    const dir = dirs.make();
+    const text = join(dir, 'catalogue.db');
+    writeFileSync(text, 'not a database\n'.repeat(100));
+    for (const [catalogueDb, expected] of [[text, `start: CATALOGUE_DB ${text} is not a SQLite catalogue (file is not a database)`], [dir, `start: CATALOGUE_DB ${dir} is a directory:`]] as const) {
+      const started = await run(process.execPath, ['scripts/start.mjs'], { env: { ...env, CATALOGUE_DB: catalogueDb, DIST_DIR: join(dir, 'dist') }, timeout: 60_000 }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+      expect(started.code, catalogueDb).toBe(2);
+      expect(started.stderr, catalogueDb).toContain(expected);
+    }
+    expect(existsSync(join(dir, 'dist'))).toBe(false);
+  });
+
   it('keys names an unknown command and a revoke without what to revoke, and touches nothing', async () => {
     const unknown = await command('keys.ts', 'frob');
     expect(unknown.code).toBe(2);
