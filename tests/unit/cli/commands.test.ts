@@ -4,6 +4,7 @@
 // are the catalogue commands' own (tests/unit/catalogue).
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +115,22 @@ describe('every command', () => {
     }
     expect(existsSync(join(dir, 'dist'))).toBe(false);
   });
+
+  it('start says the port is in use when another process listens on it', async () => {
+    const dir = dirs.make();
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const catalogueDb = writeCatalogueFile(join(dir, 'catalogue.db'), smallCatalogue());
+      const started = await run(process.execPath, ['scripts/start.mjs'], { env: { ...env, CATALOGUE_DB: catalogueDb, DIST_DIR: join(dir, 'dist'), PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }, timeout: 60_000 })
+        .then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+      expect(started.code).toBe(1);
+      expect(started.stderr).toContain(`start: port ${port} is in use: another process listens on it; stop it, or set PORT to a free port`);
+    } finally {
+      taken.close();
+    }
+  }, 90_000);
 
   it('keys names an unknown command and a revoke without what to revoke, and touches nothing', async () => {
     const unknown = await command('keys.ts', 'frob');
