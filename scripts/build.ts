@@ -84,6 +84,10 @@ await runCommand('build', BUILD_COMMAND, async ({ values }) => {
     onProgress: (m) => console.log(`build: ${m}`),
     staticFiles: config.staticFiles || (values['static-files'] ?? false),
     full: values.full ?? false,
+  }).catch((error: unknown) => {
+    // SQLite's own words ("file is not a database") name no file: say which, and what is wanted
+    if ((error as { code?: string }).code === 'SQLITE_NOTADB') throw new Error(`${config.catalogueDb} is not a SQLite catalogue (${(error as Error).message}): set CATALOGUE_DB to one that npm run seed or npm run import made`);
+    throw error;
   });
   const r = s.reuse;
   console.log(`build: snapshot ${s.id}${s.unchanged ? ' (identical to an existing one)' : ''} for ${config.publicBaseUrl}`);

@@ -29,6 +29,8 @@ await runCommand('changes', CHANGES_COMMAND, ({ values }) => {
   if (!/^[0-9a-f]{16}$/.test(id)) throw new UsageError(`--snapshot needs a snapshot id (16 hex digits), not "${id}"`);
   const file = join(layout.changes, `${id}.txt`);
   if (!existsSync(file)) {
+    // a mistyped or long-gone id is not a build that changed nothing
+    if (given !== undefined && !existsSync(join(layout.root, id))) throw new UsageError(`no snapshot ${id} in ${layout.root} and no list of its changes in ${layout.changes}; leave --snapshot out for the current one`);
     console.error(`changes: the build of snapshot ${id} changed no URL (or its list was pruned)`);
     return;
   }

@@ -1,6 +1,6 @@
 // `npm run export -- FILE [--db PATH]`: writes the catalogue back as NDJSON import records, gzipped
 // when FILE ends in .gz. Importing the file gives the same catalogue (docs/catalogue.md, "Export").
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { openCatalogue } from '../src/catalogue/open-catalogue.ts';
 import { exportCatalogue } from '../src/catalogue/write-ndjson.ts';
 import { loadConfig } from '../src/config.ts';
@@ -20,6 +20,8 @@ await runCommand('export', EXPORT_COMMAND, async (parsed) => {
   const file = parsed.positionals[0]!;
   const catalogueDb = parsed.values.db || loadConfig().catalogueDb;
   if (!existsSync(catalogueDb)) throw new UsageError(`no catalogue at ${catalogueDb}`);
+  // known before the export, not after writing it whole beside FILE
+  if (existsSync(file) && statSync(file).isDirectory()) throw new UsageError(`${file} is a directory: give the path of the file to write`);
   const started = performance.now();
   const db = openCatalogue(catalogueDb, { readonly: true });
   let last = 0;

@@ -22,7 +22,8 @@ const SHOWN_ERRORS = 50;
 
 await runCommand('import', IMPORT_COMMAND, async (parsed) => {
   const file = parsed.positionals[0]!;
-  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no such file: ${file}`);
+  if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+  if (!statSync(file).isFile()) throw new UsageError(`${file} is ${statSync(file).isDirectory() ? 'a directory' : 'not a regular file'}: give the NDJSON file to import`);
   const config = loadConfig();
   const catalogueDb = parsed.values.db || config.catalogueDb;
   const started = performance.now();

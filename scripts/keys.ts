@@ -21,7 +21,10 @@ const KEYS_COMMAND = {
 await runCommand('keys', KEYS_COMMAND, async ({ positionals }) => {
   const [command, ...rest] = positionals;
   if (!(command === 'create' && rest.length === 1) && !(command === 'list' && rest.length === 0) && !(command === 'revoke' && rest.length === 1)) {
-    throw new UsageError(command === 'create' ? `give the app's name as one argument; ${USAGE}` : USAGE);
+    throw new UsageError(command === 'create' ? `give the app's name as one argument; ${USAGE}`
+      : command === 'revoke' ? `give one app id or key prefix to revoke (npm run keys -- list shows them); ${USAGE}`
+      : command === 'list' ? `list takes no argument, not "${rest[0]}"; ${USAGE}`
+      : `unknown command "${command}": the commands are create, list and revoke; ${USAGE}`);
   }
   const { catalogueDb, sharedStore } = loadConfig();
   if (!existsSync(catalogueDb)) throw new UsageError(`no catalogue at ${catalogueDb}: run npm run seed or npm run import first`);

@@ -16,7 +16,7 @@ import { layoutOf, MANIFEST_FILE } from '../../src/snapshot/layout.ts';
 import { readManifestBaseUrl } from '../../src/snapshot/manifest.ts';
 import { currentSnapshotId, readBuiltFrom } from '../../src/snapshot/swap.ts';
 import { baseUrlSource } from '../../src/snapshot/deployment.ts';
-import { runCommand } from '../cli.ts';
+import { runCommand, UsageError } from '../cli.ts';
 import type { Prepared } from './supervisor.ts';
 
 const START_COMMAND = {
@@ -51,8 +51,17 @@ await runCommand('start', START_COMMAND, async ({ values }) => {
   const manifestFile = join(layout.current, MANIFEST_FILE);
   const built = existsSync(manifestFile) ? { baseUrl: readManifestBaseUrl(manifestFile) } : undefined;
   const builtFrom = readBuiltFrom(layout.root);
+  // SQLite's own words ("disk I/O error", "file is not a database") name no file
+  if (statSync(config.catalogueDb).isDirectory()) throw new UsageError(`CATALOGUE_DB ${config.catalogueDb} is a directory: set it to the catalogue file (npm run seed or npm run import makes one)`);
   let db = openCatalogue(config.catalogueDb, { readonly: true });
-  const version = readSchemaVersion(db);
+  let version: number | undefined;
+  try {
+    version = readSchemaVersion(db);
+  } catch (error) {
+    db.close();
+    if ((error as { code?: string }).code === 'SQLITE_NOTADB') throw new UsageError(`CATALOGUE_DB ${config.catalogueDb} is not a SQLite catalogue (${(error as Error).message}): set it to one that npm run seed or npm run import made`);
+    throw error;
+  }
   if (version !== undefined && version < SCHEMA_VERSION) {
     // the serving process never writes the catalogue, so it would refuse one of an older schema
     // (src/server/catalogue-connection.ts): npm start is an operator command, and migrates it

@@ -88,7 +88,7 @@ export async function importCatalogue(db: Catalogue, file: string, options: Impo
   const every = options.progressEvery ?? 1000;
   const started = performance.now();
   let lastReport = started;
-  let position: ReadPosition = { bytesRead: 0, totalBytes: 0 };
+  let position: ReadPosition = { bytesRead: 0, totalBytes: statSync(file).size };
 
   // The temporary table lives in a file, not in memory, like the transaction's pages.
   db.pragma('temp_store = FILE');
@@ -124,15 +124,20 @@ export async function importCatalogue(db: Catalogue, file: string, options: Impo
   const pool = (options.workers ?? defaultWorkers(file)) ? createValidatePool() : createInlineValidator();
   // Blocks validated on the workers, awaited in file order; a few in flight keep every worker busy.
   const inFlight: Promise<ValidatedBlock>[] = [];
+  // Where the file stood when each block in flight was read: progress shows the position of the
+  // records counted, not of the blocks read ahead, so it reaches 100% with the last of them.
+  const readTo: ReadPosition[] = [];
+  let counted: ReadPosition = position;
   const settle = async () => {
     const block = await inFlight.shift()!;
+    counted = readTo.shift()!;
     records += block.lines;
     block.errors.forEach(fail);
     for (const { line, record } of block.records) handle(line, record);
     const now = performance.now();
     if (now - lastReport >= every) {
       lastReport = now;
-      progress(describeProgress(records, position, now - started));
+      progress(describeProgress(records, counted, now - started));
     }
   };
   db.exec('BEGIN IMMEDIATE');
@@ -145,6 +150,7 @@ export async function importCatalogue(db: Catalogue, file: string, options: Impo
     write = createRecordWriter(db, { fresh: empty });
     for await (const block of readNdjsonBlocks(file, (p) => { position = p; })) {
       inFlight.push(pool.validate(block));
+      readTo.push(position);
       if (inFlight.length >= 2 * pool.size) await settle();
     }
     while (inFlight.length > 0) await settle();

@@ -138,7 +138,9 @@ export async function* readNdjsonBlocks(path: string, onRead: (position: ReadPos
       if (pendingBytes > MAX_LINE_BYTES) {
         throw new NdjsonFileError(`${path}: line ${nextLine} is longer than ${MAX_LINE_BYTES / 1024 / 1024} MB; no record is that long`);
       }
-      onRead({ bytesRead: file.bytesRead, totalBytes });
+      // gzipped: the compressed bytes the decompressor has taken, not those read off the disk,
+      // which run megabytes ahead of it through the pipe's buffers
+      onRead({ bytesRead: gunzip ? gunzip.bytesWritten : file.bytesRead, totalBytes });
     }
   } catch (error) {
     if (error instanceof NdjsonFileError) throw error;

@@ -107,8 +107,14 @@ function describeParseError(error: Error & { code?: string }, argv: readonly str
       const near = typedName.length < 4 ? undefined : known.find((name) => distance(name, typedName) <= 2);
       return `unknown option ${typed}${near === undefined ? '' : ` (did you mean --${near}?)`}`;
     }
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return /does not take an argument/.test(error.message) ? `${named} takes no value` : `${named} needs a value`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      if (/does not take an argument/.test(error.message)) return `${named} takes no value`;
+      // `--videos -5`: the value starts with a dash, so it reads as an option; when it is not one of
+      // the command's, say how to give it rather than only that the value is missing
+      const next = argv[argv.indexOf(named) + 1];
+      const isOption = next !== undefined && next.startsWith('--') && known.includes(next.slice(2).split('=')[0]!);
+      return next !== undefined && next.startsWith('-') && !isOption ? `${named} needs a value; "${next}" starts with a dash: write ${named}=${next} to give it` : `${named} needs a value`;
+    }
     default:
       return error.message.split(/\.\s/)[0]!;
   }

@@ -67,12 +67,17 @@ export function clientErrorProblem(error: Error & { code?: string; reason?: stri
     case 'HPE_HEADER_OVERFLOW':
       return new ProblemError('headers-too-large', 'The request head is larger than 16 KB.');
     case 'HPE_INVALID_METHOD':
+      // llhttp's reason tells a request line with nothing after its method from an unknown method
+      if (error.reason === 'Expected space after method') return new ProblemError('bad-request', 'The request line has no request target after its method: send METHOD /path HTTP/1.1.');
       return new ProblemError('bad-request', 'The method is not one HTTP knows (methods are case-sensitive: GET, HEAD, OPTIONS).');
     case 'HPE_INVALID_URL':
       return new ProblemError('bad-request', 'The request target is not a path starting with "/" made of visible ASCII characters.');
     case 'HPE_INVALID_VERSION':
+      // "HTTP/1.1\n": the version is right, its line end is not
+      if (error.reason === 'Expected CRLF after version') return new ProblemError('bad-request', 'The request line does not end with CRLF right after its version (a bare LF, or a space before the CRLF).');
       return new ProblemError('bad-request', 'The protocol version is not HTTP/1.0 or HTTP/1.1.');
     case 'HPE_INVALID_HEADER_TOKEN':
+      if (error.reason === 'Unexpected whitespace after header value') return new ProblemError('bad-request', 'A header line starts with a space or tab: folded header values (obs-fold) are not accepted; send each header on one line.');
       return new ProblemError('bad-request', 'A header field has a character HTTP does not allow: a space or another separator in its name or before the colon, or a control character in its value.');
     case 'HPE_INVALID_CONTENT_LENGTH':
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
@@ -85,6 +90,8 @@ export function clientErrorProblem(error: Error & { code?: string; reason?: stri
     case 'HPE_CR_EXPECTED':
     case 'HPE_STRICT':
       return new ProblemError('bad-request', 'A line of the request head does not end with CRLF, or a header value holds a bare CR.');
+    case 'HPE_PAUSED_H2_UPGRADE':
+      return new ProblemError('bad-request', 'HTTP/2 without TLS (the PRI * HTTP/2.0 preface) is not spoken here: send HTTP/1.1.');
     default:
       return new ProblemError('bad-request', 'The request is not valid HTTP/1.1.');
   }

@@ -46,6 +46,16 @@ describe('heads node:http cannot read', () => {
     });
   }
 
+  it('says in the detail what is wrong with the head, not only that it is malformed', async () => {
+    const detail = async (raw: string) => expectProblem((await send(raw)).answers[0], 400, 'bad-request')['detail'];
+    expect(await detail('GET /v1/categories HTTP/1.1\nHost: x\n\n')).toMatch(/^The request line does not end with CRLF right after its version/);
+    expect(await detail('GET\r\n\r\n')).toMatch(/^The request line has no request target after its method/);
+    expect(await detail('FROB /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/^The method is not one HTTP knows/);
+    expect(await detail('GET /v1/categories HTTP/3.1\r\nHost: x\r\n\r\n')).toMatch(/^The protocol version is not HTTP\/1\.0 or HTTP\/1\.1/);
+    expect(await detail('GET /v1/categories HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n')).toMatch(/folded header values \(obs-fold\) are not accepted/);
+    expect(await detail('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n')).toMatch(/^HTTP\/2 without TLS/);
+  });
+
   it('names what it could read of the target as the instance, and only visible ASCII of it', async () => {
     const result = await send('get /v1/videos?q=<x> HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(expectProblem(result.answers[0], 400, 'bad-request')['instance']).toBe('/v1/videos?q=<x>');

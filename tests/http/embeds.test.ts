@@ -150,7 +150,7 @@ describe('the hosted player page /embed/{id}', () => {
     for (const id of [truth.privateIds[0]!, 'no-such-video']) {
       const { res, html } = await page(`/embed/${enc(id)}`);
       expect(res.status, id).toBe(404);
-      expect(header(res, 'content-type'), id).toMatch(/^text\/html/);
+      expect(header(res, 'content-type'), id).toBe('text/html; charset=utf-8');
       expect(header(res, 'content-security-policy'), id).toBe('frame-ancestors *');
       expect(html, id).toContain('Video unavailable');
       expect(configOf(html).unavailable?.code, id).toBe('unavailable');

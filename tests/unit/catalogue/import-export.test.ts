@@ -232,6 +232,30 @@ describe('npm run import and export (the commands)', () => {
     }
   });
 
+  it('import names what is wrong with FILE: missing, or a directory', () => {
+    const dir = dirs.make();
+    const db = join(dir, 'catalogue.db');
+    const missing = run('import', [join(dir, 'nothing.ndjson'), '--db', db]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toBe(`import: no such file: ${join(dir, 'nothing.ndjson')}\n`);
+    const directory = run('import', [dir, '--db', db]);
+    expect(directory.status).toBe(2);
+    expect(directory.stderr).toBe(`import: ${dir} is a directory: give the NDJSON file to import\n`);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('export refuses a FILE that is a directory before writing anything', () => {
+    const dir = dirs.make();
+    const db = join(dir, 'catalogue.db');
+    expect(run('import', [writeNdjsonFile(dir, 'c.ndjson', small), '--db', db]).status).toBe(0);
+    const before = readdirSync(dir).sort();
+    const result = run('export', [dir, '--db', db]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`export: ${dir} is a directory: give the path of the file to write\n`);
+    expect(result.stdout).toBe('');
+    expect(readdirSync(dir).sort()).toEqual(before);
+  });
+
   it('import prints each error as FILE:LINE: FIELD: message and exits 1 with --db untouched', () => {
     const dir = dirs.make();
     const file = writeNdjsonFile(dir, 'c.ndjson', [rawChannel('alice'), rawVideo('v1', { sources: [{ url: 'javascript:alert(1)', type: 'video/mp4', height: 1 }] })]);

@@ -51,6 +51,9 @@ describe('parseCommandLine', () => {
   it('refuses a string option without its value, a boolean with one, and a single option given twice', () => {
     expect(refusal(['--base-url'])).toMatch(/^--base-url needs a value;/);
     expect(refusal(['--base-url', '--static-files'])).toMatch(/^--base-url needs a value;/);
+    // a value that starts with a dash reads as an option: the message says how to give it
+    expect(refusal(['--base-url', '-5'])).toMatch(/^--base-url needs a value; "-5" starts with a dash: write --base-url=-5 to give it;/);
+    expect(parseCommandLine(COMMAND, ['--base-url=-5'])?.values['base-url']).toBe('-5');
     expect(refusal(['--static-files=yes'])).toMatch(/^--static-files takes no value;/);
     expect(refusal(['--base-url', 'a', '--base-url', 'b'])).toMatch(/^--base-url is given 2 times; give it once;/);
   });

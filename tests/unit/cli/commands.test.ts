@@ -3,7 +3,8 @@
 // runs (exit 2). The catalogue and dist/ given to each command stay untouched. import and export
 // are the catalogue commands' own (tests/unit/catalogue).
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +91,60 @@ describe('every command', () => {
     expectNothingRan('build --for-new-origin --nonsense -h');
   });
 
+  it('seed refuses a --db that is a directory, and build a CATALOGUE_DB that is no SQLite file, naming it', async () => {
+    const dir = dirs.make();
+    const seeded = await command('seed.ts', '--videos', '5', '--db', dir);
+    expect(seeded.code).toBe(2);
+    expect(seeded.stderr).toBe(`seed: --db ${dir} is a directory: give the path of the catalogue file to write\n`);
+    const text = join(dir, 'catalogue.db');
+    writeFileSync(text, 'not a database\n'.repeat(100));
+    const built = await run(process.execPath, ['scripts/build.ts'], { env: { ...env, CATALOGUE_DB: text, DIST_DIR: join(dir, 'dist') }, timeout: 60_000 }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+    expect(built.code).toBe(1);
+    expect(built.stderr).toContain(`build: ${text} is not a SQLite catalogue (file is not a database)`);
+    expectNothingRan('seed and build on the wrong files');
+  });
+
+  it('start names a CATALOGUE_DB that is a directory or no SQLite file, and serves nothing', async () => {
+    const dir = dirs.make();
+    const text = join(dir, 'catalogue.db');
+    writeFileSync(text, 'not a database\n'.repeat(100));
+    for (const [catalogueDb, expected] of [[text, `start: CATALOGUE_DB ${text} is not a SQLite catalogue (file is not a database)`], [dir, `start: CATALOGUE_DB ${dir} is a directory:`]] as const) {
+      const started = await run(process.execPath, ['scripts/start.mjs'], { env: { ...env, CATALOGUE_DB: catalogueDb, DIST_DIR: join(dir, 'dist') }, timeout: 60_000 }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+      expect(started.code, catalogueDb).toBe(2);
+      expect(started.stderr, catalogueDb).toContain(expected);
+    }
+    expect(existsSync(join(dir, 'dist'))).toBe(false);
+  });
+
+  it('start says the port is in use when another process listens on it', async () => {
+    const dir = dirs.make();
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const catalogueDb = writeCatalogueFile(join(dir, 'catalogue.db'), smallCatalogue());
+      const started = await run(process.execPath, ['scripts/start.mjs'], { env: { ...env, CATALOGUE_DB: catalogueDb, DIST_DIR: join(dir, 'dist'), PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }, timeout: 60_000 })
+        .then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+      expect(started.code).toBe(1);
+      expect(started.stderr).toContain(`start: port ${port} is in use: another process listens on it; stop it, or set PORT to a free port`);
+    } finally {
+      taken.close();
+    }
+  }, 90_000);
+
+  it('keys names an unknown command and a revoke without what to revoke, and touches nothing', async () => {
+    const unknown = await command('keys.ts', 'frob');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^keys: unknown command "frob": the commands are create, list and revoke;/);
+    const revoke = await command('keys.ts', 'revoke');
+    expect(revoke.code).toBe(2);
+    expect(revoke.stderr).toMatch(/^keys: give one app id or key prefix to revoke/);
+    const list = await command('keys.ts', 'list', 'x');
+    expect(list.code).toBe(2);
+    expect(list.stderr).toMatch(/^keys: list takes no argument, not "x";/);
+    expectNothingRan('keys frob, revoke, list x');
+  });
+
   it('refuses a changes option without its value, and a snapshot id that is not one', async () => {
     const missing = await command('changes.ts', '--snapshot');
     expect(missing.code).toBe(2);
@@ -97,5 +152,8 @@ describe('every command', () => {
     const bad = await command('changes.ts', '--snapshot', '../../etc');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--snapshot needs a snapshot id (16 hex digits), not "../../etc"');
+    const unknown = await command('changes.ts', '--snapshot', '0123456789abcdef');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^changes: no snapshot 0123456789abcdef in .* and no list of its changes in /);
   });
 });
