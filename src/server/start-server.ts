@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Config } from '../config.ts';
 import { layoutOf } from '../snapshot/layout.ts';
 import { ASTRO_ENTRY, CLIENT_DIR } from '../lib/app-files.ts';
+import { loadAstroModules } from './astro-modules.ts';
 import { createFrontServer } from './fast-path.ts';
 import { PAGE_BODY_BYTES } from './page-bodies.ts';
 import { createApiServer, type AstroHandler } from './http-server.ts';
@@ -70,8 +71,10 @@ export interface StartOptions {
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? ((m: string) => console.log(m));
-  const entry = pathToFileURL(resolve(options.astroEntry ?? ASTRO_ENTRY)).href;
-  const { handler } = (await import(entry)) as { handler: AstroHandler };
+  const entryFile = resolve(options.astroEntry ?? ASTRO_ENTRY);
+  const { handler } = (await import(pathToFileURL(entryFile).href)) as { handler: AstroHandler };
+  // the pages' modules now, not at their first request: a deploy may replace their files (astro-modules.ts)
+  await loadAstroModules(entryFile);
   const snapshots = holdSnapshots(layoutOf(config.distDir).root, { cacheBytes: config.snapshotCacheBytes, baseUrl: config.publicBaseUrl, log, follow: options.follow ?? true, pagesFirst: !options.whole, fallBack: !options.whole });
   // every read and write of the catalogue runs in this thread, never on the event loop
   const catalogue = startCatalogueThread(config.catalogueDb);
