@@ -4,7 +4,7 @@
 // snapshot being served (docs/architecture.md, "Incremental builds"): when that snapshot was built
 // by the same code, a page whose inputs did not change is copied from it unrendered, a page whose
 // bytes did not change takes its compressed variants from it and is not checked against its
-// schema again, and when the model data did not change the search index is copied from it; the
+// schema again, and when the search documents did not change the search index is copied from it; the
 // result is byte-identical to a full build (`full`). Each step is its own module: reading
 // (read-build-input.ts), the reuse decision (choose-previous.ts), trending and related
 // (derive-on-worker.ts: on a worker thread while the served manifest is read and the model's
@@ -24,7 +24,7 @@ import { diffPages } from './diff-manifests.ts';
 import { diffSiteFiles, readSiteFileStamps, SITE_FILES_FILE, stampSiteFiles, writeSiteFileStamps } from './site-file-stamps.ts';
 import { describeDiskFault } from './disk-faults.ts';
 import { layoutOf, type Layout, MANIFEST_FILE, MODEL_FILE, pageFileName, pageShardsOf, SEARCH_FILE, type PageKind } from './layout.ts';
-import type { FileRecord } from './manifest.ts';
+import type { FileRecord, SearchFileRecord } from './manifest.ts';
 import { modelPieces } from './model-data.ts';
 import { openModelReuse, servedMark, startServedReading, type ServedReading } from './model-reuse.ts';
 import { createPageWriter, type PageWriter, type ReusablePages } from './page-writer.ts';
@@ -37,7 +37,7 @@ import { currentSnapshotId, readBuiltFrom, removeLeftovers, withBuildLock } from
 import { createLap } from './build-progress.ts';
 import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { snapshotWhole, startChoosePrevious, type PreviousChoice } from './choose-previous.ts';
-import { copySearchIndex, startSearchIndex, type SearchIndexTask } from './search-file.ts';
+import { copySearchIndex, packSearchDocuments, startSearchWorker, type SearchIndexTask } from './search-file.ts';
 import { writeTextOffThread } from './write-text-off-thread.ts';
 import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, videoKeysOf, writePageInputs, type PageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
@@ -91,7 +91,7 @@ export interface Reuse {
   readonly copied: number;
   /** shards of page files hard-linked from the served snapshot, not written (page-writer.ts) */
   readonly linked: number;
-  /** whether search.json was copied (the model data did not change) */
+  /** whether search.json was copied (the packed search documents did not change) */
   readonly search: boolean;
   /** sitemaps and feeds whose ETag was carried from the served snapshot, unrendered (their inputs did not change) */
   readonly siteFiles: number;
@@ -260,9 +260,11 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
 interface DataFiles {
   readonly model: FileRecord;
   /** search.json's record: copied, or being written by its worker thread while the pages are (awaited before the manifest) */
-  readonly search: Promise<FileRecord>;
-  /** whether search.json was copied from the served snapshot (the model data is its own) */
+  readonly search: Promise<SearchFileRecord>;
+  /** whether search.json was copied from the served snapshot (its packed search documents are this build's) */
   readonly searchReused: boolean;
+  /** whether the model data is the served snapshot's (same SHA-256) */
+  readonly modelReused: boolean;
   /** throws the search worker's failure once it has failed (a no-op when search.json was copied) */
   readonly checkSearch: () => void;
   readonly modelReuse: ModelDataReuse;
@@ -271,22 +273,21 @@ interface DataFiles {
 /**
  * The search index and the model data. The index is built on a worker thread (search-file.ts),
  * which writes search.json while this thread writes the model data, stamps the site files and
- * renders the pages: its time hides behind theirs on a machine with a second core. When the model
- * data turns out to be the served snapshot's (the model data is everything the pages and the index
- * are made from, and the server rebuilds the same model from it, so when it did not change,
- * neither did the index), search.json is copied from the served snapshot instead
- * (docs/architecture.md, "Incremental builds"). That is only known once the model data is written,
- * so the index is started before it, unless the served snapshot was built from this very catalogue
- * revision for this base URL (nothing was imported since: the model data is most likely the same,
- * and the index would most likely be stopped unused); a guess either way, only the SHA-256 decides.
+ * renders the pages: its time hides behind theirs on a machine with a second core. When the packed
+ * search documents, everything the index is made from, have the digest the served snapshot records
+ * for its search.json (a change of counts, comments or pages only), search.json is copied from it
+ * instead and the worker stopped (docs/architecture.md, "Incremental builds"). That is known once
+ * the documents are packed, before the model data is written; the worker is started before the
+ * packing so that its code loads meanwhile, unless the served snapshot was built from this very
+ * catalogue revision for this base URL (nothing was imported since: the documents are most likely
+ * the same, and the worker would most likely be stopped unused); a guess either way, only the digest decides.
  */
 async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFiles> {
   const { tmp, input, derived, options, layout, choice: { reuse }, progress, lap, videoInputs, keysByIndex } = build;
   const builtFrom = reuse && readBuiltFrom(layout.root);
   const likelySame = reuse !== undefined && builtFrom?.snapshot === reuse.id && builtFrom.catalogueRevision === input.revision && reuse.head.baseUrl === options.baseUrl;
-  let search = likelySame ? undefined : startSearch(build, written);
-  progress(search ? `search index started on a worker thread (${lap()}); writing model data and every video's input key`
-    : `the catalogue's revision is the one the served snapshot was built from: writing model data and every video's input key before the search index`);
+  const search = writeSearch(build, written, likelySame);
+  progress(`writing model data and every video's input key`);
   const key = videoInputKeys(options.baseUrl);
   // the lines and keys of the records that did not change since the served snapshot are taken from it (model-reuse.ts)
   const taken = await openModelReuse({ markOf: build.markOf, reading: build.reading, changed: input.changed, choice: build.choice, baseUrl: options.baseUrl, previousInputs: build.previousInputs,
@@ -305,33 +306,36 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
   progress(`model data written, and every video's input key (${lap()}): ${counts
     ? `${taken.reuse.changes.count} records changed since the served snapshot (change log); ${counts.videoLines} video and ${counts.commentLines} comment lines copied, ${counts.keys} keys taken`
     : `every line made (${taken.none})`}`);
-  if (reuse && reuse.head.files[MODEL_FILE]?.sha256 === model.sha256) {
-    // a worker started ends before search.json is copied in its place: it writes nothing after
-    await written.search?.stop();
-    delete written.search;
-    const copied = copySearchIndex(reuse, model, join(tmp, SEARCH_FILE));
-    if (copied) {
-      progress(`search index copied from the served snapshot: ${(copied.size / 1e6).toFixed(1)} MB (${lap()})`);
-      return { model, search: Promise.resolve(copied), searchReused: true, checkSearch: () => {}, modelReuse };
-    }
-    // the served copy could not be read or failed its check: the index is built after all
-    search = undefined;
-  }
-  if (!search) {
-    search = startSearch(build, written);
-    progress(`search index started on a worker thread (${lap()})`);
-  }
-  return { model, searchReused: false, ...search, modelReuse };
+  return { model, modelReused: reuse?.head.files[MODEL_FILE]?.sha256 === model.sha256, ...search, modelReuse };
 }
 
-/** Starts the search index on its worker thread (search-file.ts), stopped by cleanUp after a failure. */
-function startSearch({ tmp, model, options }: Build, written: Leftovers): Pick<DataFiles, 'search' | 'checkSearch'> {
-  const task = startSearchIndex(join(tmp, SEARCH_FILE), model, options.searchLimits);
-  written.search = task;
+/**
+ * search.json: the search documents packed (search-file.ts packSearchDocuments), then copied from
+ * the served snapshot when they have the digest it records (copySearchIndex), else handed to the
+ * worker, started before the packing unless `likelySame`; a worker started is stopped when the
+ * index is copied (it writes nothing after), and by cleanUp after a failure.
+ */
+function writeSearch({ tmp, model, options, choice: { reuse }, progress, lap }: Build, written: Leftovers, likelySame: boolean): Pick<DataFiles, 'search' | 'searchReused' | 'checkSearch'> {
+  const file = join(tmp, SEARCH_FILE);
+  let worker = likelySame ? undefined : (written.search = startSearchWorker(file, options.searchLimits));
+  const documents = packSearchDocuments(model);
+  const copied = reuse && copySearchIndex(reuse, documents.digest, file);
+  if (copied) {
+    // handed nothing, it writes nothing: ended without waiting
+    void worker?.stop();
+    delete written.search;
+    progress(`search index copied from the served snapshot, its search documents unchanged${worker ? ' (its worker stopped)' : ''}: ${(copied.size / 1e6).toFixed(1)} MB (${lap()})`);
+    return { search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
+  }
+  // nothing copied (other documents, no digest recorded, or the served copy could not be read or failed its check): the index is built
+  worker ??= written.search = startSearchWorker(file, options.searchLimits);
+  worker.index(documents);
+  progress(`search index started on a worker thread (${lap()})`);
   let failure: { error: unknown } | undefined;
-  task.record.catch((error: unknown) => (failure = { error }));
+  worker.record.catch((error: unknown) => (failure = { error }));
   return {
-    search: task.record,
+    search: worker.record,
+    searchReused: false,
     checkSearch: () => {
       if (failure) throw failure.error;
     },
@@ -344,7 +348,7 @@ function startSearch({ tmp, model, options }: Build, written: Leftovers): Pick<D
  */
 function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefined {
   const { reuse } = build.choice;
-  if (!data.searchReused || reuse === undefined || typeof reuse.files === 'string' || build.options.staticFiles || !build.previousWhole()) return undefined;
+  if (!data.modelReused || !data.searchReused || reuse === undefined || typeof reuse.files === 'string' || build.options.staticFiles || !build.previousWhole()) return undefined;
   reuse.files.close();
   reuse.manifestLines?.close();
   rmSync(build.tmp, { recursive: true, force: true });

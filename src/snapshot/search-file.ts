@@ -1,17 +1,18 @@
 // The snapshot's search index file (search.json): built from the model's search documents on a
 // worker thread while the main thread renders the pages (search-index-worker.ts), or copied from
-// the served snapshot when the model data it was built from is this build's (docs/architecture.md,
-// "Incremental builds"). Either way the bytes are those of serialiseSearchIndex(buildSearchIndex(model)).
+// the served snapshot when the packed documents it was built from are this build's (their SHA-256,
+// recorded with the file: manifest.ts SearchFileRecord; docs/architecture.md, "Incremental
+// builds"). Either way the bytes are those of serialiseSearchIndex(buildSearchIndex(model)).
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { Model } from '../model/build-model.ts';
 import { searchSources } from '../search/documents.ts';
-import { packedBuffers, packSources, type PackedDocuments } from '../search/packed-documents.ts';
+import { packedBuffers, packedDigest, packSources, type PackedDocuments } from '../search/packed-documents.ts';
 import { serialisedPieces, type SearchIndex } from '../search/search-index.ts';
-import { MODEL_FILE, SEARCH_FILE } from './layout.ts';
-import type { FileRecord } from './manifest.ts';
+import { SEARCH_FILE } from './layout.ts';
+import type { FileRecord, SearchFileRecord } from './manifest.ts';
 import type { PreviousSnapshot } from './previous-snapshot.ts';
 import { slices, writeText } from './text-files.ts';
 
@@ -21,12 +22,24 @@ export interface SearchIndexJob {
   readonly documents: PackedDocuments;
 }
 
+/** The model's search documents packed for the worker, and the SHA-256 of those very bytes (packedDigest). */
+export interface SearchDocuments {
+  readonly packed: PackedDocuments;
+  readonly digest: string;
+}
+
 /** A search index being built on its worker thread. */
 export interface SearchIndexTask {
-  /** the written file's size and SHA-256; rejects when the worker failed or stopped first */
-  readonly record: Promise<FileRecord>;
-  /** ends the worker (after a failure elsewhere): it writes nothing more */
+  /** the written file's record; rejects when the worker failed or stopped first */
+  readonly record: Promise<SearchFileRecord>;
+  /** ends the worker (after a failure elsewhere, or when the index is copied instead): it writes nothing more */
   stop(): Promise<void>;
+}
+
+/** The search index worker, started before the documents are packed so that its code loads meanwhile; it waits for them. */
+export interface SearchWorker extends SearchIndexTask {
+  /** hands it the documents (their buffers transferred, not copied: `documents` is unusable after) to index into its file */
+  index(documents: SearchDocuments): void;
 }
 
 /** Writes the index's text a megabyte at a time (never one string of it whole); its size and SHA-256. */
@@ -34,28 +47,24 @@ export function writeSearchFile(file: string, index: SearchIndex): FileRecord {
   return writeText(file, serialisedPieces(index).flatMap((piece) => [...slices(piece, 1 << 20)]));
 }
 
+/** The model's search documents packed (searchSources, packSources: straight from the model), and their digest. */
+export function packSearchDocuments(model: Model): SearchDocuments {
+  const packed = packSources(searchSources(model));
+  return { packed, digest: packedDigest(packed) };
+}
+
 /**
- * Starts building the search index of `model` into `file` on a worker thread: the worker is
- * started first, so that it loads its code while the documents are packed here, straight from the
- * model (searchSources, packSources), then handed to it (transferred, not copied). `limits`
- * bounds the worker's heap (the default is V8's, as for the main thread).
+ * Starts the worker that will build the search index into `file` once it is handed the documents
+ * (SearchWorker.index). `limits` bounds the worker's heap (the default is V8's, as for the main thread).
  */
-export function startSearchIndex(file: string, model: Model, limits?: ResourceLimits): SearchIndexTask {
+export function startSearchWorker(file: string, limits?: ResourceLimits): SearchWorker {
   const worker = new Worker(new URL('./search-index-worker.ts', import.meta.url), { resourceLimits: limits });
-  let documents: PackedDocuments;
-  try {
-    documents = packSources(searchSources(model));
-  } catch (error) {
-    void worker.terminate();
-    throw error;
-  }
-  const job: SearchIndexJob = { file, documents };
-  worker.postMessage(job, packedBuffers(documents));
-  const record = new Promise<FileRecord>((resolve, reject) => {
+  let digest: string | undefined;
+  const record = new Promise<SearchFileRecord>((resolve, reject) => {
     let settled = false;
     worker.once('message', (written: FileRecord) => {
       settled = true;
-      resolve(written);
+      resolve({ size: written.size, sha256: written.sha256, documents: digest! });
     });
     worker.once('error', (error: Error & { code?: string }) => {
       settled = true;
@@ -66,10 +75,16 @@ export function startSearchIndex(file: string, model: Model, limits?: ResourceLi
       if (!settled) reject(new Error(`the search index worker stopped (exit code ${code}) before writing ${SEARCH_FILE}`));
     });
   });
-  // whoever awaits the record sees a failure; until then (the pages failed first) it is not unhandled
+  // whoever awaits the record sees a failure; until then (the pages failed first, or the index was copied) it is not unhandled
   record.catch(() => {});
   return {
     record,
+    index(documents) {
+      if (digest !== undefined) throw new Error('the search index worker was already handed its documents');
+      digest = documents.digest;
+      const job: SearchIndexJob = { file, documents: documents.packed };
+      worker.postMessage(job, packedBuffers(documents.packed));
+    },
     async stop() {
       await worker.terminate();
     },
@@ -77,13 +92,31 @@ export function startSearchIndex(file: string, model: Model, limits?: ResourceLi
 }
 
 /**
- * Copies the served snapshot's search index when the model data it was built from is this build's
- * (same SHA-256; the same build code, checked by the caller), after checking the copy's hash
- * against its manifest; undefined when it cannot (the caller builds the index).
+ * Starts building the search index of `model` into `file` on a worker thread: the worker is
+ * started first, so that it loads its code while the documents are packed here, then handed to
+ * it (transferred, not copied).
  */
-export function copySearchIndex(previous: PreviousSnapshot, model: FileRecord, file: string): FileRecord | undefined {
-  const recorded = previous.head.files[SEARCH_FILE];
-  if (recorded === undefined || previous.head.files[MODEL_FILE]?.sha256 !== model.sha256) return undefined;
+export function startSearchIndex(file: string, model: Model, limits?: ResourceLimits): SearchIndexTask {
+  const worker = startSearchWorker(file, limits);
+  try {
+    worker.index(packSearchDocuments(model));
+  } catch (error) {
+    void worker.stop();
+    throw error;
+  }
+  return worker;
+}
+
+/**
+ * Copies the served snapshot's search index when the packed documents it was built from are this
+ * build's (`documents`, their digest, is the one its manifest records with it; the same build
+ * code, checked by the caller), after checking the copy's size and SHA-256 against its manifest;
+ * undefined when it cannot (the caller builds the index). A served manifest that records no digest
+ * (a snapshot of older code) is never copied from.
+ */
+export function copySearchIndex(previous: PreviousSnapshot, documents: string, file: string): SearchFileRecord | undefined {
+  const recorded = previous.head.files[SEARCH_FILE] as Partial<SearchFileRecord> | undefined;
+  if (recorded === undefined || typeof recorded.documents !== 'string' || recorded.documents !== documents) return undefined;
   let bytes: Buffer;
   try {
     bytes = readFileSync(join(previous.dir, SEARCH_FILE));
@@ -93,5 +126,5 @@ export function copySearchIndex(previous: PreviousSnapshot, model: FileRecord, f
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (bytes.length !== recorded.size || sha256 !== recorded.sha256) return undefined;
   writeFileSync(file, bytes);
-  return { size: bytes.length, sha256 };
+  return { size: bytes.length, sha256, documents };
 }

@@ -1,6 +1,6 @@
 // Worker thread of the build: indexes the search documents it is sent (search-index.ts) and writes
 // search.json while the main thread writes the model data and renders the pages (search-file.ts
-// startSearchIndex: started before the documents are packed, so its code loads meanwhile);
+// startSearchWorker: started before the documents are packed, so its code loads meanwhile);
 // answers with the file's size and SHA-256. A failure is thrown: the main thread's build fails with it.
 import { parentPort } from 'node:worker_threads';
 import { sourcesOf } from '../search/packed-documents.ts';

@@ -3,7 +3,7 @@
 // index made from it is the index made from the documents, and damaged packing is refused.
 import { describe, expect, it } from 'vitest';
 import { DESCRIPTION_CHARS, KIND_SPECS, SEARCH_KINDS, searchDocuments, searchSources } from '../../../src/search/documents.ts';
-import { DESCRIPTION_BYTES, packDocuments, packedBuffers, packSources, sourcesOf, type PackedField } from '../../../src/search/packed-documents.ts';
+import { DESCRIPTION_BYTES, packDocuments, packedBuffers, packedDigest, packSources, sourcesOf, type PackedField } from '../../../src/search/packed-documents.ts';
 import { buildSearchIndex, buildSearchIndexOf, serialiseSearchIndex } from '../../../src/search/search-index.ts';
 import { catalogueOf, channel, modelOf, playlist, video } from '../support/fixtures.ts';
 
@@ -197,5 +197,52 @@ describe('packDocuments and sourcesOf', () => {
     expect(index.videos.terms).not.toContain('tail');
     expect(index.videos.terms).not.toContain('москва');
     expect(index.videos.terms).toContain('東京');
+  });
+});
+
+describe('packedDigest', () => {
+  const digestOf = (videos: readonly ReturnType<typeof video>[], channels = [channel('alice'), channel('bob')]) =>
+    packedDigest(packSources(searchSources(modelOf(catalogueOf({ channels, videos })))));
+  const base = () => [
+    video('v1', { title: 'Jazz piano', tags: ['jazz', 'piano'], description: 'An hour of jazz.', views: 10 }),
+    video('v2', { title: 'Python', channel: 'bob', tags: ['python'], description: 'd'.repeat(DESCRIPTION_BYTES + 200), views: 20 }),
+  ];
+
+  it('is the same for the same documents, packed again or from a model of other counts, and the one of the very buffers the worker is handed', () => {
+    const digest = digestOf(base());
+    expect(digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(digestOf(base())).toBe(digest);
+    expect(digestOf(base().map((v) => ({ ...v, views: v.views + 1000, likes: 7 })))).toBe(digest);
+    // taken before the buffers are transferred: after, they are detached, and the worker's copy is those bytes
+    const packed = packSources(searchSources(modelOf(catalogueOf({ channels: [channel('alice'), channel('bob')], videos: base() }))));
+    const before = packedDigest(packed);
+    const received = structuredClone(packed, { transfer: packedBuffers(packed) });
+    expect(packedDigest(received)).toBe(before);
+    expect(before).toBe(digest);
+  });
+
+  it('changes with any indexed text, a key, a document in or out, or a lone surrogate against its replacement; not with a description\'s bytes past the ones packed', () => {
+    const digest = digestOf(base());
+    const seen = new Set([digest]);
+    const other = (videos: ReturnType<typeof base>, channels?: ReturnType<typeof channel>[]) => {
+      const d = digestOf(videos, channels);
+      expect(seen.has(d)).toBe(false);
+      seen.add(d);
+    };
+    const edit = (i: number, patch: Partial<ReturnType<typeof base>[number]>) => base().map((v, j) => (j === i ? { ...v, ...patch } : v));
+    other(edit(0, { title: 'Jazz  piano' }));
+    other(edit(0, { tags: ['jazz', 'pian'] }));
+    // a character moved from one tag to the next
+    other(edit(0, { tags: ['jaz', 'zpiano'] }));
+    other(edit(0, { description: 'An hour of jazz!' }));
+    other(edit(1, { description: `x${'d'.repeat(DESCRIPTION_BYTES + 199)}` }));
+    other(edit(0, { title: 'Jazz \ud800 piano' }));
+    other(edit(0, { title: 'Jazz \ufffd piano' }));
+    other(edit(0, { id: 'v0' }));
+    // unlisted: out of the search documents
+    other(edit(0, { privacy: 'unlisted' }));
+    other(base(), [channel('alice', { displayName: 'Alice Renamed' }), channel('bob')]);
+    // the packed bytes of a description are its first DESCRIPTION_BYTES: what follows is not indexed
+    expect(digestOf(edit(1, { description: `${'d'.repeat(DESCRIPTION_BYTES + 100)}tail` }))).toBe(digest);
   });
 });

@@ -68,7 +68,7 @@ describe('the search index of a build', () => {
     expect(rewritten.equals(serialSearchBytes(options))).toBe(true);
   });
 
-  it('is copied when the model data is the served snapshot\'s: not started when nothing was imported since, stopped when it was started; built when the served copy is damaged', async () => {
+  it('is copied when the search documents are the served snapshot\'s, decided before the model data is written: not started when nothing was imported since, stopped when it was started; built when the served copy is damaged', async () => {
     const options = setup();
     const first = await buildSnapshot(options);
     const served = join(snapshotDir(options, first.id), SEARCH_FILE);
@@ -77,25 +77,27 @@ describe('the search index of a build', () => {
       const lines: string[] = [];
       const summary = await buildSnapshot({ ...options, onProgress: (line) => lines.push(line) });
       const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
-      return { summary, started: at(/search index started/), modelData: at(/model data written/), copied: at(/search index copied/) };
+      return { summary, started: at(/search index started/), modelData: at(/model data written/), copied: at(/search index copied/), stopped: at(/search index copied.*worker stopped/) };
     };
 
-    // the catalogue's revision is the served snapshot's: the model data is written first, the index copied, no worker started
+    // the catalogue's revision is the served snapshot's: the documents are packed and the index copied, no worker started
     const same = await building();
     expect(same.summary.id).toBe(first.id);
     expect(same.summary.reuse.search).toBe(true);
     expect(same.started).toBe(-1);
-    expect(same.copied).toBeGreaterThan(same.modelData);
+    expect(same.stopped).toBe(-1);
+    expect(same.copied).toBeGreaterThan(-1);
+    expect(same.copied).toBeLessThan(same.modelData);
     expect(readFileSync(served).equals(bytes)).toBe(true);
 
-    // a new revision (an import of the same records): the worker is started before the model data, then stopped and the index copied
+    // a new revision (an import of the same records): the worker is started before the packing, then stopped and the index copied
     runSql(options.catalogue, "INSERT OR REPLACE INTO meta (key, value) VALUES ('revision', 'another revision')");
     const reimported = await building();
     expect(reimported.summary.id).toBe(first.id);
     expect(reimported.summary.reuse.search).toBe(true);
-    expect(reimported.started).toBeGreaterThan(-1);
-    expect(reimported.started).toBeLessThan(reimported.modelData);
-    expect(reimported.copied).toBeGreaterThan(reimported.modelData);
+    expect(reimported.started).toBe(-1);
+    expect(reimported.stopped).toBeGreaterThan(-1);
+    expect(reimported.stopped).toBeLessThan(reimported.modelData);
     expect(readFileSync(served).equals(bytes)).toBe(true);
     expect(rootEntries(options).filter((e) => e.startsWith('.building-'))).toEqual([]);
 
@@ -105,7 +107,9 @@ describe('the search index of a build', () => {
     writeFileSync(served, damaged);
     const rebuilt = await building();
     expect(rebuilt.summary.reuse.search).toBe(false);
-    expect(rebuilt.started).toBeGreaterThan(rebuilt.modelData);
+    expect(rebuilt.copied).toBe(-1);
+    expect(rebuilt.started).toBeGreaterThan(-1);
+    expect(rebuilt.started).toBeLessThan(rebuilt.modelData);
     expect(rebuilt.summary.id).toBe(first.id);
     expect(readFileSync(join(snapshotDir(options, rebuilt.summary.id), SEARCH_FILE)).equals(bytes)).toBe(true);
     expect(readFileSync(join(snapshotDir(options, rebuilt.summary.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);

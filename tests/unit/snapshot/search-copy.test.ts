@@ -1,0 +1,195 @@
+// When a rebuild copies the served search.json (src/snapshot/search-file.ts copySearchIndex): only
+// when its packed search documents have the digest the served manifest records with the file, so a
+// change of counts or comments copies it and a change of any indexed text builds it; either way the
+// snapshot is the one a full build of the same catalogue makes (same id). A served copy that fails
+// its check, and a served manifest that records no digest (a snapshot of older code), are never
+// copied from.
+import { readFileSync, readlinkSync, renameSync, symlinkSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildModel, deriveCatalogue } from '../../../src/model/build-model.ts';
+import { searchSources } from '../../../src/search/documents.ts';
+import { DESCRIPTION_BYTES, packedDigest, packSources } from '../../../src/search/packed-documents.ts';
+import { buildSearchIndex, serialiseSearchIndex } from '../../../src/search/search-index.ts';
+import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../src/snapshot/build-snapshot.ts';
+import { layoutOf, MANIFEST_FILE, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
+import { SNAPSHOT_ID_LENGTH, type SearchFileRecord } from '../../../src/snapshot/manifest.ts';
+import { readBuildInput } from '../../../src/snapshot/read-build-input.ts';
+import { readBuiltFrom, recordBuiltFrom } from '../../../src/snapshot/swap.ts';
+import { createHash } from 'node:crypto';
+import { BASE_URL, rawChannel, rawComment, rawPlaylist, rawVideo, tempDirs } from '../support/fixtures.ts';
+import { readManifest, runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
+
+const dirs = tempDirs();
+afterEach(() => dirs.cleanup());
+
+/** The small catalogue, a third channel, 24 videos of mixed text (one with a description longer than the index reads) and their comments. */
+const catalogue = () => [
+  ...smallCatalogue(),
+  rawChannel('carol', { displayName: 'Carol Café', description: 'Talks about données' }),
+  ...Array.from({ length: 24 }, (_, i) => rawVideo(`s${i}`, {
+    category: i % 2 === 0 ? 'music' : 'tech',
+    channel: ['alice', 'bob', 'carol'][i % 3]!,
+    title: `${['python', 'pandas', 'Москва', 'café'][i % 4]} talk ${i}`,
+    tags: [`tag${i % 5}`, 'conference'],
+    views: 10 * i,
+    likes: i,
+    publishedAt: `2026-03-${String((i % 28) + 1).padStart(2, '0')}T10:00:00Z`,
+    description: i === 0 ? 'y'.repeat(DESCRIPTION_BYTES + 500) : `About asyncio and typing, part ${i}.`,
+  })),
+  rawPlaylist('pls', ['s1', 's2'], { title: 'Pandas talks' }),
+  ...Array.from({ length: 6 }, (_, i) => rawComment(`sc${i}`, `s${i}`, { publishedAt: '2026-03-29T00:00:00Z' })),
+];
+
+const snapshotDir = (options: BuildOptions, id: string) => join(layoutOf(options.distDir).root, id);
+
+function setup(): BuildOptions {
+  const dir = dirs.make();
+  return { catalogue: writeCatalogueFile(join(dir, 'catalogue.db'), catalogue()), distDir: join(dir, 'dist'), baseUrl: BASE_URL };
+}
+
+/** search.json as the main thread serialises it, from the model of the catalogue as the build reads it. */
+function serialSearchBytes(options: BuildOptions): Buffer {
+  const { catalogue } = readBuildInput(options.catalogue);
+  const model = buildModel(catalogue, deriveCatalogue(catalogue), options.baseUrl);
+  return Buffer.from(serialiseSearchIndex(buildSearchIndex(model)));
+}
+
+let revisions = 0;
+/** a test of many changes: two builds each (a few seconds on a loaded machine) */
+const LONG = 240_000;
+
+/** Applies `sql` as an import does (a new revision), rebuilds, and checks the result against a full build of the same catalogue in a fresh folder. */
+async function changeAndRebuild(options: BuildOptions, sql: string, label: string): Promise<BuildSummary> {
+  runSql(options.catalogue, `${sql}; INSERT OR REPLACE INTO meta (key, value) VALUES ('revision', 'change ${++revisions}')`);
+  const incremental = await buildSnapshot(options);
+  expect(incremental.reuse.none, label).toBeUndefined();
+  const fresh = { ...options, distDir: join(dirs.make(), 'dist') };
+  const full = await buildSnapshot({ ...fresh, full: true });
+  expect(full.reuse.search, label).toBe(false);
+  expect(incremental.id, label).toBe(full.id);
+  const written = readFileSync(join(snapshotDir(options, incremental.id), SEARCH_FILE));
+  expect(written.equals(readFileSync(join(snapshotDir(fresh, full.id), SEARCH_FILE))), label).toBe(true);
+  expect(written.equals(serialSearchBytes(options)), label).toBe(true);
+  return incremental;
+}
+
+const searchRecord = (options: BuildOptions, id: string) => readManifest(snapshotDir(options, id)).files[SEARCH_FILE] as SearchFileRecord;
+
+describe('the served search index copied by a rebuild', () => {
+  it('records with search.json the SHA-256 of the packed documents it was built from', async () => {
+    const options = setup();
+    const built = await buildSnapshot(options);
+    const { catalogue: read } = readBuildInput(options.catalogue);
+    const model = buildModel(read, deriveCatalogue(read), options.baseUrl);
+    const record = searchRecord(options, built.id);
+    expect(record.documents).toMatch(/^[0-9a-f]{64}$/);
+    expect(record.documents).toBe(packedDigest(packSources(searchSources(model))));
+    expect(Object.keys(record)).toEqual(['size', 'sha256', 'documents']);
+  });
+
+  it('is copied after a change of views, likes, comments or an unindexed part of a description, each rebuild the full build\'s snapshot', async () => {
+    const options = setup();
+    const first = await buildSnapshot(options);
+    const digest = searchRecord(options, first.id).documents;
+    const changes = [
+      ['views', "UPDATE videos SET views = views + 1000 WHERE id IN ('s3', 's7', 'v1')"],
+      ['a comment added', "INSERT INTO comments (id, video_id, text, published_at, author_display_name, state) VALUES ('scnew', 's4', 'A new comment about pandas', '2026-03-30T00:00:00Z', 'Someone', 'published')"],
+      ['likes', "UPDATE videos SET likes = coalesce(likes, 0) + 3 WHERE id = 's8'"],
+      ['a comment\'s text', "UPDATE comments SET text = 'Edited: now about Москва' WHERE id = 'sc2'"],
+      ['a comment removed', "DELETE FROM comments WHERE id = 'sc3'"],
+      // the index reads a description's first DESCRIPTION_BYTES bytes at most (packed-documents.ts): a change past them is not indexed
+      ['a description past its indexed part', `UPDATE videos SET description = '${'y'.repeat(DESCRIPTION_BYTES + 400)}zz' WHERE id = 's0'`],
+    ] as const;
+    let previous = first.id;
+    for (const [label, sql] of changes) {
+      const rebuilt = await changeAndRebuild(options, sql, label);
+      expect(rebuilt.id, label).not.toBe(previous);
+      expect(rebuilt.reuse.search, label).toBe(true);
+      expect(searchRecord(options, rebuilt.id).documents, label).toBe(digest);
+      previous = rebuilt.id;
+    }
+  }, LONG);
+
+  it('is built after a change of a title, a tag, a description, a privacy or a channel\'s name, each rebuild the full build\'s snapshot', async () => {
+    const options = setup();
+    const first = await buildSnapshot(options);
+    const digests = new Set([searchRecord(options, first.id).documents]);
+    const changes = [
+      ['a title', "UPDATE videos SET title = 'Pandas, renamed' WHERE id = 's5'"],
+      ['a tag', "UPDATE video_tags SET tag = 'a new tag' WHERE video_id = 's6' AND position = 0"],
+      ['a description', "UPDATE videos SET description = 'Now about Москва' WHERE id = 's9'"],
+      ['a description within its indexed part', `UPDATE videos SET description = 'x${'y'.repeat(DESCRIPTION_BYTES + 499)}' WHERE id = 's0'`],
+      ['a privacy', "UPDATE videos SET privacy = 'private' WHERE id = 's10'"],
+      ['a channel\'s name', "UPDATE channels SET display_name = 'Carol Naïve' WHERE username = 'carol'"],
+    ] as const;
+    for (const [label, sql] of changes) {
+      const rebuilt = await changeAndRebuild(options, sql, label);
+      expect(rebuilt.reuse.search, label).toBe(false);
+      const digest = searchRecord(options, rebuilt.id).documents;
+      expect(digests.has(digest), label).toBe(false);
+      digests.add(digest);
+    }
+  }, LONG);
+
+  it('is not copied when the served search.json is truncated or its bytes changed: the index is built, the full build\'s', async () => {
+    const options = setup();
+    const first = await buildSnapshot(options);
+    const served = join(snapshotDir(options, first.id), SEARCH_FILE);
+    const bytes = readFileSync(served);
+
+    truncateSync(served, bytes.length - 7);
+    const afterTruncated = await changeAndRebuild(options, "UPDATE videos SET views = views + 1 WHERE id = 's1'", 'views, served index truncated');
+    expect(afterTruncated.reuse.search).toBe(false);
+
+    const servedNow = join(snapshotDir(options, afterTruncated.id), SEARCH_FILE);
+    const changed = readFileSync(servedNow);
+    changed[changed.length >> 1] = changed[changed.length >> 1]! ^ 1;
+    writeFileSync(servedNow, changed);
+    const afterChanged = await changeAndRebuild(options, "UPDATE videos SET views = views + 1 WHERE id = 's2'", 'views, served index changed');
+    expect(afterChanged.reuse.search).toBe(false);
+
+    // and with the served copy whole again, the next such change copies it
+    const copied = await changeAndRebuild(options, "UPDATE videos SET views = views + 1 WHERE id = 's3'", 'views, served index whole');
+    expect(copied.reuse.search).toBe(true);
+  }, LONG);
+
+  it('is not copied from a served snapshot whose manifest records no digest (built by older code): the index is built, the full build\'s', async () => {
+    const options = setup();
+    const first = await buildSnapshot(options);
+    const older = asOlderSnapshot(options, first.id);
+    expect(older).not.toBe(first.id);
+    const rebuilt = await changeAndRebuild(options, "UPDATE videos SET views = views + 1000 WHERE id = 's3'", 'views, older served snapshot');
+    // the rest of the older snapshot was reused: only the index was not
+    expect(rebuilt.reuse.none).toBeUndefined();
+    expect(rebuilt.reuse.search).toBe(false);
+    expect(typeof searchRecord(options, rebuilt.id).documents).toBe('string');
+  });
+});
+
+/**
+ * Makes the served snapshot `id` into the one older code would have built of the same catalogue:
+ * its manifest's record of search.json without the digest, so a new manifest, hence a new id (its
+ * folder renamed, `current` and built-from.json pointed at it). Returns the new id.
+ */
+function asOlderSnapshot(options: BuildOptions, id: string): string {
+  const { root, current } = layoutOf(options.distDir);
+  const file = join(root, id, MANIFEST_FILE);
+  const text = readFileSync(file, 'utf8');
+  const newline = text.indexOf('\n');
+  const head = text.slice(0, newline);
+  const record = /"search\.json":(\{[^}]*\})/.exec(head)!;
+  const { size, sha256 } = JSON.parse(record[1]!) as SearchFileRecord;
+  const older = head.replace(record[0], `"search.json":${JSON.stringify({ size, sha256 })}`) + text.slice(newline);
+  expect(older).not.toBe(text);
+  writeFileSync(file, older);
+  const olderId = createHash('sha256').update(older).digest('hex').slice(0, SNAPSHOT_ID_LENGTH);
+  renameSync(join(root, id), join(root, olderId));
+  expect(readlinkSync(current)).toBe(id);
+  rmSync(current);
+  symlinkSync(olderId, current);
+  recordBuiltFrom(root, { ...readBuiltFrom(root)!, snapshot: olderId });
+  const servedList = join(root, 'served.json');
+  writeFileSync(servedList, JSON.stringify([olderId]));
+  return olderId;
+}
