@@ -13,7 +13,7 @@
 // (search-file.ts: built on a worker thread while the pages are rendered), the pages
 // (render-pages.ts), the manifest (write-manifest.ts) and the swap (install-snapshot.ts); this
 // file runs them in order and cleans up after a failure.
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { startModel, type Derived, type Model } from '../model/build-model.ts';
@@ -116,8 +116,27 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
   if (!existsSync(options.catalogue)) {
     throw new Error(`no catalogue at ${options.catalogue}: create one with npm run seed or npm run import -- FILE`);
   }
-  mkdirSync(layout.root, { recursive: true });
-  return withBuildLock(layout.root, () => runBuild(options, layout, started));
+  // the first folder made here (DIST_DIR itself on a first build): a build that fails before writing
+  // anything leaves none of it behind, as a missing catalogue leaves nothing
+  const made = mkdirSync(layout.root, { recursive: true });
+  try {
+    return await withBuildLock(layout.root, () => runBuild(options, layout, started));
+  } catch (error) {
+    if (made !== undefined) removeEmptyFolders(made);
+    throw error;
+  }
+}
+
+/** Removes `dir` when it holds nothing but empty folders (a file anywhere keeps it and its folders). */
+function removeEmptyFolders(dir: string): void {
+  try {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) removeEmptyFolders(join(dir, entry.name));
+    }
+    rmdirSync(dir);
+  } catch {
+    // not empty, or already gone: nothing to tidy
+  }
 }
 
 /** What every step of one build shares. */

@@ -297,6 +297,18 @@ describe('buildSnapshot', () => {
     expect(existsSync(join(dir, 'dist'))).toBe(false);
   });
 
+  it('fails with advice when the catalogue is no SQLite file, leaving no folder it made', async () => {
+    const dir = dirs.make();
+    const text = join(dir, 'notes.db');
+    writeFileSync(text, 'not a catalogue\n');
+    await expect(build({ catalogue: text, distDir: join(dir, 'dist'), baseUrl: BASE_URL })).rejects.toThrow(/not a database/);
+    expect(existsSync(join(dir, 'dist'))).toBe(false);
+    // a deployment's folders that were there before stay, whatever they hold
+    mkdirSync(join(dir, 'kept', 'snapshots'), { recursive: true });
+    await expect(build({ catalogue: text, distDir: join(dir, 'kept'), baseUrl: BASE_URL })).rejects.toThrow(/not a database/);
+    expect(existsSync(join(dir, 'kept', 'snapshots'))).toBe(true);
+  });
+
   it('keeps only the newest snapshots besides the current one', async () => {
     const options = { ...setup(), keep: 1 };
     const ids: string[] = [];
