@@ -196,6 +196,23 @@ describe('selectPositions', () => {
   });
 });
 
+describe('selectPositions, a rare value walked', () => {
+  const model = randomModel(22, 2000);
+  const lists = model.lists.videos;
+
+  it('counts the rare value\'s matches and reads them at any position, forwards and backwards', () => {
+    // 'rare' has no bitset (a few dozen videos): its positions are walked, testing the others
+    const f = { category: 'rare', feature: 'captions' as const, duration: 'long' as const };
+    const expected = model.orders.views.flatMap((e, position) =>
+      (e.video.category === 'rare' && e.video.features.captions && e.durationClass === 'long' ? [position] : []));
+    const list = selectPositions(lists, 'views', f);
+    expect(expected.length).toBeGreaterThan(2);
+    expect(list.length).toBe(expected.length);
+    for (const i of [1, 2, 0, expected.length - 1, 1]) expect(list.at(i), `at ${i}`).toBe(expected[i]);
+    expect(() => list.at(expected.length)).toThrow(RangeError);
+  });
+});
+
 describe('popcount', () => {
   it('counts the set bits of any 32-bit word, the sign bit included', () => {
     for (const [word, bits] of [[0, 0], [1, 1], [-1, 32], [0x80000000 | 0, 1], [0x55555555, 16], [0x0f0f00ff, 16]] as const) {
