@@ -94,8 +94,15 @@ function scanChannels(model: Model, query: URLSearchParams): PageAnswer<unknown>
   return paginate(list, page, (e) => channelAsOf(e, live));
 }
 
-/** The answer as the server sends it: the body's bytes and the `next` link. */
-const bytesOf = (answer: { body: unknown; next?: string | undefined }) => ({ body: serialise(answer.body), next: answer.next });
+/**
+ * The answer as the server sends it: the body's bytes and the `next` link. An answer that writes its
+ * bytes without making its body (paging.ts paginatePositions) must write the body's JSON.
+ */
+const bytesOf = (answer: { body: unknown; next?: string | undefined; bytes?: (() => Buffer) | undefined }) => {
+  const body = serialise(answer.body);
+  if (answer.bytes) expect(answer.bytes().toString('utf8')).toBe(body);
+  return { body, next: answer.next };
+};
 
 function randomVideoQuery(r: ReturnType<typeof randomFrom>, model: Model, total: number): URLSearchParams {
   const query = new URLSearchParams();
