@@ -71,6 +71,8 @@ export interface Answer {
   readonly next?: string | undefined;
   /** unlisted resources are not for search engines */
   readonly noindex?: boolean;
+  /** `body`'s JSON as UTF-8, when the handler writes it without making the body (paging.ts paginatePositions) */
+  readonly bytes?: (() => Buffer) | undefined;
 }
 
 /**

@@ -3,6 +3,8 @@ import { canonicalUrl } from './query.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { DEFAULT_LIMIT, type PagingQuery } from './params.ts';
 import { invalidParameters } from './problems.ts';
+import { makingStandIns } from '../model/entries.ts';
+import { answerOut, type JsonOut } from '../model/json-out.ts';
 
 /** Where a page starts and how long it is, for one query (`scope`: path plus canonical filters). */
 export interface PageSpec {
@@ -37,10 +39,12 @@ export function canonicalPage(spec: PageSpec): string {
 export interface PageAnswer<T> {
   readonly body: { data: T[]; paging: { limit: number; offset: number; total: number; nextCursor: string | null } };
   readonly next: string | undefined;
+  /** the body's JSON as UTF-8, written without making its items (when the list can: `writeItem`) */
+  readonly bytes?: (() => Buffer) | undefined;
 }
 
-export function paginate<S, T>(items: readonly S[], spec: PageSpec, toItem: (item: S) => T): PageAnswer<T> {
-  return paginatePositions(items.length, spec, (i) => toItem(items[i]!));
+export function paginate<S, T>(items: readonly S[], spec: PageSpec, toItem: (item: S) => T, writeItem?: (item: S, out: JsonOut) => void): PageAnswer<T> {
+  return paginatePositions(items.length, spec, (i) => toItem(items[i]!), writeItem && ((i, out) => writeItem(items[i]!, out)));
 }
 
 /**
@@ -77,10 +81,35 @@ export function nextPageSpec(spec: PageSpec, facts: PageFacts): PageSpec | undef
   return cursor === null ? undefined : { path: spec.path, filters: spec.filters, limit: spec.limit, offset: spec.offset + spec.limit, cursor };
 }
 
-/** Paging over `total` positions, making only the page's items (`at(position)`). */
-export function paginatePositions<T>(total: number, spec: PageSpec, at: (position: number) => T): PageAnswer<T> {
+/**
+ * Paging over `total` positions, making only the page's items (`at(position)`). With `write` (an
+ * item's JSON written into `out`: the JSON of `at(position)`), the answer's body is made only when
+ * read, and its bytes are written item by item without making the items (what the server sends:
+ * api/respond.ts renderAnswer); inside `withStandIns` the body is made at once, of stand-ins, as
+ * the build keys it (model/entries.ts).
+ */
+export function paginatePositions<T>(total: number, spec: PageSpec, at: (position: number) => T, write?: (position: number, out: JsonOut) => void): PageAnswer<T> {
   const facts = pageFacts(total, spec);
-  const data: T[] = [];
-  for (let i = facts.from; i < facts.to; i++) data.push(at(i));
-  return { body: { data, paging: facts.paging }, next: facts.next };
+  const made = (): PageAnswer<T>['body'] => {
+    const data: T[] = [];
+    for (let i = facts.from; i < facts.to; i++) data.push(at(i));
+    return { data, paging: facts.paging };
+  };
+  if (write === undefined || makingStandIns()) return { body: made(), next: facts.next };
+  let body: PageAnswer<T>['body'] | undefined;
+  return {
+    get body() { return (body ??= made()); },
+    next: facts.next,
+    bytes() {
+      // JSON.stringify's text of { data, paging }
+      const out = answerOut.reset();
+      out.text('{"data":[');
+      for (let i = facts.from; i < facts.to; i++) {
+        if (i > facts.from) out.text(',');
+        write(i, out);
+      }
+      out.text(`],"paging":${JSON.stringify(facts.paging)}}`);
+      return out.take();
+    },
+  };
 }

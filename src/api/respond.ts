@@ -34,7 +34,7 @@ export interface Rendered {
 }
 
 export function renderAnswer(answer: Answer, cache: CachePolicy, urls: Urls): Rendered {
-  const body = serialiseBytes(answer.body);
+  const body = answer.bytes ? answer.bytes() : serialiseBytes(answer.body);
   const headers: Record<string, string> = {
     'content-type': JSON_TYPE,
     // the prerendered pages get CACHE_CONTROL.snapshot where they are served (static-pages.ts)

@@ -207,17 +207,25 @@ function termsOf(index: VideoListIndex, f: VideoFilters): Term[] | undefined {
 
 const passes = (term: Term, p: number) => (term.mask ? (term.attribute[p]! & term.code) !== 0 : term.attribute[p] === term.code);
 
+/** Whether the video at position `p` of `latest` passes every term (a plain loop: this runs once per candidate). */
+function passesAll(terms: readonly Term[], p: number): boolean {
+  for (let t = 0; t < terms.length; t++) if (!passes(terms[t]!, p)) return false;
+  return true;
+}
+
 /** Whether the video at position `p` of `latest` passes every filter. */
 export function matchesFilters(index: VideoListIndex, f: VideoFilters): ((p: number) => boolean) | undefined {
   const terms = termsOf(index, f);
   if (!terms) return undefined;
-  return (p) => terms.every((t) => passes(t, p));
+  return (p) => passesAll(terms, p);
 }
 
 /**
  * The positions, in `sort`'s order, of the public videos passing every filter. Costs the page and
  * the rarest filter value's count, or a word per 32 videos when every value is common, never a
- * walk of the videos.
+ * walk of the videos. Allocates nothing per match: the matches are counted, then read where the
+ * page starts (a list is read forwards from its page's first position; docs/performance.md, "The
+ * first list answers, fifteenth round").
  */
 export function selectPositions(index: VideoListIndex, sort: VideoSort, f: VideoFilters): PositionList {
   const terms = termsOf(index, f);
@@ -227,41 +235,61 @@ export function selectPositions(index: VideoListIndex, sort: VideoSort, f: Video
   const rarest = terms[0]!;
   if (terms.length === 1) return ofArray(rarest.positions[sort]);
   const others = terms.slice(1);
-  if (rarest.bits === undefined || others.some((t) => t.bits === undefined)) {
-    // walk the rarest value's positions, testing the others on each video
-    const candidates = rarest.positions[sort];
-    const order = index.order[sort];
-    const kept = new Int32Array(candidates.length);
-    let n = 0;
-    for (const position of candidates) {
-      const p = order[position]!;
-      if (others.every((t) => passes(t, p))) kept[n++] = position;
-    }
-    return ofArray(kept.subarray(0, n));
-  }
-  // every value is common: intersect their bitsets
-  const and = Int32Array.from(rarest.bits[sort]);
-  for (const t of others) {
-    const bits = t.bits![sort];
-    for (let w = 0; w < and.length; w++) and[w]! &= bits[w]!;
-  }
+  let common = rarest.bits !== undefined;
+  for (const t of others) if (t.bits === undefined) common = false;
+  if (!common) return walkList(rarest.positions[sort], index.order[sort], others);
+  // every value is common: intersect their bitsets, word by word as they are read
+  const sets = terms.map((t) => t.bits![sort]);
+  const words = sets[0]!.length;
   let total = 0;
-  for (const word of and) total += popcount(word);
-  return bitsetList(and, total);
+  for (let w = 0; w < words; w++) total += popcount(andOf(sets, w));
+  return bitsetList((w) => andOf(sets, w), total);
 }
 
-/** A bitset's set bits as a list; reading in order costs a word per 32 positions in all. */
-function bitsetList(bits: Int32Array, total: number): PositionList {
-  let word = 0;
-  let before = 0; // set bits in the words before `word`
+/** Word `w` of the intersection of `sets`. */
+function andOf(sets: readonly Int32Array[], w: number): number {
+  let word = sets[0]![w]!;
+  for (let s = 1; s < sets.length && word !== 0; s++) word &= sets[s]![w]!;
+  return word;
+}
+
+/**
+ * The rarest value's positions that pass the other terms: counted in one walk, then read from a
+ * cursor that moves forwards (back to the start when a read goes backwards). The old list kept
+ * every match in an array the size of the rarest value's positions, for a page of at most 100.
+ */
+function walkList(candidates: Int32Array, order: Int32Array, others: readonly Term[]): PositionList {
+  let total = 0;
+  for (let c = 0; c < candidates.length; c++) if (passesAll(others, order[candidates[c]!]!)) total++;
+  let next = 0; // the candidate after the match `read`
+  let read = -1;
   return {
     length: total,
     at(i) {
-      if (i < before) { word = 0; before = 0; }
-      for (let c = popcount(bits[word]!); before + c <= i; c = popcount(bits[word]!)) { before += c; word++; }
-      let w = bits[word]!;
-      for (let k = i - before; k > 0; k--) w &= w - 1;
-      return word * WORD + (31 - Math.clz32(w & -w));
+      if (i < 0 || i >= total) throw new RangeError(`no match at ${i} of ${total}`);
+      if (i <= read) { next = 0; read = -1; }
+      for (;;) {
+        const position = candidates[next++]!;
+        if (passesAll(others, order[position]!) && ++read === i) return position;
+      }
+    },
+  };
+}
+
+/** A bitset's set bits as a list (`word(w)`: its w-th word); reading in order costs a word per 32 positions in all. */
+function bitsetList(word: (w: number) => number, total: number): PositionList {
+  let w = 0;
+  let current = word(0);
+  let before = 0; // set bits in the words before `w`
+  return {
+    length: total,
+    at(i) {
+      if (i < 0 || i >= total) throw new RangeError(`no match at ${i} of ${total}`);
+      if (i < before) { w = 0; before = 0; current = word(0); }
+      for (let c = popcount(current); before + c <= i; c = popcount(current)) { before += c; current = word(++w); }
+      let bits = current;
+      for (let k = i - before; k > 0; k--) bits &= bits - 1;
+      return w * WORD + (31 - Math.clz32(bits & -bits));
     },
   };
 }

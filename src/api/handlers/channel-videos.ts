@@ -15,4 +15,5 @@ export const channelVideos = defineNestedList({
   },
   items: (model, username) => findChannel(model, username).videos,
   toItem: (entry) => entry.resource,
+  writeItem: (entry, out) => entry.writeJson(out),
 });

@@ -129,6 +129,6 @@ export const listVideos = defineEndpoint<{ filters: Filters; page: PageSpec }>({
   canonical: ({ page }) => canonicalPage(page),
   handle({ filters, page }, context) {
     const list = selectVideos(context, filters);
-    return paginatePositions(list.length, page, (i) => list.at(i).resource);
+    return paginatePositions(list.length, page, (i) => list.at(i).resource, (i, out) => list.at(i).writeJson(out));
   },
 });

@@ -9,6 +9,7 @@ import { PagingQuery } from '../params.ts';
 import { parseQuery } from '../query.ts';
 import type { z } from 'zod';
 import { readKey } from './lookup.ts';
+import type { JsonOut } from '../../model/json-out.ts';
 
 interface NestedList<S, T> {
   readonly name: string;
@@ -21,6 +22,8 @@ interface NestedList<S, T> {
   items(model: Model, key: string): readonly S[];
   /** `key`: the path's key (`id` or `username`) */
   toItem(item: S, model: Model, key: string): T;
+  /** writes `toItem(item)`'s JSON into `out` without making it (paging.ts paginatePositions), when the list can */
+  writeItem?(item: S, out: JsonOut): void;
 }
 
 export function defineNestedList<S, T>(list: NestedList<S, T>): Endpoint<{ key: string; page: PageSpec }> {
@@ -38,6 +41,6 @@ export function defineNestedList<S, T>(list: NestedList<S, T>): Endpoint<{ key: 
       return { key, page: readPageSpec(list.path.replace(param, encodeURIComponent(key)), {}, query) };
     },
     canonical: ({ page }) => canonicalPage(page),
-    handle: ({ key, page }, { model }) => paginate(list.items(model, key), page, (item) => list.toItem(item, model, key)),
+    handle: ({ key, page }, { model }) => paginate(list.items(model, key), page, (item) => list.toItem(item, model, key), list.writeItem),
   });
 }

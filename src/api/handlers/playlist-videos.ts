@@ -15,4 +15,5 @@ export const playlistVideos = defineNestedList({
   },
   items: (model, id) => findPlaylist(model, id).videos,
   toItem: (entry) => entry.resource,
+  writeItem: (entry, out) => entry.writeJson(out),
 });

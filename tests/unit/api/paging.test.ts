@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../../src/api/cursor.ts';
 import { canonicalPage, paginate, readPageSpec, scopeOf } from '../../../src/api/paging.ts';
 import { DEFAULT_LIMIT } from '../../../src/api/params.ts';
+import { JsonOut } from '../../../src/model/json-out.ts';
+import { withStandIns } from '../../../src/model/entries.ts';
 import { ProblemError } from '../../../src/api/problems.ts';
 
 const PATH = '/v1/videos';
@@ -81,6 +83,49 @@ describe('paginate', () => {
       offset = readPageSpec(PATH, FILTERS, { cursor, limit: 7 }).offset;
     }
     expect(seen).toEqual(items);
+  });
+});
+
+describe('paginate with items written as JSON', () => {
+  const spec = (offset: number, limit: number) => ({ path: PATH, filters: FILTERS, limit, offset, cursor: undefined });
+  const write = (n: number, out: JsonOut) => out.text(JSON.stringify({ n, text: `“${n}”\n` }));
+  const toItem = (n: number) => ({ n, text: `“${n}”\n` });
+
+  it('writes the JSON of the body it would make, and makes the body only when it is read', () => {
+    let made = 0;
+    const page = paginate(items, spec(40, 10), (n) => { made++; return toItem(n); }, write);
+    const bytes = page.bytes!();
+    expect(made).toBe(0);
+    expect(bytes.toString('utf8')).toBe(JSON.stringify(page.body));
+    expect(made).toBe(5);
+    expect(page.body).toBe(page.body);
+    expect(made).toBe(5);
+    // each answer's bytes are its own: writing the next answer does not change them
+    const copy = Buffer.from(bytes);
+    paginate(items, spec(0, 30), toItem, write).bytes!();
+    expect(bytes.equals(copy)).toBe(true);
+  });
+
+  it('writes an empty page as JSON.stringify does', () => {
+    const page = paginate(items, spec(1000, 20), toItem, write);
+    expect(page.bytes!().toString('utf8')).toBe(JSON.stringify(page.body));
+  });
+
+  it('makes the body at once, and writes no bytes, while the build answers with stand-ins', () => {
+    let made = 0;
+    const page = withStandIns(() => paginate(items, spec(0, 3), (n) => { made++; return toItem(n); }, write));
+    expect(made).toBe(3);
+    expect(page.bytes).toBeUndefined();
+  });
+});
+
+describe('JsonOut', () => {
+  it('grows past its first size and keeps what it wrote', () => {
+    const out = new JsonOut(16);
+    const texts = Array.from({ length: 50 }, (_, i) => JSON.stringify(`é ${i} ✓`));
+    for (const t of texts) out.text(t);
+    expect(out.take().toString('utf8')).toBe(texts.join(''));
+    expect(out.reset().take().length).toBe(0);
   });
 });
 

@@ -94,8 +94,15 @@ function scanChannels(model: Model, query: URLSearchParams): PageAnswer<unknown>
   return paginate(list, page, (e) => channelAsOf(e, live));
 }
 
-/** The answer as the server sends it: the body's bytes and the `next` link. */
-const bytesOf = (answer: { body: unknown; next?: string | undefined }) => ({ body: serialise(answer.body), next: answer.next });
+/**
+ * The answer as the server sends it: the body's bytes and the `next` link. An answer that writes its
+ * bytes without making its body (paging.ts paginatePositions) must write the body's JSON.
+ */
+const bytesOf = (answer: { body: unknown; next?: string | undefined; bytes?: (() => Buffer) | undefined }) => {
+  const body = serialise(answer.body);
+  if (answer.bytes) expect(answer.bytes().toString('utf8')).toBe(body);
+  return { body, next: answer.next };
+};
 
 function randomVideoQuery(r: ReturnType<typeof randomFrom>, model: Model, total: number): URLSearchParams {
   const query = new URLSearchParams();
@@ -193,6 +200,23 @@ describe('selectPositions', () => {
     const list = selectPositions(lists, 'trending', f);
     expect(list.length).toBe(expected.length);
     for (const i of [5, 6, 100, 3, 0, expected.length - 1, 64]) expect(list.at(i), `at ${i}`).toBe(expected[i]);
+  });
+});
+
+describe('selectPositions, a rare value walked', () => {
+  const model = randomModel(22, 2000);
+  const lists = model.lists.videos;
+
+  it('counts the rare value\'s matches and reads them at any position, forwards and backwards', () => {
+    // 'rare' has no bitset (a few dozen videos): its positions are walked, testing the others
+    const f = { category: 'rare', feature: 'captions' as const, duration: 'long' as const };
+    const expected = model.orders.views.flatMap((e, position) =>
+      (e.video.category === 'rare' && e.video.features.captions && e.durationClass === 'long' ? [position] : []));
+    const list = selectPositions(lists, 'views', f);
+    expect(expected.length).toBeGreaterThan(2);
+    expect(list.length).toBe(expected.length);
+    for (const i of [1, 2, 0, expected.length - 1, 1]) expect(list.at(i), `at ${i}`).toBe(expected[i]);
+    expect(() => list.at(expected.length)).toThrow(RangeError);
   });
 });
 
