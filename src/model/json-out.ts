@@ -4,12 +4,14 @@
 // buffer by the generic serialiser (lib/serialise.ts serialiseBytes). docs/performance.md, "The
 // first list answers, fifteenth round".
 
+// The buffer is zero-filled when made (once, or when it grows): it is reused, so that costs nothing
+// an answer, and no byte of it was ever memory this writer did not write or clear.
 export class JsonOut {
   #bytes: Buffer;
   #at = 0;
 
   constructor(bytes = 64 * 1024) {
-    this.#bytes = Buffer.allocUnsafeSlow(bytes);
+    this.#bytes = Buffer.alloc(bytes);
   }
 
   /** Starts a new text (what was written before is dropped). */
@@ -22,7 +24,7 @@ export class JsonOut {
   #room(more: number): Buffer {
     const need = this.#at + more;
     if (need > this.#bytes.length) {
-      const larger = Buffer.allocUnsafeSlow(Math.max(need, 2 * this.#bytes.length));
+      const larger = Buffer.alloc(Math.max(need, 2 * this.#bytes.length));
       this.#bytes.copy(larger, 0, 0, this.#at);
       this.#bytes = larger;
     }
