@@ -204,6 +204,10 @@ export function defineChannelsContract(label: string, source: CatalogueSource): 
         const robots = header(res, 'x-robots-tag') ?? '';
         if ((p.privacy === 'unlisted') !== /noindex/.test(robots)) out.push(`${p.id} (${p.privacy}): X-Robots-Tag "${robots}"`);
         const pages = await followChain<Video>(api, `/v1/playlists/${enc(p.id)}/videos?limit=50`);
+        for (const page of pages) {
+          const listRobots = header(page.res, 'x-robots-tag') ?? '';
+          if ((p.privacy === 'unlisted') !== /noindex/.test(listRobots)) out.push(`${page.target} (${p.privacy}): X-Robots-Tag "${listRobots}"`);
+        }
         const ids = idsOf(pages);
         if (ids.join(',') !== visibleEntries(p).join(',')) out.push(`${p.id}: videos [${ids}] are not its visible entries [${visibleEntries(p)}]`);
         if (pages[0]!.body.paging.total !== body.data.videoCount) out.push(`${p.id}: videoCount ${body.data.videoCount}, list total ${pages[0]!.body.paging.total}`);

@@ -64,10 +64,10 @@ export function definePrivacyContract(label: string, source: CatalogueSource, op
       }
     });
 
-    it('serves unlisted videos by id and playback with X-Robots-Tag: noindex, and public ones without it', async () => {
+    it('serves unlisted videos by id, playback, related and comments with X-Robots-Tag: noindex, and public ones without it', async () => {
       expect(truth.unlistedIds.length).toBeGreaterThan(0);
       for (const id of truth.unlistedIds) {
-        for (const target of [`/v1/videos/${enc(id)}`, `/v1/videos/${enc(id)}/playback`]) {
+        for (const target of [`/v1/videos/${enc(id)}`, `/v1/videos/${enc(id)}/playback`, `/v1/videos/${enc(id)}/related`, `/v1/videos/${enc(id)}/comments`]) {
           const res = await api.send(target);
           expect(res.status, target).toBe(200);
           expect(header(res, 'x-robots-tag') ?? '', target).toMatch(/\bnoindex\b/);
@@ -75,8 +75,11 @@ export function definePrivacyContract(label: string, source: CatalogueSource, op
         const { body } = await api.json<{ data: Video }>(`/v1/videos/${enc(id)}`);
         expect(body.data.privacy).toBe('unlisted');
       }
-      const pub = await api.send(`/v1/videos/${enc(publicIds()[0] ?? '')}`);
-      expect(header(pub, 'x-robots-tag') ?? '').not.toMatch(/noindex/);
+      for (const suffix of ['', '/playback', '/related', '/comments']) {
+        const pub = await api.send(`/v1/videos/${enc(publicIds()[0] ?? '')}${suffix}`);
+        expect(pub.status).toBe(200);
+        expect(header(pub, 'x-robots-tag') ?? '', suffix).not.toMatch(/noindex/);
+      }
     });
 
     const stride = options.relatedStride ?? 1;

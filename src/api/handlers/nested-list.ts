@@ -24,6 +24,8 @@ interface NestedList<S, T> {
   toItem(item: S, model: Model, key: string): T;
   /** writes `toItem(item)`'s JSON into `out` without making it (paging.ts paginatePositions), when the list can */
   writeItem?(item: S, out: JsonOut): void;
+  /** whether the resource `key` names is unlisted: its lists answer with `X-Robots-Tag: noindex`, as it does (docs/decisions.md, "Responses") */
+  unlisted?(model: Model, key: string): boolean;
 }
 
 export function defineNestedList<S, T>(list: NestedList<S, T>): Endpoint<{ key: string; page: PageSpec }> {
@@ -41,6 +43,10 @@ export function defineNestedList<S, T>(list: NestedList<S, T>): Endpoint<{ key: 
       return { key, page: readPageSpec(list.path.replace(param, encodeURIComponent(key)), {}, query) };
     },
     canonical: ({ page }) => canonicalPage(page),
-    handle: ({ key, page }, { model }) => paginate(list.items(model, key), page, (item) => list.toItem(item, model, key), list.writeItem),
+    handle({ key, page }, { model }) {
+      const answer = paginate(list.items(model, key), page, (item) => list.toItem(item, model, key), list.writeItem);
+      // set on the answer itself: a copy would make its body, which it makes only when read (paging.ts)
+      return list.unlisted?.(model, key) === true ? Object.assign(answer, { noindex: true }) : answer;
+    },
   });
 }

@@ -10,10 +10,11 @@ export const playlistVideos = defineNestedList({
   response: VideoPage,
   docs: {
     summary: "A playlist's videos",
-    description: 'The public and unlisted videos of a public or unlisted playlist, in playlist order; private entries are skipped.',
+    description: 'The public and unlisted videos of a public or unlisted playlist, in playlist order; private entries are skipped. An unlisted playlist\'s list answers with `X-Robots-Tag: noindex`, as the playlist does.',
     tag: 'Playlists',
   },
   items: (model, id) => findPlaylist(model, id).videos,
   toItem: (entry) => entry.resource,
   writeItem: (entry, out) => entry.writeJson(out),
+  unlisted: (model, id) => findPlaylist(model, id).playlist.privacy === 'unlisted',
 });

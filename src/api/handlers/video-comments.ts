@@ -11,10 +11,11 @@ export const videoComments = defineNestedList({
   response: CommentPage,
   docs: {
     summary: "A video's comments",
-    description: 'Published top-level comments on a public or unlisted video, newest first, each with its published replies.',
+    description: 'Published top-level comments on a public or unlisted video, newest first, each with its published replies. An unlisted video\'s comments answer with `X-Robots-Tag: noindex`, as the video does.',
     tag: 'Videos',
   },
   items: (model, id) => findVideo(model, id).storedThreads,
   // only the page's threads are made into resources
   toItem: (thread, model, id) => toThread(id, thread, model.urls),
+  unlisted: (model, id) => findVideo(model, id).video.privacy === 'unlisted',
 });

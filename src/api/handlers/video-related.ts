@@ -10,9 +10,10 @@ export const videoRelated = defineNestedList({
   response: VideoPage,
   docs: {
     summary: 'Related videos',
-    description: 'Up to 100 public videos related to this one (same category, shared tags, same creator), best first, computed at build time.',
+    description: 'Up to 100 public videos related to this one (same category, shared tags, same creator), best first, computed at build time. An unlisted video\'s list answers with `X-Robots-Tag: noindex`, as the video does.',
     tag: 'Videos',
   },
   items: (model, id) => Array.from(findVideo(model, id).related),
   toItem: (index: number, model) => model.entries[index]!.resource,
+  unlisted: (model, id) => findVideo(model, id).video.privacy === 'unlisted',
 });
