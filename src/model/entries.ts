@@ -135,7 +135,7 @@ export class VideoEntry {
    * it took longer (docs/performance.md, "The first list answers, fifteenth round").
    */
   writeJson(out: JsonOut): void {
-    out.text(JSON.stringify(toVideo(this.video, this.#creator, this.#comments, this.#urls)));
+    out.text(JSON.stringify(this.resource));
   }
 
   /** the video's creator, as its resource shows it (one object a channel, shared) */

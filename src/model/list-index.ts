@@ -268,10 +268,12 @@ function walkList(candidates: Int32Array, order: Int32Array, others: readonly Te
     at(i) {
       if (i < 0 || i >= total) throw new RangeError(`no match at ${i} of ${total}`);
       if (i <= read) { next = 0; read = -1; }
-      for (;;) {
+      while (next < candidates.length) {
         const position = candidates[next++]!;
         if (passesAll(others, order[position]!) && ++read === i) return position;
       }
+      // the count and the walk read the same immutable index: only a bug gets here, and says so
+      throw new Error(`the walk found ${read + 1} matches where it counted ${total}`);
     },
   };
 }

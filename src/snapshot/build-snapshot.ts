@@ -119,10 +119,15 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
   // the first folder made here (DIST_DIR itself on a first build): a build that fails before writing
   // anything leaves none of it behind, as a missing catalogue leaves nothing
   const made = mkdirSync(layout.root, { recursive: true });
+  // only a build that held the lock tidies: one refused by another's lock leaves that build's folders be
+  let locked = false;
   try {
-    return await withBuildLock(layout.root, () => runBuild(options, layout, started));
+    return await withBuildLock(layout.root, () => {
+      locked = true;
+      return runBuild(options, layout, started);
+    });
   } catch (error) {
-    if (made !== undefined) removeEmptyFolders(made);
+    if (locked && made !== undefined) removeEmptyFolders(made);
     throw error;
   }
 }
@@ -305,7 +310,9 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
   const { tmp, input, derived, options, layout, choice: { reuse }, progress, lap, videoInputs, keysByIndex } = build;
   const builtFrom = reuse && readBuiltFrom(layout.root);
   const likelySame = reuse !== undefined && builtFrom?.snapshot === reuse.id && builtFrom.catalogueRevision === input.revision && reuse.head.baseUrl === options.baseUrl;
-  const search = writeSearch(build, written, likelySame);
+  // an unchanged catalogue most likely makes the served model data again, which makes the same search
+  // documents: the index is then copied after it without packing them (below), else started now
+  let search = likelySame ? undefined : writeSearch(build, written);
   progress(`writing model data and every video's input key`);
   const key = videoInputKeys(options.baseUrl);
   // the lines and keys of the records that did not change since the served snapshot are taken from it (model-reuse.ts)
@@ -325,29 +332,44 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
   progress(`model data written, and every video's input key (${lap()}): ${counts
     ? `${taken.reuse.changes.count} records changed since the served snapshot (change log); ${counts.videoLines} video and ${counts.commentLines} comment lines copied, ${counts.keys} keys taken`
     : `every line made (${taken.none})`}`);
-  return { model, modelReused: reuse?.head.files[MODEL_FILE]?.sha256 === model.sha256, ...search, modelReuse };
+  const modelReused = reuse?.head.files[MODEL_FILE]?.sha256 === model.sha256;
+  search ??= (modelReused && copySameSearch(build)) || writeSearch(build, written);
+  return { model, modelReused, ...search, modelReuse };
+}
+
+/**
+ * The served search.json, when the model data is the served snapshot's: the same model data makes
+ * the same search documents (they are read from it), so the digest the served manifest records is
+ * this build's, and the copy is checked against that manifest as any other. Spares packing the
+ * documents in a rebuild of an unchanged catalogue; undefined when it cannot copy.
+ */
+function copySameSearch({ tmp, choice: { reuse }, progress, lap }: Build): Pick<DataFiles, 'search' | 'searchReused' | 'checkSearch'> | undefined {
+  const documents = (reuse?.head.files[SEARCH_FILE] as Partial<SearchFileRecord> | undefined)?.documents;
+  const copied = reuse && typeof documents === 'string' ? copySearchIndex(reuse, documents, join(tmp, SEARCH_FILE)) : undefined;
+  if (!copied) return undefined;
+  progress(`search index copied from the served snapshot, its model data unchanged: ${(copied.size / 1e6).toFixed(1)} MB (${lap()})`);
+  return { search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
 }
 
 /**
  * search.json: the search documents packed (search-file.ts packSearchDocuments), then copied from
  * the served snapshot when they have the digest it records (copySearchIndex), else handed to the
- * worker, started before the packing unless `likelySame`; a worker started is stopped when the
+ * worker, started before the packing (it loads its code meanwhile); the worker is stopped when the
  * index is copied (it writes nothing after), and by cleanUp after a failure.
  */
-function writeSearch({ tmp, model, options, choice: { reuse }, progress, lap }: Build, written: Leftovers, likelySame: boolean): Pick<DataFiles, 'search' | 'searchReused' | 'checkSearch'> {
+function writeSearch({ tmp, model, options, choice: { reuse }, progress, lap }: Build, written: Leftovers): Pick<DataFiles, 'search' | 'searchReused' | 'checkSearch'> {
   const file = join(tmp, SEARCH_FILE);
-  let worker = likelySame ? undefined : (written.search = startSearchWorker(file, options.searchLimits));
+  const worker = (written.search = startSearchWorker(file, options.searchLimits));
   const documents = packSearchDocuments(model);
   const copied = reuse && copySearchIndex(reuse, documents.digest, file);
   if (copied) {
     // handed nothing, it writes nothing: ended without waiting
-    void worker?.stop();
+    void worker.stop();
     delete written.search;
-    progress(`search index copied from the served snapshot, its search documents unchanged${worker ? ' (its worker stopped)' : ''}: ${(copied.size / 1e6).toFixed(1)} MB (${lap()})`);
+    progress(`search index copied from the served snapshot, its search documents unchanged (its worker stopped): ${(copied.size / 1e6).toFixed(1)} MB (${lap()})`);
     return { search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
   }
   // nothing copied (other documents, no digest recorded, or the served copy could not be read or failed its check): the index is built
-  worker ??= written.search = startSearchWorker(file, options.searchLimits);
   worker.index(documents);
   progress(`search index started on a worker thread (${lap()})`);
   let failure: { error: unknown } | undefined;

@@ -67,8 +67,10 @@ export interface PreviousPageFiles {
 
 /**
  * Names the code that turns a catalogue into a snapshot: the SHA-256 of every source file under
- * src/, of the locked dependencies (package-lock.json: zod, MiniSearch, ...) and of the Node, zlib
- * and brotli versions. Two builds with the same id render, validate, index and compress alike, so
+ * src/, of the locked dependencies (package-lock.json: zod, MiniSearch, ...) and of the Node, zlib,
+ * brotli, ICU and Unicode versions (ICU's segmenting and normalising shape the search index's
+ * terms: a Node built against the system's ICU may change them without changing its own version).
+ * Two builds with the same id render, validate, index and compress alike, so
  * a page whose bytes did not change has the same compressed variants.
  */
 export function buildCodeId(): string {
@@ -80,7 +82,7 @@ export function buildCodeId(): string {
   for (const file of walk(src)) hash.update(`${relative(src, file)}\0`).update(readFileSync(file)).update('\0');
   const lock = join(src, '..', 'package-lock.json');
   hash.update(existsSync(lock) ? readFileSync(lock) : 'no lock file');
-  hash.update(JSON.stringify([process.versions.node, process.versions.zlib, process.versions.brotli]));
+  hash.update(JSON.stringify([process.versions.node, process.versions.zlib, process.versions.brotli, process.versions.icu, process.versions.unicode]));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -43,7 +43,9 @@ export function answerPage(url: string, context: Context): AnsweredPage {
 
 /** Serialises an answered page and checks it against its endpoint's schema (unless `checkedBefore`). */
 export function renderAnswered({ key, endpoint, answer }: AnsweredPage, context: Context, checkedBefore?: CheckedBefore): RenderedPage {
-  const rendered = renderAnswer(answer, endpoint.cache, context.model.urls);
+  // the bytes written are those of the body checked below: an answer's own `bytes` (written item by
+  // item without making its body, paging.ts paginatePositions) are the server's shortcut, not the build's
+  const rendered = renderAnswer(answer.bytes ? { ...answer, bytes: undefined } : answer, endpoint.cache, context.model.urls);
   if (checkedBefore === undefined || !checkedBefore(key, rendered.body)) {
     const check = endpoint.response.safeParse(answer.body);
     if (!check.success) {

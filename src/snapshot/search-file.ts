@@ -92,22 +92,6 @@ export function startSearchWorker(file: string, limits?: ResourceLimits): Search
 }
 
 /**
- * Starts building the search index of `model` into `file` on a worker thread: the worker is
- * started first, so that it loads its code while the documents are packed here, then handed to
- * it (transferred, not copied).
- */
-export function startSearchIndex(file: string, model: Model, limits?: ResourceLimits): SearchIndexTask {
-  const worker = startSearchWorker(file, limits);
-  try {
-    worker.index(packSearchDocuments(model));
-  } catch (error) {
-    void worker.stop();
-    throw error;
-  }
-  return worker;
-}
-
-/**
  * Copies the served snapshot's search index when the packed documents it was built from are this
  * build's (`documents`, their digest, is the one its manifest records with it; the same build
  * code, checked by the caller), after checking the copy's size and SHA-256 against its manifest;

@@ -35,7 +35,8 @@ export function defineNestedList<S, T>(list: NestedList<S, T>): Endpoint<{ key: 
     path: list.path,
     query: PagingQuery,
     response: list.response,
-    docs: list.docs,
+    // the lists of an unlisted resource say so, as it does: the API description names the header
+    docs: list.unlisted ? { ...list.docs, mayBeUnlisted: true } : list.docs,
     cache: 'snapshot',
     parse(path, search) {
       const key = readKey(path, list.kind);

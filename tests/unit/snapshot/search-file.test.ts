@@ -10,7 +10,7 @@ import { buildSearchIndex, serialiseSearchIndex } from '../../../src/search/sear
 import { buildSnapshot, type BuildOptions } from '../../../src/snapshot/build-snapshot.ts';
 import { layoutOf, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
 import { readBuildInput } from '../../../src/snapshot/read-build-input.ts';
-import { startSearchIndex } from '../../../src/snapshot/search-file.ts';
+import { packSearchDocuments, startSearchWorker } from '../../../src/snapshot/search-file.ts';
 import { BASE_URL, catalogueOf, modelOf, rawChannel, rawPlaylist, rawVideo, tempDirs, video } from '../support/fixtures.ts';
 import { readManifest, readTree, runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
 
@@ -68,7 +68,7 @@ describe('the search index of a build', () => {
     expect(rewritten.equals(serialSearchBytes(options))).toBe(true);
   });
 
-  it('is copied when the search documents are the served snapshot\'s, decided before the model data is written: not started when nothing was imported since, stopped when it was started; built when the served copy is damaged', async () => {
+  it('is copied when the search documents are the served snapshot\'s, decided before the model data is written (after it, without packing them, when nothing was imported since: no worker started), stopped when it was started; built when the served copy is damaged', async () => {
     const options = setup();
     const first = await buildSnapshot(options);
     const served = join(snapshotDir(options, first.id), SEARCH_FILE);
@@ -77,17 +77,18 @@ describe('the search index of a build', () => {
       const lines: string[] = [];
       const summary = await buildSnapshot({ ...options, onProgress: (line) => lines.push(line) });
       const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
-      return { summary, started: at(/search index started/), modelData: at(/model data written/), copied: at(/search index copied/), stopped: at(/search index copied.*worker stopped/) };
+      return { summary, lines, started: at(/search index started/), modelData: at(/model data written/), copied: at(/search index copied/), stopped: at(/search index copied.*worker stopped/) };
     };
 
-    // the catalogue's revision is the served snapshot's: the documents are packed and the index copied, no worker started
+    // the catalogue's revision is the served snapshot's: the model data is written first and, being the
+    // served one, the index is copied without packing the documents; no worker started
     const same = await building();
     expect(same.summary.id).toBe(first.id);
     expect(same.summary.reuse.search).toBe(true);
     expect(same.started).toBe(-1);
     expect(same.stopped).toBe(-1);
-    expect(same.copied).toBeGreaterThan(-1);
-    expect(same.copied).toBeLessThan(same.modelData);
+    expect(same.copied).toBeGreaterThan(same.modelData);
+    expect(same.lines[same.copied]).toMatch(/its model data unchanged/);
     expect(readFileSync(served).equals(bytes)).toBe(true);
 
     // a new revision (an import of the same records): the worker is started before the packing, then stopped and the index copied
@@ -108,8 +109,8 @@ describe('the search index of a build', () => {
     const rebuilt = await building();
     expect(rebuilt.summary.reuse.search).toBe(false);
     expect(rebuilt.copied).toBe(-1);
-    expect(rebuilt.started).toBeGreaterThan(-1);
-    expect(rebuilt.started).toBeLessThan(rebuilt.modelData);
+    // nothing imported since the last build: the copy was tried after the model data, and the worker started then
+    expect(rebuilt.started).toBeGreaterThan(rebuilt.modelData);
     expect(rebuilt.summary.id).toBe(first.id);
     expect(readFileSync(join(snapshotDir(options, rebuilt.summary.id), SEARCH_FILE)).equals(bytes)).toBe(true);
     expect(readFileSync(join(snapshotDir(options, rebuilt.summary.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);
@@ -170,12 +171,15 @@ describe('the search index of a build', () => {
   it('rejects with the file system\'s error, its code kept, when the worker cannot write; a stopped worker writes nothing', async () => {
     const model = modelOf(catalogueOf({ videos: [video('v1', { title: 'Jazz piano' })] }));
     const missing = join(dirs.make(), 'gone', SEARCH_FILE);
-    const failed = startSearchIndex(missing, model);
+    // as the build starts it: the worker first, then the documents packed and handed to it
+    const failed = startSearchWorker(missing);
+    failed.index(packSearchDocuments(model));
     await expect(failed.record).rejects.toThrow(/search index could not be built: ENOENT/);
     await expect(failed.record).rejects.toMatchObject({ code: 'ENOENT' });
 
     const file = join(dirs.make(), SEARCH_FILE);
-    const stopped = startSearchIndex(file, model);
+    const stopped = startSearchWorker(file);
+    stopped.index(packSearchDocuments(model));
     await stopped.stop();
     await expect(stopped.record).rejects.toThrow(/worker stopped .* before writing search.json/);
     expect(existsSync(file)).toBe(false);
