@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildModel, deriveCatalogue } from '../../../src/model/build-model.ts';
 import { searchSources } from '../../../src/search/documents.ts';
 import { DESCRIPTION_BYTES, packedDigest, packSources } from '../../../src/search/packed-documents.ts';
-import { buildSearchIndex, serialiseSearchIndex } from '../../../src/search/search-index.ts';
 import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
 import { SNAPSHOT_ID_LENGTH, type SearchFileRecord } from '../../../src/snapshot/manifest.ts';
@@ -18,7 +17,7 @@ import { readBuildInput } from '../../../src/snapshot/read-build-input.ts';
 import { readBuiltFrom, recordBuiltFrom } from '../../../src/snapshot/swap.ts';
 import { createHash } from 'node:crypto';
 import { BASE_URL, rawChannel, rawComment, rawPlaylist, rawVideo, tempDirs } from '../support/fixtures.ts';
-import { readManifest, runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
+import { readManifest, runSql, serialSearchBytes, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
@@ -46,13 +45,6 @@ const snapshotDir = (options: BuildOptions, id: string) => join(layoutOf(options
 function setup(): BuildOptions {
   const dir = dirs.make();
   return { catalogue: writeCatalogueFile(join(dir, 'catalogue.db'), catalogue()), distDir: join(dir, 'dist'), baseUrl: BASE_URL };
-}
-
-/** search.json as the main thread serialises it, from the model of the catalogue as the build reads it. */
-function serialSearchBytes(options: BuildOptions): Buffer {
-  const { catalogue } = readBuildInput(options.catalogue);
-  const model = buildModel(catalogue, deriveCatalogue(catalogue), options.baseUrl);
-  return Buffer.from(serialiseSearchIndex(buildSearchIndex(model)));
 }
 
 let revisions = 0;

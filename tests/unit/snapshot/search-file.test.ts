@@ -5,14 +5,11 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildModel, deriveCatalogue } from '../../../src/model/build-model.ts';
-import { buildSearchIndex, serialiseSearchIndex } from '../../../src/search/search-index.ts';
 import { buildSnapshot, type BuildOptions } from '../../../src/snapshot/build-snapshot.ts';
 import { layoutOf, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
-import { readBuildInput } from '../../../src/snapshot/read-build-input.ts';
 import { packSearchDocuments, startSearchWorker } from '../../../src/snapshot/search-file.ts';
 import { BASE_URL, catalogueOf, modelOf, rawChannel, rawPlaylist, rawVideo, tempDirs, video } from '../support/fixtures.ts';
-import { readManifest, readTree, runSql, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
+import { readManifest, readTree, runSql, serialSearchBytes, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
 
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
@@ -40,13 +37,6 @@ const rootEntries = (options: BuildOptions) => readdirSync(layoutOf(options.dist
 function setup(): BuildOptions {
   const dir = dirs.make();
   return { catalogue: writeCatalogueFile(join(dir, 'catalogue.db'), catalogue()), distDir: join(dir, 'dist'), baseUrl: BASE_URL };
-}
-
-/** search.json as the main thread serialises it, from the model of the catalogue as the build reads it. */
-function serialSearchBytes(options: BuildOptions): Buffer {
-  const { catalogue } = readBuildInput(options.catalogue);
-  const model = buildModel(catalogue, deriveCatalogue(catalogue), options.baseUrl);
-  return Buffer.from(serialiseSearchIndex(buildSearchIndex(model)));
 }
 
 describe('the search index of a build', () => {

@@ -2,6 +2,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
+import { buildModel, deriveCatalogue } from '../../../src/model/build-model.ts';
+import { buildSearchIndex, serialiseSearchIndex } from '../../../src/search/search-index.ts';
+import type { BuildOptions } from '../../../src/snapshot/build-snapshot.ts';
+import { readBuildInput } from '../../../src/snapshot/read-build-input.ts';
 import { MANIFEST_FILE, pageFileName, type PageKind } from '../../../src/snapshot/layout.ts';
 import type { Manifest, Range } from '../../../src/snapshot/manifest.ts';
 import { rawCategory, rawChannel, rawComment, rawPlaylist, rawVideo, writeRecords, type Raw } from './fixtures.ts';
@@ -97,4 +101,11 @@ export function pageReader(snapshotDir: string, kind: PageKind): (range: Range) 
 export function readBodies(snapshotDir: string): Map<string, Buffer> {
   const read = pageReader(snapshotDir, 'body');
   return new Map(Object.entries(readManifest(snapshotDir).pages).map(([key, entry]) => [key, read(entry.body)]));
+}
+
+/** search.json as the main thread serialises it, from the model of the catalogue as the build reads it. */
+export function serialSearchBytes(options: BuildOptions): Buffer {
+  const { catalogue } = readBuildInput(options.catalogue);
+  const model = buildModel(catalogue, deriveCatalogue(catalogue), options.baseUrl);
+  return Buffer.from(serialiseSearchIndex(buildSearchIndex(model)));
 }
