@@ -22,12 +22,19 @@ export interface KindSpec {
   readonly looseFields: readonly string[];
   /** title over tags over description */
   readonly boost: Readonly<Record<string, number>>;
+  /**
+   * each field's typical length in terms: BM25+'s pivot for a field's length (a text longer than it
+   * weighs its words less). Fixed, not the corpus's average, so that a document's stored scores are
+   * its own and one changed document changes no other's (docs/search.md, "Matching and ranking");
+   * measured on pyvideo's real catalogue and rounded.
+   */
+  readonly typicalLength: Readonly<Record<string, number>>;
 }
 
 export const KIND_SPECS: Readonly<Record<SearchKind, KindSpec>> = {
-  videos: { fields: ['title', 'tags', 'creator', 'description'], looseFields: ['title', 'tags', 'creator'], boost: { title: 3, tags: 2, creator: 1.5, description: 1 } },
-  channels: { fields: ['displayName', 'username', 'description'], looseFields: ['displayName', 'username'], boost: { displayName: 3, username: 2, description: 1 } },
-  playlists: { fields: ['title', 'description'], looseFields: ['title'], boost: { title: 3, description: 1 } },
+  videos: { fields: ['title', 'tags', 'creator', 'description'], looseFields: ['title', 'tags', 'creator'], boost: { title: 3, tags: 2, creator: 1.5, description: 1 }, typicalLength: { title: 6, tags: 2, creator: 5, description: 64 } },
+  channels: { fields: ['displayName', 'username', 'description'], looseFields: ['displayName', 'username'], boost: { displayName: 3, username: 2, description: 1 }, typicalLength: { displayName: 3, username: 3, description: 12 } },
+  playlists: { fields: ['title', 'description'], looseFields: ['title'], boost: { title: 3, description: 1 }, typicalLength: { title: 3, description: 16 } },
 };
 
 export interface SearchDocument {

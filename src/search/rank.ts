@@ -36,6 +36,8 @@ const idfOf = (index: KindIndex, id: number) => {
  */
 export interface Variants {
   readonly exact: number;
+  /** the weight of the exact term's postings: its rarity (idf) */
+  readonly exactWeight: number;
   readonly ids: Int32Array;
   readonly weights: Float64Array;
 }
@@ -49,9 +51,9 @@ interface VariantCache { readonly words: Map<string, Variants>; size: number }
 const variantCaches = new WeakMap<KindIndex, VariantCache>();
 
 /**
- * A word's variants. A variant's scores carry its own rarity (idf); when the word itself is a
- * term, variants are weighed with the word's rarity instead, so a rare completion never outranks
- * the word as typed.
+ * A word's variants. The stored scores are each document's own (search-index.ts); a variant's
+ * weight carries its rarity (idf), and when the word itself is a term, the word's rarity if that
+ * is lower, so a rare completion never outranks the word as typed.
  */
 export function variantsOf(index: KindIndex, word: string, last: boolean): Variants {
   let cache = variantCaches.get(index);
@@ -78,7 +80,8 @@ function findVariants(index: KindIndex, word: string, last: boolean): Variants {
   const exact = findTerm(index.terms, word);
   const add = (id: number, base: number, reference: number | undefined) => {
     if (id === exact) return;
-    const weight = reference === undefined ? base : base * Math.min(1, reference / idfOf(index, id));
+    const idf = idfOf(index, id);
+    const weight = base * (reference === undefined ? idf : Math.min(idf, reference));
     if (!(weights.get(id)! >= weight)) weights.set(id, weight);
   };
   const exactIdf = exact === -1 ? undefined : idfOf(index, exact);
@@ -107,7 +110,7 @@ function findVariants(index: KindIndex, word: string, last: boolean): Variants {
       if (id !== -1 && inShortFields(id)) add(id, TYPO_WEIGHT, exactIdf);
     }
   }
-  return { exact, ids: Int32Array.from(weights.keys()), weights: Float64Array.from(weights.values()) };
+  return { exact, exactWeight: exactIdf ?? 0, ids: Int32Array.from(weights.keys()), weights: Float64Array.from(weights.values()) };
 }
 
 /** The postings a word's variants hold: what ranking it alone costs. */
@@ -271,13 +274,13 @@ function rankInOrder(index: KindIndex, scratch: Scratch, variants: readonly Vari
   let candidateCount = 0;
   const first = variants[0]!;
   if (words === 1) {
-    if (first.exact !== -1) candidateCount = scoreFirst(index.docs, index.scoreAll, 0, index.starts[first.exact]!, index.starts[first.exact + 1]!, 1, total, candidates, candidateCount);
+    if (first.exact !== -1) candidateCount = scoreFirst(index.docs, index.scoreAll, 0, index.starts[first.exact]!, index.starts[first.exact + 1]!, first.exactWeight, total, candidates, candidateCount);
     for (let v = 0; v < first.ids.length; v++) {
       const id = first.ids[v]!;
       candidateCount = scoreFirst(index.docs, index.scoreLoose, index.looseScoreStarts[id]! - index.starts[id]!, index.starts[id]!, index.looseEnds[id]!, first.weights[v]!, total, candidates, candidateCount);
     }
   } else {
-    if (first.exact !== -1) candidateCount = scoreFirstMarking(index.docs, index.scoreAll, 0, index.starts[first.exact]!, index.starts[first.exact + 1]!, 1, total, candidates, candidateCount, matched);
+    if (first.exact !== -1) candidateCount = scoreFirstMarking(index.docs, index.scoreAll, 0, index.starts[first.exact]!, index.starts[first.exact + 1]!, first.exactWeight, total, candidates, candidateCount, matched);
     for (let v = 0; v < first.ids.length; v++) {
       const id = first.ids[v]!;
       candidateCount = scoreFirstMarking(index.docs, index.scoreLoose, index.looseScoreStarts[id]! - index.starts[id]!, index.starts[id]!, index.looseEnds[id]!, first.weights[v]!, total, candidates, candidateCount, matched);
@@ -287,7 +290,7 @@ function rankInOrder(index: KindIndex, scratch: Scratch, variants: readonly Vari
   for (let wi = 1; wi < words; wi++) {
     let count = 0;
     const later = variants[wi]!;
-    if (later.exact !== -1) count = scoreLater(index.docs, index.scoreAll, 0, index.starts[later.exact]!, index.starts[later.exact + 1]!, 1, matched, wi, word, touched, count);
+    if (later.exact !== -1) count = scoreLater(index.docs, index.scoreAll, 0, index.starts[later.exact]!, index.starts[later.exact + 1]!, later.exactWeight, matched, wi, word, touched, count);
     for (let v = 0; v < later.ids.length; v++) {
       const id = later.ids[v]!;
       count = scoreLater(index.docs, index.scoreLoose, index.looseScoreStarts[id]! - index.starts[id]!, index.starts[id]!, index.looseEnds[id]!, later.weights[v]!, matched, wi, word, touched, count);
@@ -359,7 +362,7 @@ function rankByRarest(index: KindIndex, scratch: Scratch, variants: readonly Var
   const { total, word, matched, candidates, touched, perWord } = scratch;
   const first = variants[rarest]!;
   let count = 0;
-  if (first.exact !== -1) count = scoreFirstMarking(docs, scoreAll, 0, starts[first.exact]!, starts[first.exact + 1]!, 1, total, candidates, count, matched);
+  if (first.exact !== -1) count = scoreFirstMarking(docs, scoreAll, 0, starts[first.exact]!, starts[first.exact + 1]!, first.exactWeight, total, candidates, count, matched);
   for (let v = 0; v < first.ids.length; v++) {
     const id = first.ids[v]!;
     count = scoreFirstMarking(docs, scoreLoose, looseScoreStarts[id]! - starts[id]!, starts[id]!, looseEnds[id]!, first.weights[v]!, total, candidates, count, matched);
@@ -375,8 +378,8 @@ function rankByRarest(index: KindIndex, scratch: Scratch, variants: readonly Var
       else probePart(docs, scores, shift, start, end, weight, candidates, count, word);
     };
     if (later.exact !== -1) {
-      part(scoreAll, 0, starts[later.exact]!, looseEnds[later.exact]!, 1);
-      part(scoreAll, 0, looseEnds[later.exact]!, starts[later.exact + 1]!, 1);
+      part(scoreAll, 0, starts[later.exact]!, looseEnds[later.exact]!, later.exactWeight);
+      part(scoreAll, 0, looseEnds[later.exact]!, starts[later.exact + 1]!, later.exactWeight);
     }
     for (let v = 0; v < later.ids.length; v++) {
       const id = later.ids[v]!;

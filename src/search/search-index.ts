@@ -20,8 +20,12 @@ import { buildTypoIndex, type TypoIndex } from './typo-index.ts';
 import { isVocabulary } from './vocabulary.ts';
 import { runSteps, type Steps } from '../model/steps.ts';
 
-/** search.json's format: 4 since the vocabulary is a sorted array and postings are stored as deltas. */
-export const SEARCH_FORMAT = 4;
+/**
+ * search.json's format: 5 since a posting's score is its document's own (fixed typical field
+ * lengths, the term's rarity applied when a query is ranked); 4 had the vocabulary as a sorted
+ * array and postings stored as deltas.
+ */
+export const SEARCH_FORMAT = 5;
 /**
  * A one-word query whose variants hold at least this many postings gets a top list: ranking it
  * takes 0.1–1 ms, and such words ("tutorial", "live", "tu") are among the commonest queries.
@@ -38,6 +42,12 @@ export interface BuildOptions {
   readonly topListPostings?: number;
 }
 
+/**
+ * A kind's terms and postings, without its typo index and top lists: what a set of documents
+ * contributes, each posting's scores its document's alone (patch-index.ts merges such parts).
+ */
+export type KindPostings = Pick<KindIndex, 'keys' | 'terms' | 'frequency' | 'starts' | 'looseEnds' | 'docs' | 'scoreAll' | 'looseScoreStarts' | 'scoreLoose'>;
+
 
 /**
  * Two passes: the first tokenises every document once, finds the terms, their document frequencies
@@ -51,6 +61,18 @@ export interface BuildOptions {
  * search index in a rebuild").
  */
 function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptions): KindIndex {
+  return finishKind(postingsOfKind(kind, source), options);
+}
+
+/**
+ * The terms and postings of `source`'s documents, or of those of `only` alone (ids in ascending
+ * order; patch-index.ts): the first pass and the scoring pass of buildKind. A posting's scores are
+ * its document's own: BM25+'s term-frequency part over each field, its length against the field's
+ * typical length (KIND_SPECS), times the field's boost; the term's rarity is applied when a query
+ * is ranked (rank.ts). So a document indexed alone gets the same scores, to the last bit, as in
+ * the whole corpus.
+ */
+export function postingsOfKind(kind: SearchKind, source: DocumentSource, only?: Int32Array, release = only === undefined): KindPostings {
   const { keys } = source;
   const spec = KIND_SPECS[kind];
   const fields = spec.fields;
@@ -58,6 +80,7 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
   const loose = fields.map((f) => spec.looseFields.includes(f));
   const boosts = fields.map((f) => spec.boost[f] ?? 1);
   const n = source.count;
+  const indexed = only ? only.length : n;
   const table = new TermTable();
   // per term id: its documents over every field and over the short ones, and the last document
   // (+ 1) each was counted in
@@ -71,7 +94,8 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
   // the fields' code units where the source holds them so (no string made of each text)
   let packed = fields.map((_, f) => source.codeUnits?.(f));
   let descriptions = fields.map((_, f) => source.descriptionUtf8?.(f));
-  for (let d = 0; d < n; d++) {
+  for (let i = 0; i < indexed; i++) {
+    const d = only ? only[i]! : i;
     for (let f = 0; f < fieldCount; f++) {
       const from = tokens.length;
       const units = packed[f];
@@ -103,7 +127,7 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
   descriptions = [];
   const firstSeen = table.terms;
   const tokenIds = tokens.ids;
-  source.release?.(); // the text is not read again: its memory may go before the postings are made
+  if (release) source.release?.(); // the text is not read again: its memory may go before the postings are made
   // term ids in code-unit order (first-seen id of each), and the terms so
   const order = codeUnitOrder(firstSeen);
   const terms = Array.from(order, (id) => firstSeen[id]!);
@@ -115,18 +139,15 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
   const docs = new Int32Array(total);
   const scoreAll = new Float32Array(total);
   const scoreLoose = new Float32Array(looseScoreStarts[termCount]!);
-  const average = lengths.map((l) => Math.max(1, l.reduce((sum, x) => sum + x, 0) / Math.max(1, n)));
-  // the scoring pass works in first-seen ids, as the tokens are: each term's idf and where its
-  // next postings go are looked up by them (no id mapped per token)
-  const idf = new Float64Array(termCount);
+  const typical = fields.map((f) => spec.typicalLength[f]!);
+  // the scoring pass works in first-seen ids, as the tokens are: where each term's next postings
+  // go is looked up by them (no id mapped per token)
   // where the next posting of each term goes: in the short-field part, or after it; and where its short-field scores start
   const fillLoose = new Int32Array(termCount);
   const fillRest = new Int32Array(termCount);
   const looseScoreAt = new Int32Array(termCount);
   for (let id = 0; id < termCount; id++) {
     const old = order[id]!;
-    const df = frequency[id]!;
-    idf[old] = Math.log(1 + (n - df + 0.5) / (df + 0.5));
     fillLoose[old] = starts[id]!;
     fillRest[old] = looseEnds[id]!;
     looseScoreAt[old] = looseScoreStarts[id]! - starts[id]!;
@@ -141,11 +162,12 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
   const once = new Float64Array(fieldCount);
   const twice = new Float64Array(fieldCount);
   let at = 0;
-  for (let d = 0; d < n; d++) {
+  for (let i = 0; i < indexed; i++) {
+    const d = only ? only[i]! : i;
     let seenCount = 0;
     for (let f = 0; f < fieldCount; f++) {
       const length = lengths[f]![d]!;
-      const nf = (norm[f] = K1 * (1 - B + (B * length) / average[f]!));
+      const nf = (norm[f] = K1 * (1 - B + (B * length) / typical[f]!));
       once[f] = DELTA + (1 * (K1 + 1)) / (1 + nf);
       twice[f] = DELTA + (2 * (K1 + 1)) / (2 + nf);
       for (const end = at + length; at < end; at++) {
@@ -175,7 +197,7 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
         tf[s * fieldCount + f] = 0;
         // the same operations as for any count: the same score to the last bit
         const part = count === 1 ? once[f]! : count === 2 ? twice[f]! : DELTA + (count * (K1 + 1)) / (count + norm[f]!);
-        const score = boosts[f]! * idf[id]! * part;
+        const score = boosts[f]! * part;
         all += score;
         if (loose[f]) looseScore += score;
       }
@@ -191,11 +213,23 @@ function buildKind(kind: SearchKind, source: DocumentSource, options: BuildOptio
       }
     }
   }
+  return { keys, terms, frequency, starts, looseEnds, docs, scoreAll, looseScoreStarts, scoreLoose };
+}
+
+/**
+ * A kind's index from its postings: its typo index, and the top lists of the words that deserve
+ * one. `kept` says of a word whether its previous top list (`previous`) still holds: none of the
+ * terms it may stand for changed (patch-index.ts); the others are ranked.
+ */
+export function finishKind(postings: KindPostings, options: BuildOptions, previous?: ReadonlyMap<string, Ranking>, kept?: (word: string) => boolean): KindIndex {
+  const { terms, frequency, starts, looseEnds } = postings;
   const tops = new Map<string, Ranking>();
-  const index: KindIndex = { keys, terms, frequency, starts, looseEnds, docs, scoreAll, looseScoreStarts, scoreLoose, typos: typoIndexOf(terms, starts, looseEnds), tops };
+  const index: KindIndex = { ...postings, typos: typoIndexOf(terms, starts, looseEnds), tops };
   const least = options.topListPostings ?? TOP_LIST_POSTINGS;
   for (const word of topListWords(terms, frequency, least)) {
-    if (postingsOf(index, variantsOf(index, word, true)) >= least) tops.set(word, rankWords(index, [word], KEPT_MATCHES));
+    const before = previous?.get(word);
+    if (before && kept!(word)) tops.set(word, before);
+    else if (postingsOf(index, variantsOf(index, word, true)) >= least) tops.set(word, rankWords(index, [word], KEPT_MATCHES));
   }
   return index;
 }
@@ -241,7 +275,7 @@ function grown(array: Int32Array<ArrayBuffer>, least: number): Int32Array<ArrayB
 }
 
 /** Where each term's postings and short-field scores go, from its document counts (all fields; short fields). */
-function layoutOf(frequency: Int32Array, looseCount: Int32Array): Pick<KindIndex, 'starts' | 'looseEnds' | 'looseScoreStarts'> {
+export function layoutOf(frequency: Int32Array, looseCount: Int32Array): Pick<KindIndex, 'starts' | 'looseEnds' | 'looseScoreStarts'> {
   const terms = frequency.length;
   const starts = new Int32Array(terms + 1);
   const looseEnds = new Int32Array(terms);
@@ -487,7 +521,7 @@ export function decodedBuffers(decoded: DecodedSearchIndex): ArrayBuffer[] {
  * rebuilt) and a damaged file (arrays of the wrong size, postings naming no document, terms out of
  * order).
  */
-export function decodeSearchIndex(stored: string | Uint8Array): DecodedSearchIndex {
+export function decodeSearchIndex(stored: string | Uint8Array, options: { readonly typos?: boolean } = {}): DecodedSearchIndex {
   const bytes = typeof stored === 'string' ? undefined : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
   const textOf = (from: number, to: number) => (bytes ? bytes.toString('latin1', from, to) : (stored as string).slice(from, to));
   const length = bytes ? bytes.length : (stored as string).length;
@@ -534,7 +568,8 @@ export function decodeSearchIndex(stored: string | Uint8Array): DecodedSearchInd
       if (!(from >= 0 && from <= to && to <= kept)) throw new Error(`search index: ${k} top list ${i} is damaged`);
     }
     for (const id of topIds) if (!(id >= 0 && id < s.keys.length)) throw new Error(`search index: a ${k} top list names no document`);
-    const typos = typoIndexOf(s.terms, starts, looseEnds);
+    // a rebuild's worker reads the served index for its postings alone (patch-index.ts): no typo index
+    const typos = options.typos === false ? buildTypoIndex(s.terms, [], editsFor) : typoIndexOf(s.terms, starts, looseEnds);
     return {
       keys: packStrings(s.keys), terms: packStrings(s.terms), tops: packStrings(s.tops.map(String)),
       frequency, starts, looseEnds, docs,

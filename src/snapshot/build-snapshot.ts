@@ -37,7 +37,7 @@ import { currentSnapshotId, readBuiltFrom, removeLeftovers, withBuildLock } from
 import { createLap } from './build-progress.ts';
 import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { snapshotWhole, startChoosePrevious, type PreviousChoice } from './choose-previous.ts';
-import { copySearchIndex, packSearchDocuments, startSearchWorker, type SearchIndexTask } from './search-file.ts';
+import { copySearchIndex, packSearchDocuments, SEARCH_DIGESTS_FILE, servedSearchOf, startSearchWorker, type SearchFiles, type SearchIndexTask } from './search-file.ts';
 import { writeTextOffThread } from './write-text-off-thread.ts';
 import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, videoKeysOf, writePageInputs, type PageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
@@ -93,6 +93,11 @@ export interface Reuse {
   readonly linked: number;
   /** whether search.json was copied (the packed search documents did not change) */
   readonly search: boolean;
+  /**
+   * the search documents indexed anew when the served index was patched (their digest changed, or
+   * they are new: patch-index.ts), of every kind; undefined when it was copied or built whole
+   */
+  readonly searchIndexed?: number | undefined;
   /** sitemaps and feeds whose ETag was carried from the served snapshot, unrendered (their inputs did not change) */
   readonly siteFiles: number;
   /** why reading the previous page files stopped part way (a range failed its check) */
@@ -283,8 +288,8 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
 
 interface DataFiles {
   readonly model: FileRecord;
-  /** search.json's record: copied, or being written by its worker thread while the pages are (awaited before the manifest) */
-  readonly search: Promise<SearchFileRecord>;
+  /** the records of search.json and its documents' digests: copied, or being written by its worker thread while the pages are (awaited before the manifest) */
+  readonly search: Promise<SearchFiles>;
   /** whether search.json was copied from the served snapshot (its packed search documents are this build's) */
   readonly searchReused: boolean;
   /** whether the model data is the served snapshot's (same SHA-256) */
@@ -347,7 +352,7 @@ function copySameSearch({ tmp, choice: { reuse }, progress, lap }: Build): Pick<
   const documents = (reuse?.head.files[SEARCH_FILE] as Partial<SearchFileRecord> | undefined)?.documents;
   const copied = reuse && typeof documents === 'string' ? copySearchIndex(reuse, documents, join(tmp, SEARCH_FILE)) : undefined;
   if (!copied) return undefined;
-  progress(`search index copied from the served snapshot, its model data unchanged: ${(copied.size / 1e6).toFixed(1)} MB (${lap()})`);
+  progress(`search index copied from the served snapshot, its model data unchanged: ${(copied.search.size / 1e6).toFixed(1)} MB (${lap()})`);
   return { search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
 }
 
@@ -366,12 +371,14 @@ function writeSearch({ tmp, model, options, choice: { reuse }, progress, lap }: 
     // handed nothing, it writes nothing: ended without waiting
     void worker.stop();
     delete written.search;
-    progress(`search index copied from the served snapshot, its search documents unchanged (its worker stopped): ${(copied.size / 1e6).toFixed(1)} MB (${lap()})`);
+    progress(`search index copied from the served snapshot, its search documents unchanged (its worker stopped): ${(copied.search.size / 1e6).toFixed(1)} MB (${lap()})`);
     return { search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
   }
-  // nothing copied (other documents, no digest recorded, or the served copy could not be read or failed its check): the index is built
-  worker.index(documents);
-  progress(`search index started on a worker thread (${lap()})`);
+  // nothing copied (other documents, no digest recorded, or the served copy could not be read or
+  // failed its check): the index is built, patched from the served one when it has the digests of its documents
+  const served = reuse && servedSearchOf(reuse);
+  worker.index(documents, served);
+  progress(`search index started on a worker thread${served ? ', to patch the served one' : ''} (${lap()})`);
   let failure: { error: unknown } | undefined;
   worker.record.catch((error: unknown) => (failure = { error }));
   return {
@@ -382,6 +389,17 @@ function writeSearch({ tmp, model, options, choice: { reuse }, progress, lap }: 
     },
   };
 }
+
+/** How the search index was made: patched (what was indexed anew), or built whole (and why the served one was not patched). */
+function searchWay({ patch, refused }: SearchFiles): string {
+  if (patch) {
+    const { videos, channels, playlists } = patch;
+    return `patched from the served one: ${videos.indexed} videos, ${channels.indexed} channels and ${playlists.indexed} playlists indexed anew, ${videos.dropped + channels.dropped + playlists.dropped} documents dropped, ${videos.ranked + channels.ranked + playlists.ranked} top lists ranked again`;
+  }
+  return refused ? `built whole (the served one could not be patched: ${refused})` : 'built whole';
+}
+
+const indexedOf = ({ patch }: SearchFiles): number | undefined => patch && patch.videos.indexed + patch.channels.indexed + patch.playlists.indexed;
 
 /**
  * The same model data and code make the same snapshot: when the served one is whole (its manifest
@@ -467,13 +485,13 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   written.inputs = inputsWritten;
   progress(`${pages} pages written (${lap()})`);
   const search = await data.search;
-  if (!data.searchReused) progress(`search index written on its worker thread: ${(search.size / 1e6).toFixed(1)} MB (waited ${lap()} for it); writing manifest`);
+  if (!data.searchReused) progress(`search index written on its worker thread, ${searchWay(search)}: ${(search.search.size / 1e6).toFixed(1)} MB (waited ${lap()} for it); writing manifest`);
 
   const { packed, fingerprint } = build.derivedPacked;
   // numbers taken from the served derived.bin (checked whole when read) are its bytes: linked, not written again
   const servedDerived = build.derivedSource === 'served' ? build.choice.reuse?.head.files[DERIVED_FILE] : undefined;
   const derivedRecord = (servedDerived && linkDerivedFile(tmp, build.choice.reuse!.dir, servedDerived)) ?? writeDerivedFile(tmp, packed, fingerprint);
-  const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: await inputsWritten, [DERIVED_FILE]: derivedRecord };
+  const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search.search, [SEARCH_DIGESTS_FILE]: search.digests, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: await inputsWritten, [DERIVED_FILE]: derivedRecord };
   // the lines of the pages of the shards linked are copied from the served manifest (write-manifest.ts)
   const servedLines = build.choice.reuse?.manifestLines;
   const manifest = await writeManifest(join(tmp, MANIFEST_FILE), {
@@ -509,7 +527,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     unchanged,
     changed: changes.length,
     changesFile: written.changesFile,
-    reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, linked: counts.linked, search: data.searchReused, siteFiles: site.carried, stopped: writer.reuseStopped, rendered: true, derived: build.derivedSource === 'served', model: data.modelReuse },
+    reuse: { none: build.choice.none, pages: counts.reused, compressed: counts.compressed, copied: counts.copied, linked: counts.linked, search: data.searchReused, searchIndexed: indexedOf(search), siteFiles: site.carried, stopped: writer.reuseStopped, rendered: true, derived: build.derivedSource === 'served', model: data.modelReuse },
   };
 }
 

@@ -1,15 +1,34 @@
-// Worker thread of the build: indexes the search documents it is sent (search-index.ts) and writes
-// search.json while the main thread writes the model data and renders the pages (search-file.ts
-// startSearchWorker: started before the documents are packed, so its code loads meanwhile);
-// answers with the file's size and SHA-256. A failure is thrown: the main thread's build fails with it.
+// Worker thread of the build: indexes the search documents it is sent (search-index.ts), or patches
+// the served index with those whose digest changed (patch-index.ts), and writes search.json and the
+// documents' digests while the main thread writes the model data and renders the pages
+// (search-file.ts startSearchWorker: started before the documents are packed, so its code loads
+// meanwhile); answers with the files' sizes and SHA-256s. A served index that cannot be read or
+// patched is said so and the index built whole; any other failure is thrown: the main thread's
+// build fails with it.
 import { parentPort } from 'node:worker_threads';
+import { documentDigests } from '../search/document-digests.ts';
 import { sourcesOf } from '../search/packed-documents.ts';
-import { buildSearchIndexOf } from '../search/search-index.ts';
-import { writeSearchFile, type SearchIndexJob } from './search-file.ts';
+import { patchSearchIndex, type IndexPatch } from '../search/patch-index.ts';
+import { buildSearchIndexOf, type SearchIndex } from '../search/search-index.ts';
+import { readServedSearch, writeDigestsFile, writeSearchFile, type SearchIndexJob, type WrittenSearchFiles } from './search-file.ts';
 
-parentPort?.once('message', (job: { file: string; documents: SearchIndexJob['documents'] | undefined }) => {
+parentPort?.once('message', (job: { file: string; documents: SearchIndexJob['documents'] | undefined; served: SearchIndexJob['served'] }) => {
   const sources = sourcesOf(job.documents!);
   // the sources hold the text now, each kind's until it is tokenised (packed-documents.ts)
   job.documents = undefined;
-  parentPort!.postMessage(writeSearchFile(job.file, buildSearchIndexOf(sources)));
+  const digests = documentDigests(sources);
+  let index: SearchIndex | undefined;
+  let patch: IndexPatch | undefined;
+  let refused: string | undefined;
+  if (job.served) {
+    try {
+      const served = readServedSearch(job.served);
+      ({ index, patch } = patchSearchIndex(served.index, served.digests, sources, digests));
+    } catch (error) {
+      refused = (error as Error).message;
+    }
+  }
+  index ??= buildSearchIndexOf(sources);
+  const files: WrittenSearchFiles = { search: writeSearchFile(job.file, index), digests: writeDigestsFile(job.file, digests), patch, refused };
+  parentPort!.postMessage(files);
 });

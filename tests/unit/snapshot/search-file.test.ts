@@ -2,12 +2,12 @@
 // worker thread while the pages are rendered, it must hold exactly the bytes the index serialised
 // on the main thread holds, and a worker that fails must fail the build as any other step does:
 // nothing of it left, the served snapshot untouched.
-import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSnapshot, type BuildOptions } from '../../../src/snapshot/build-snapshot.ts';
 import { layoutOf, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
-import { packSearchDocuments, startSearchWorker } from '../../../src/snapshot/search-file.ts';
+import { packSearchDocuments, SEARCH_DIGESTS_FILE, startSearchWorker } from '../../../src/snapshot/search-file.ts';
 import { BASE_URL, catalogueOf, modelOf, rawChannel, rawPlaylist, rawVideo, tempDirs, video } from '../support/fixtures.ts';
 import { readManifest, readTree, runSql, serialSearchBytes, smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
 
@@ -117,12 +117,18 @@ describe('the search index of a build', () => {
       "DELETE FROM videos WHERE id = 'w10'",
       "UPDATE channels SET display_name = 'Carol Naïve' WHERE username = 'carol'",
     ];
+    // the documents each change indexes anew when the served index is patched: the changed ones alone
+    // (a private or removed video is only dropped; a renamed channel's videos and the channel itself)
+    const indexed = [1, 2, 0, 0, undefined];
     for (const [i, sql] of changes.entries()) {
       // with a new revision, as an import makes: the index is started before the model data is written
       runSql(options.catalogue, `${sql}; INSERT OR REPLACE INTO meta (key, value) VALUES ('revision', 'change ${i}')`);
       const incremental = await buildSnapshot(options);
       expect(incremental.reuse.none).toBeUndefined();
       expect(incremental.reuse.search).toBe(false);
+      expect(incremental.reuse.searchIndexed).toBeDefined();
+      expect(incremental.reuse.searchIndexed).toBeLessThan(incremental.videos);
+      if (indexed[i] !== undefined) expect(incremental.reuse.searchIndexed, sql).toBe(indexed[i]);
       const fresh = { ...options, distDir: join(dirs.make(), 'dist') };
       const full = await buildSnapshot({ ...fresh, full: true });
       expect(full.id).toBe(incremental.id);
@@ -133,9 +139,42 @@ describe('the search index of a build', () => {
     // an added video
     writeCatalogueFile(options.catalogue, [rawVideo('added', { channel: 'carol', title: 'An added talk on asyncio', publishedAt: '2026-03-30T10:00:00Z' })]);
     const added = await buildSnapshot(options);
+    expect(added.reuse.searchIndexed).toBe(1);
     const fresh = { ...options, distDir: join(dirs.make(), 'dist') };
     expect((await buildSnapshot({ ...fresh, full: true })).id).toBe(added.id);
     expect(readFileSync(join(snapshotDir(options, added.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);
+  });
+
+  it('is built whole, the full build\'s bytes, when the served digests of its documents are damaged or missing', async () => {
+    const options = setup();
+    const first = await buildSnapshot(options);
+    const digestsFile = join(snapshotDir(options, first.id), SEARCH_DIGESTS_FILE);
+    expect(readManifest(snapshotDir(options, first.id)).files[SEARCH_DIGESTS_FILE]!.size).toBe(readFileSync(digestsFile).length);
+    const cases: [string, (id: string) => void][] = [
+      ['does not match its manifest', (id) => {
+        const file = join(snapshotDir(options, id), SEARCH_DIGESTS_FILE);
+        const bytes = readFileSync(file);
+        bytes[20] = bytes[20]! ^ 1;
+        writeFileSync(file, bytes);
+      }],
+      ['ENOENT', (id) => rmSync(join(snapshotDir(options, id), SEARCH_DIGESTS_FILE))],
+    ];
+    let served = first.id;
+    for (const [i, [reason, damage]] of cases.entries()) {
+      damage(served);
+      runSql(options.catalogue, `UPDATE videos SET title = 'Pytest, renamed ${i}' WHERE id = 'w4'; INSERT OR REPLACE INTO meta (key, value) VALUES ('revision', 'damaged ${i}')`);
+      const said: string[] = [];
+      const rebuilt = await buildSnapshot({ ...options, onProgress: (m) => said.push(m) });
+      expect(rebuilt.reuse.searchIndexed, reason).toBeUndefined();
+      expect(said.join('\n')).toMatch(new RegExp(`built whole \\(the served one could not be patched: .*${reason}`));
+      const fresh = { ...options, distDir: join(dirs.make(), 'dist') };
+      expect((await buildSnapshot({ ...fresh, full: true })).id).toBe(rebuilt.id);
+      expect(readFileSync(join(snapshotDir(options, rebuilt.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);
+      served = rebuilt.id;
+    }
+    // the next rebuild patches again, from the digests the last build wrote
+    runSql(options.catalogue, "UPDATE videos SET title = 'Pytest, renamed again' WHERE id = 'w4'; INSERT OR REPLACE INTO meta (key, value) VALUES ('revision', 'again')");
+    expect((await buildSnapshot(options)).reuse.searchIndexed).toBe(1);
   });
 
   it('fails the build when its worker fails (out of its heap), removing what the build wrote and leaving the served snapshot serving', async () => {
