@@ -45,16 +45,22 @@ export function patchSearchIndex(served: SearchIndex, servedDigests: DocumentDig
 export function patchKind(kind: SearchKind, served: KindIndex, servedDigests: string, source: DocumentSource, digests: string, options: BuildOptions): { index: KindIndex; patch: KindPatch } {
   const oldKeys = served.keys;
   const newKeys = source.keys;
-  const oldIds = new Map<string, number>();
-  oldKeys.forEach((key, id) => oldIds.set(key, id));
+  // the same documents under the same ids (the common rebuild: some texts changed, none added, removed or moved)
+  const sameIds = newKeys.length === oldKeys.length && newKeys.every((key, d) => oldKeys[d] === key);
+  let oldIdOf = (d: number): number | undefined => d;
+  if (!sameIds) {
+    const oldIds = new Map<string, number>();
+    oldKeys.forEach((key, id) => oldIds.set(key, id));
+    oldIdOf = (d) => oldIds.get(newKeys[d]!);
+  }
   // served id → new id of the documents kept (-1: changed or removed)
   const renumbered = new Int32Array(oldKeys.length).fill(-1);
   const indexed: number[] = [];
   let last = -1;
   let inOrder = true;
   for (let d = 0; d < newKeys.length; d++) {
-    const old = oldIds.get(newKeys[d]!);
-    if (old !== undefined && digests.startsWith(servedDigests.slice(old * DIGEST_CHARS, (old + 1) * DIGEST_CHARS), d * DIGEST_CHARS)) {
+    const old = oldIdOf(d);
+    if (old !== undefined && sameDigest(servedDigests, old, digests, d)) {
       renumbered[old] = d;
       if (old < last) inOrder = false;
       last = old;
@@ -70,7 +76,6 @@ export function patchKind(kind: SearchKind, served: KindIndex, servedDigests: st
   const added = postingsOfKind(kind, source, Int32Array.from(indexed));
   const { postings, changed } = merged(served, renumbered, added, newKeys);
   // the same documents under the same ids: a top list whose word may stand for no changed term is the served one
-  const sameIds = newKeys.length === oldKeys.length && newKeys.every((key, d) => oldKeys[d] === key);
   let ranked = 0;
   const index = finishKind(postings, options, sameIds ? served.tops : undefined, (word) => {
     const keep = !changed.some((term) => mayStandFor(word, term));
@@ -79,6 +84,12 @@ export function patchKind(kind: SearchKind, served: KindIndex, servedDigests: st
   });
   if (!sameIds) ranked = index.tops.size;
   return { index, patch: { indexed: indexed.length, dropped, ranked } };
+}
+
+/** Whether document `a`'s digest in `digestsA` is document `b`'s in `digestsB` (no string made). */
+function sameDigest(digestsA: string, a: number, digestsB: string, b: number): boolean {
+  for (let i = 0, x = a * DIGEST_CHARS, y = b * DIGEST_CHARS; i < DIGEST_CHARS; i++) if (digestsA.charCodeAt(x + i) !== digestsB.charCodeAt(y + i)) return false;
+  return true;
 }
 
 /**

@@ -224,7 +224,9 @@ export function postingsOfKind(kind: SearchKind, source: DocumentSource, only?: 
 export function finishKind(postings: KindPostings, options: BuildOptions, previous?: ReadonlyMap<string, Ranking>, kept?: (word: string) => boolean): KindIndex {
   const { terms, frequency, starts, looseEnds } = postings;
   const tops = new Map<string, Ranking>();
-  const index: KindIndex = { ...postings, typos: typoIndexOf(terms, starts, looseEnds), tops };
+  // the typo index made when a top list is ranked (a patch that ranks none makes none: search.json does not hold it)
+  let typos: TypoIndex | undefined;
+  const index: KindIndex = { ...postings, get typos() { return (typos ??= typoIndexOf(terms, starts, looseEnds)); }, tops };
   const least = options.topListPostings ?? TOP_LIST_POSTINGS;
   for (const word of topListWords(terms, frequency, least)) {
     const before = previous?.get(word);
