@@ -12,19 +12,31 @@ export const DIGEST_CHARS = 22;
 /** Every kind's digests, each kind's one string of DIGEST_CHARS characters a document, in document order. */
 export type DocumentDigests = Readonly<Record<SearchKind, string>>;
 
+/** Every kind's documents as the digests file records them: their keys, and their digests in the same order. */
+export type KeyedDigests = Readonly<Record<SearchKind, { readonly keys: readonly string[]; readonly digests: string }>>;
+
 /** Frame tags: the encoding of a field's bytes, so that no two framings read alike. */
 const UTF16 = 1;
 const UTF8 = 2;
 const FRAME_HEAD = 5;
 
-/** The digests of `source`'s documents, as one string (document d's at d × DIGEST_CHARS). */
-export function digestsOf(kind: SearchKind, source: DocumentSource): string {
+/**
+ * The digests of `source`'s documents, as one string (document d's at d × DIGEST_CHARS); of those
+ * `include` names alone, when given (the others' are taken from elsewhere: `otherwise`).
+ */
+export function digestsOf(kind: SearchKind, source: DocumentSource, include?: (d: number) => boolean, otherwise?: (d: number) => string): string {
   const fields = KIND_SPECS[kind].fields.length;
   const units = Array.from({ length: fields }, (_, f) => source.codeUnits?.(f));
   const utf8 = Array.from({ length: fields }, (_, f) => source.descriptionUtf8?.(f));
   let frame = Buffer.alloc(1 << 16);
   const digests: string[] = [];
   for (let d = 0; d < source.count; d++) {
+    if (include && !include(d)) {
+      const digest = otherwise!(d);
+      if (digest.length !== DIGEST_CHARS) throw new Error(`search digests: no digest for ${kind} document ${source.keys[d]}`);
+      digests.push(digest);
+      continue;
+    }
     let at = 0;
     for (let f = 0; f < fields; f++) {
       const packed = units[f];
@@ -55,29 +67,56 @@ export function digestsOf(kind: SearchKind, source: DocumentSource): string {
   return digests.join('');
 }
 
-/** Every kind's digests. */
-export function documentDigests(sources: Readonly<Record<SearchKind, DocumentSource>>): DocumentDigests {
-  return { videos: digestsOf('videos', sources.videos), channels: digestsOf('channels', sources.channels), playlists: digestsOf('playlists', sources.playlists) };
+/**
+ * Every kind's keyed digests: of every document, or of those `include` names, the others' taken
+ * from `served` by key (a document `include` leaves out must have one there).
+ */
+export function documentDigests(sources: Readonly<Record<SearchKind, DocumentSource>>, include?: Readonly<Record<SearchKind, (d: number) => boolean>>, served?: KeyedDigests): KeyedDigests {
+  const kind = (k: SearchKind) => {
+    const source = sources[k];
+    const byKey = include && served ? digestByKey(served[k]) : undefined;
+    return { keys: source.keys, digests: digestsOf(k, source, include?.[k], byKey && ((d) => byKey(source.keys[d]!))) };
+  };
+  return { videos: kind('videos'), channels: kind('channels'), playlists: kind('playlists') };
 }
 
-/** The digests as their file's text (search-file.ts SEARCH_DIGESTS_FILE): one line of ASCII JSON. */
-export function serialiseDigests(digests: DocumentDigests): string {
+/** The keyed digests as their file's text (search-file.ts SEARCH_DIGESTS_FILE): one line of JSON. */
+export function serialiseDigests(digests: KeyedDigests): string {
   return `${JSON.stringify({ format: 1, videos: digests.videos, channels: digests.channels, playlists: digests.playlists })}\n`;
 }
 
+/** Whether two keyed digests are the same documents: the same keys in the same order, each with the same digest. */
+export function sameDocuments(a: KeyedDigests, b: KeyedDigests): boolean {
+  return SEARCH_KINDS.every((k) => a[k].digests === b[k].digests && a[k].keys.length === b[k].keys.length && a[k].keys.every((key, d) => b[k].keys[d] === key));
+}
+
+/** The digests of a kind by key: the digest of the document of `key`, or '' when there is none. */
+export function digestByKey(kind: { readonly keys: readonly string[]; readonly digests: string }): (key: string) => string {
+  const at = new Map<string, number>();
+  kind.keys.forEach((key, d) => at.set(key, d));
+  return (key) => {
+    const d = at.get(key);
+    return d === undefined ? '' : kind.digests.slice(d * DIGEST_CHARS, (d + 1) * DIGEST_CHARS);
+  };
+}
+
 /**
- * The digests read from their file's text, each kind's checked to hold one digest per document of
- * `counts` (the served index's); throws when the file is not such a text. (Its bytes were checked
+ * The keyed digests read from their file's text, each kind's checked to hold a key (a string) and
+ * one digest per document; throws when the file is not such a text. (Its bytes were checked
  * against the served manifest first; a digest of other characters would only match none.)
  */
-export function parseDigests(text: string, counts: Readonly<Record<SearchKind, number>>): DocumentDigests {
+export function parseDigests(text: string): KeyedDigests {
   const parsed = JSON.parse(text) as Partial<Record<string, unknown>>;
   if (parsed['format'] !== 1) throw new Error('search digests: unknown format');
-  const digests = {} as Record<SearchKind, string>;
+  const result = {} as Record<SearchKind, { keys: string[]; digests: string }>;
   for (const kind of SEARCH_KINDS) {
-    const value = parsed[kind];
-    if (typeof value !== 'string' || value.length !== counts[kind] * DIGEST_CHARS) throw new Error(`search digests: the ${kind} digests do not match the index's documents`);
-    digests[kind] = value;
+    const value = parsed[kind] as { keys?: unknown; digests?: unknown } | undefined;
+    const keys = value?.keys;
+    const digests = value?.digests;
+    if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string') || typeof digests !== 'string' || digests.length !== keys.length * DIGEST_CHARS) {
+      throw new Error(`search digests: the ${kind} digests do not match their keys`);
+    }
+    result[kind] = { keys: keys as string[], digests };
   }
-  return digests;
+  return result;
 }

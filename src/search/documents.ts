@@ -3,6 +3,7 @@
 // Unlisted and private records are not documents, so no search can find them. Long descriptions
 // are indexed by their first 1,000 characters, which bounds the index without losing what a
 // description is about.
+import type { Changes } from '../catalogue/change-log.ts';
 import type { Model } from '../model/build-model.ts';
 import { StoredVideo } from '../model/stored-video.ts';
 
@@ -106,6 +107,31 @@ function spaced(strings: readonly string[], out: string[]): number {
   return length;
 }
 
+/** The model's items each kind's documents are made of, in document order: public videos newest first, channels, public playlists. */
+function documentItems(model: Model) {
+  return {
+    latest: model.orders.latest,
+    channels: [...model.channels.values()],
+    playlists: [...model.playlists.values()].filter((p) => p.playlist.privacy === 'public'),
+  };
+}
+
+/**
+ * Which documents (by their place in searchSources' order) are made of a record the change log
+ * names (`changes`: the records changed since a served snapshot): a video's document of its video
+ * record (tags included) and its channel's (the creator's name and username), a channel's of its
+ * record, a playlist's of its record. The others are the served index's documents, unchanged
+ * (search-file.ts packChangedDocuments).
+ */
+export function documentsNamedBy(model: Model, changes: Changes): Readonly<Record<SearchKind, (d: number) => boolean>> {
+  const { latest, channels, playlists } = documentItems(model);
+  return {
+    videos: (d) => changes.video.has(latest[d]!.video.id) || changes.channel.has(latest[d]!.video.channel),
+    channels: (d) => changes.channel.has(channels[d]!.channel.username),
+    playlists: (d) => changes.playlist.has(playlists[d]!.playlist.id),
+  };
+}
+
 /**
  * Each kind's documents read straight from the model, in document order: the key of each and the
  * text of each indexed field (KIND_SPECS order), made when asked for and never held as objects.
@@ -116,9 +142,7 @@ function spaced(strings: readonly string[], out: string[]): number {
  */
 export function searchSources(model: Model): KindSources {
   const short = shortDescription;
-  const latest = model.orders.latest;
-  const channels = [...model.channels.values()];
-  const playlists = [...model.playlists.values()].filter((p) => p.playlist.privacy === 'public');
+  const { latest, channels, playlists } = documentItems(model);
   const source = <T>(items: readonly T[], key: (item: T) => string, fields: readonly FieldPieces<T>[], descriptions?: { field: number; bytes: (item: T) => Uint8Array | undefined }): DocumentSource => ({
     keys: items.map(key),
     count: items.length,

@@ -9,7 +9,6 @@
 // its kind is tokenised. UTF-16 keeps every string exactly (a lone surrogate too, which UTF-8
 // would replace), so the index is the one built from the documents themselves; a description's
 // UTF-8 is the model's own (StoredVideo.description decodes those very bytes), so it is exact too.
-import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
 import { DESCRIPTION_CHARS, KIND_SPECS, SEARCH_KINDS, shortDescription, type SearchKind } from './documents.ts';
 import { runSteps } from '../model/steps.ts';
@@ -99,7 +98,7 @@ function utf8Of(views: (Uint8Array | undefined)[], ends: Int32Array): PackedDesc
  * are copied as they are. Writing each text on its own (a call per text) and making a string of
  * each video's tags, creator and description took most of the rest.
  */
-function packKind(source: DocumentSource, fieldCount: number): PackedField[] {
+function packKind(source: DocumentSource, fieldCount: number, include?: (d: number) => boolean): PackedField[] {
   const n = source.count;
   const gathered: Gathered[] = [];
   const descriptions: ((d: number) => Uint8Array | undefined)[] = [];
@@ -109,6 +108,11 @@ function packKind(source: DocumentSource, fieldCount: number): PackedField[] {
     gathered.push(bytesOf ? { views: new Array<Uint8Array | undefined>(n), ends: new Int32Array(n), at: 0 } : { pieces: [], ends: new Int32Array(n), at: 0 });
   }
   for (let d = 0; d < n; d++) {
+    if (include && !include(d)) {
+      // left out: an empty value (its digest and postings are the served index's)
+      for (let f = 0; f < fieldCount; f++) gathered[f]!.ends[d] = gathered[f]!.at;
+      continue;
+    }
     for (let f = 0; f < fieldCount; f++) {
       const g = gathered[f]!;
       if ('views' in g) {
@@ -127,46 +131,19 @@ function packKind(source: DocumentSource, fieldCount: number): PackedField[] {
   return gathered.map((g) => ('views' in g ? utf8Of(g.views, g.ends) : utf16Of(g.pieces, g.ends, g.at)));
 }
 
-/** The documents of every kind packed, from their sources (documents.ts searchSources: straight from the model). */
-export function packSources(sources: KindSources): PackedDocuments {
-  const kind = (k: SearchKind): PackedKind => ({ keys: packStrings(sources[k].keys), fields: packKind(sources[k], KIND_SPECS[k].fields.length) });
+/**
+ * The documents of every kind packed, from their sources (documents.ts searchSources: straight from
+ * the model): every document's key, and the text of every document or of those `include` names
+ * (the others' values are empty: a rebuild's worker takes them from the served index, patch-index.ts).
+ */
+export function packSources(sources: KindSources, include?: Readonly<Record<SearchKind, (d: number) => boolean>>): PackedDocuments {
+  const kind = (k: SearchKind): PackedKind => ({ keys: packStrings(sources[k].keys), fields: packKind(sources[k], KIND_SPECS[k].fields.length, include?.[k]) });
   return { videos: kind('videos'), channels: kind('channels'), playlists: kind('playlists') };
 }
 
 /** The documents held as objects (searchDocuments), packed. */
 export function packDocuments(docs: KindDocuments): PackedDocuments {
   return packSources(documentSources(docs));
-}
-
-/**
- * The SHA-256 (hex) of the packed documents: of every byte the search index worker is handed and
- * indexes (the worker reads nothing else that shapes the index: src/snapshot/search-index-worker.ts),
- * framed so that no two packings share it (each buffer's kind, field, encoding and length before
- * its bytes). A build compares it with the one the served snapshot recorded for its search.json
- * and copies that file when they are equal (src/snapshot/search-file.ts copySearchIndex). Taken
- * before the buffers are transferred; the ends as this platform holds them (the snapshot is
- * reused only on the machine and by the code that built it).
- */
-export function packedDigest(packed: PackedDocuments): string {
-  const hash = createHash('sha256');
-  const bytes = (label: string, view: ArrayBufferView) => {
-    hash.update(`${label} ${view.byteLength}\n`);
-    hash.update(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
-  };
-  hash.update(`search documents: ${SEARCH_KINDS.join(' ')}\n`);
-  for (const k of SEARCH_KINDS) {
-    const { keys, fields } = packed[k];
-    hash.update(`${k} keys ${keys.text.length} ${fields.length} fields\n`);
-    // as UTF-16 code units, so that a lone surrogate is hashed as it is (UTF-8 would replace it)
-    hash.update(keys.text, 'utf16le');
-    bytes(`${k} key ends`, keys.ends);
-    fields.forEach((field, f) => {
-      if ('utf8' in field) bytes(`${k} field ${f} utf8`, field.utf8);
-      else bytes(`${k} field ${f} utf16`, field.utf16);
-      bytes(`${k} field ${f} ends`, field.ends);
-    });
-  }
-  return hash.digest('hex');
 }
 
 /** The buffers of the packed documents (each once), which postMessage transfers instead of copying. */

@@ -5,7 +5,7 @@
 // full build makes, byte for byte: the same terms in the same order, each term's postings in the
 // same order with the same scores. Top lists are kept when none of the terms their word may stand
 // for changed, else ranked again (docs/search.md, "The index in a rebuild").
-import { DIGEST_CHARS, type DocumentDigests } from './document-digests.ts';
+import { DIGEST_CHARS, type KeyedDigests } from './document-digests.ts';
 import { SEARCH_KINDS, type DocumentSource, type KindSources, type SearchKind } from './documents.ts';
 import type { KindIndex, SearchIndex } from './kind-index.ts';
 import { editsFor } from './rank.ts';
@@ -21,15 +21,28 @@ export interface KindPatch {
 
 export type IndexPatch = Readonly<Record<SearchKind, KindPatch>>;
 
+export interface PatchOptions extends BuildOptions {
+  /**
+   * false when the sources hold the text of the documents whose digest is not the served one's
+   * alone (search-file.ts packChangedDocuments): a kind that must be indexed whole then cannot be,
+   * and the patch throws
+   */
+  readonly complete?: boolean;
+}
+
 /**
  * The index of `sources` from `served` (an index of the same code's format) and the digests of
  * both: each kind patched (patchKind). The result is buildSearchIndexOf(sources)'s.
  */
-export function patchSearchIndex(served: SearchIndex, servedDigests: DocumentDigests, sources: KindSources, digests: DocumentDigests, options: BuildOptions = {}): { index: SearchIndex; patch: IndexPatch } {
+export function patchSearchIndex(served: SearchIndex, servedDigests: KeyedDigests, sources: KindSources, digests: KeyedDigests, options: PatchOptions = {}): { index: SearchIndex; patch: IndexPatch } {
+  for (const kind of SEARCH_KINDS) {
+    const keys = served[kind].keys;
+    if (servedDigests[kind].keys.length !== keys.length || !servedDigests[kind].keys.every((key, d) => keys[d] === key)) throw new Error(`the served ${kind} digests are not of its index's documents`);
+  }
   const index = {} as Record<SearchKind, KindIndex>;
   const patch = {} as Record<SearchKind, KindPatch>;
   for (const kind of SEARCH_KINDS) {
-    const result = patchKind(kind, served[kind], servedDigests[kind], sources[kind], digests[kind], options);
+    const result = patchKind(kind, served[kind], servedDigests[kind].digests, sources[kind], digests[kind].digests, options);
     index[kind] = result.index;
     patch[kind] = result.patch;
   }
@@ -42,7 +55,7 @@ export function patchSearchIndex(served: SearchIndex, servedDigests: DocumentDig
  * it), so their postings stay sorted when renumbered; when they do not (a video's date changed its
  * place among the newest), the kind is indexed whole.
  */
-export function patchKind(kind: SearchKind, served: KindIndex, servedDigests: string, source: DocumentSource, digests: string, options: BuildOptions): { index: KindIndex; patch: KindPatch } {
+export function patchKind(kind: SearchKind, served: KindIndex, servedDigests: string, source: DocumentSource, digests: string, options: PatchOptions): { index: KindIndex; patch: KindPatch } {
   const oldKeys = served.keys;
   const newKeys = source.keys;
   // the same documents under the same ids (the common rebuild: some texts changed, none added, removed or moved)
@@ -70,6 +83,7 @@ export function patchKind(kind: SearchKind, served: KindIndex, servedDigests: st
   }
   const dropped = oldKeys.length - (newKeys.length - indexed.length);
   if (!inOrder) {
+    if (options.complete === false) throw new Error(`${kind} documents moved in the order, and not every one's text is at hand`);
     const index = finishKind(postingsOfKind(kind, source, undefined, false), options);
     return { index, patch: { indexed: newKeys.length, dropped: oldKeys.length, ranked: index.tops.size } };
   }

@@ -24,7 +24,7 @@ import { diffPages } from './diff-manifests.ts';
 import { diffSiteFiles, readSiteFileStamps, SITE_FILES_FILE, stampSiteFiles, writeSiteFileStamps } from './site-file-stamps.ts';
 import { describeDiskFault } from './disk-faults.ts';
 import { layoutOf, type Layout, MANIFEST_FILE, MODEL_FILE, pageFileName, pageShardsOf, SEARCH_FILE, type PageKind } from './layout.ts';
-import type { FileRecord, SearchFileRecord } from './manifest.ts';
+import type { FileRecord } from './manifest.ts';
 import { modelPieces } from './model-data.ts';
 import { openModelReuse, servedMark, startServedReading, type ServedReading } from './model-reuse.ts';
 import { createPageWriter, type PageWriter, type ReusablePages } from './page-writer.ts';
@@ -37,7 +37,8 @@ import { currentSnapshotId, readBuiltFrom, removeLeftovers, withBuildLock } from
 import { createLap } from './build-progress.ts';
 import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { snapshotWhole, startChoosePrevious, type PreviousChoice } from './choose-previous.ts';
-import { copySearchIndex, packSearchDocuments, SEARCH_DIGESTS_FILE, servedSearchOf, startSearchWorker, type SearchFiles, type SearchIndexTask } from './search-file.ts';
+import { copySearchIndex, NEEDS_EVERY_DOCUMENT, packChangedDocuments, packSearchDocuments, readServedDigests, SEARCH_DIGESTS_FILE, servedSearchOf, startSearchWorker, type SearchFiles, type SearchIndexTask } from './search-file.ts';
+import type { KeyedDigests } from '../search/document-digests.ts';
 import { writeTextOffThread } from './write-text-off-thread.ts';
 import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, videoKeysOf, writePageInputs, type PageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
@@ -302,22 +303,14 @@ interface DataFiles {
 /**
  * The search index and the model data. The index is built on a worker thread (search-file.ts),
  * which writes search.json while this thread writes the model data, stamps the site files and
- * renders the pages: its time hides behind theirs on a machine with a second core. When the packed
- * search documents, everything the index is made from, have the digest the served snapshot records
- * for its search.json (a change of counts, comments or pages only), search.json is copied from it
- * instead and the worker stopped (docs/architecture.md, "Incremental builds"). That is known once
- * the documents are packed, before the model data is written; the worker is started before the
- * packing so that its code loads meanwhile, unless the served snapshot was built from this very
- * catalogue revision for this base URL (nothing was imported since: the documents are most likely
- * the same, and the worker would most likely be stopped unused); a guess either way, only the digest decides.
+ * renders the pages: its time hides behind theirs on a machine with a second core. When the served
+ * snapshot has the digests of its search documents, only the documents the change log names are
+ * packed; when every document is then the served one, search.json is copied, else the worker
+ * patches the served index (docs/architecture.md, "Incremental builds").
  */
 async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFiles> {
-  const { tmp, input, derived, options, layout, choice: { reuse }, progress, lap, videoInputs, keysByIndex } = build;
-  const builtFrom = reuse && readBuiltFrom(layout.root);
-  const likelySame = reuse !== undefined && builtFrom?.snapshot === reuse.id && builtFrom.catalogueRevision === input.revision && reuse.head.baseUrl === options.baseUrl;
-  // an unchanged catalogue most likely makes the served model data again, which makes the same search
-  // documents: the index is then copied after it without packing them (below), else started now
-  let search = likelySame ? undefined : writeSearch(build, written);
+  const { tmp, input, derived, options, choice: { reuse }, progress, lap, videoInputs, keysByIndex } = build;
+  const search = writeSearch(build, written);
   progress(`writing model data and every video's input key`);
   const key = videoInputKeys(options.baseUrl);
   // the lines and keys of the records that did not change since the served snapshot are taken from it (model-reuse.ts)
@@ -338,51 +331,57 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
     ? `${taken.reuse.changes.count} records changed since the served snapshot (change log); ${counts.videoLines} video and ${counts.commentLines} comment lines copied, ${counts.keys} keys taken`
     : `every line made (${taken.none})`}`);
   const modelReused = reuse?.head.files[MODEL_FILE]?.sha256 === model.sha256;
-  search ??= (modelReused && copySameSearch(build)) || writeSearch(build, written);
   return { model, modelReused, ...search, modelReuse };
 }
 
 /**
- * The served search.json, when the model data is the served snapshot's: the same model data makes
- * the same search documents (they are read from it), so the digest the served manifest records is
- * this build's, and the copy is checked against that manifest as any other. Spares packing the
- * documents in a rebuild of an unchanged catalogue; undefined when it cannot copy.
+ * search.json and its documents' digests: copied from the served snapshot when this build's search
+ * documents are the served ones, else built on the worker (search-file.ts): handed the documents the
+ * change log names, to patch the served index with, when the served snapshot has their digests
+ * (and every document, should that patch be refused: NEEDS_EVERY_DOCUMENT); every document, to
+ * index whole, otherwise. The worker is stopped by cleanUp after a failure.
  */
-function copySameSearch({ tmp, choice: { reuse }, progress, lap }: Build): Pick<DataFiles, 'search' | 'searchReused' | 'checkSearch'> | undefined {
-  const documents = (reuse?.head.files[SEARCH_FILE] as Partial<SearchFileRecord> | undefined)?.documents;
-  const copied = reuse && typeof documents === 'string' ? copySearchIndex(reuse, documents, join(tmp, SEARCH_FILE)) : undefined;
-  if (!copied) return undefined;
-  progress(`search index copied from the served snapshot, its model data unchanged: ${(copied.search.size / 1e6).toFixed(1)} MB (${lap()})`);
-  return { search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
-}
-
-/**
- * search.json: the search documents packed (search-file.ts packSearchDocuments), then copied from
- * the served snapshot when they have the digest it records (copySearchIndex), else handed to the
- * worker, started before the packing (it loads its code meanwhile); the worker is stopped when the
- * index is copied (it writes nothing after), and by cleanUp after a failure.
- */
-function writeSearch({ tmp, model, options, choice: { reuse }, progress, lap }: Build, written: Leftovers): Pick<DataFiles, 'search' | 'searchReused' | 'checkSearch'> {
+function writeSearch(build: Build, written: Leftovers): Pick<DataFiles, 'search' | 'searchReused' | 'checkSearch'> {
+  const { tmp, model, input, options, choice: { reuse }, progress, lap } = build;
   const file = join(tmp, SEARCH_FILE);
-  const worker = (written.search = startSearchWorker(file, options.searchLimits));
-  const documents = packSearchDocuments(model);
-  const copied = reuse && copySearchIndex(reuse, documents.digest, file);
-  if (copied) {
-    // handed nothing, it writes nothing: ended without waiting
-    void worker.stop();
-    delete written.search;
-    progress(`search index copied from the served snapshot, its search documents unchanged (its worker stopped): ${(copied.search.size / 1e6).toFixed(1)} MB (${lap()})`);
-    return { search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
+  const files = reuse && servedSearchOf(reuse);
+  let servedDigests: KeyedDigests | undefined;
+  try {
+    servedDigests = files && readServedDigests(files);
+  } catch (error) {
+    progress(`the served search documents' digests cannot be used (${(error as Error).message}): every document packed`);
   }
-  // nothing copied (other documents, no digest recorded, or the served copy could not be read or
-  // failed its check): the index is built, patched from the served one when it has the digests of its documents
-  const served = reuse && servedSearchOf(reuse);
-  worker.index(documents, served);
-  progress(`search index started on a worker thread${served ? ', to patch the served one' : ''} (${lap()})`);
+  const served = files && servedDigests ? { files, digests: servedDigests } : undefined;
+  /** a worker handed every document: to patch the served index when there is one, else to index them whole */
+  const everyDocument = () => {
+    const worker = (written.search = startSearchWorker(file, options.searchLimits));
+    worker.index({ documents: packSearchDocuments(model), complete: true, served });
+    return worker.record;
+  };
+  let record: Promise<SearchFiles>;
+  if (served) {
+    const changed = packChangedDocuments(model, input.changed.changes, served.digests);
+    const copied = copySearchIndex(served.files, served.digests, changed.digests, file);
+    if (copied) {
+      progress(`search index copied from the served snapshot, its search documents unchanged (${changed.packed} packed): ${(copied.search.size / 1e6).toFixed(1)} MB (${lap()})`);
+      return { search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
+    }
+    const worker = (written.search = startSearchWorker(file, options.searchLimits));
+    worker.index({ documents: changed.documents, complete: changed.complete, digests: changed.digests, served });
+    progress(`search index started on a worker thread, to patch the served one with the documents that changed (${changed.packed} packed) (${lap()})`);
+    record = changed.complete ? worker.record : worker.record.catch((error: Error & { code?: string }) => {
+      if (error.code !== NEEDS_EVERY_DOCUMENT) throw error;
+      progress(`${error.message}: every document packed`);
+      return everyDocument();
+    });
+  } else {
+    record = everyDocument();
+    progress(`search index started on a worker thread (${lap()})`);
+  }
   let failure: { error: unknown } | undefined;
-  worker.record.catch((error: unknown) => (failure = { error }));
+  record.catch((error: unknown) => (failure = { error }));
   return {
-    search: worker.record,
+    search: record,
     searchReused: false,
     checkSearch: () => {
       if (failure) throw failure.error;

@@ -38,16 +38,6 @@ export interface FileRecord {
   readonly sha256: string;
 }
 
-/**
- * search.json's record: also the SHA-256 of the packed search documents it is the index of
- * (src/search/packed-documents.ts packedDigest), so that a rebuild whose documents have it copies
- * the file instead of building it (src/snapshot/search-file.ts copySearchIndex). A snapshot
- * built before it was recorded has none: its index is not copied.
- */
-export interface SearchFileRecord extends FileRecord {
-  readonly documents: string;
-}
-
 export interface Manifest {
   readonly format: typeof MANIFEST_FORMAT;
   readonly apiVersion: string;

@@ -1,59 +1,62 @@
-// The snapshot's search index file (search.json) and its documents' digests (SEARCH_DIGESTS_FILE):
-// built from the model's search documents on a worker thread while the main thread renders the
-// pages (search-index-worker.ts), patched there from the served index when one of the same code is
-// at hand (only the documents whose digest changed are indexed: patch-index.ts), or copied from
-// the served snapshot when the packed documents it was built from are this build's (their SHA-256,
-// recorded with the file: manifest.ts SearchFileRecord; docs/architecture.md, "Incremental
-// builds"). Every way the bytes are those of serialiseSearchIndex(buildSearchIndex(model)).
+// The snapshot's search index (search.json) and its documents' keys and digests
+// (SEARCH_DIGESTS_FILE, document-digests.ts). A rebuild that has the served snapshot's digests packs
+// the text of only the documents the change log says may have changed (and of those the served
+// index does not have), takes every other document's digest from the served file, and then:
+// copies the served search.json when every document is the served one (same keys, same digests),
+// or has the worker patch the served index with the documents whose digest changed
+// (search-index-worker.ts, patch-index.ts). Any other build packs every document and the worker
+// indexes them whole. The worker runs while the main thread writes the model data and renders the
+// pages. Every way the bytes are those of serialiseSearchIndex(buildSearchIndex(model))
+// (docs/architecture.md, "Incremental builds").
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { Changes } from '../catalogue/change-log.ts';
 import type { Model } from '../model/build-model.ts';
-import { parseDigests, serialiseDigests, type DocumentDigests } from '../search/document-digests.ts';
-import { SEARCH_KINDS, searchSources, type SearchKind } from '../search/documents.ts';
-import { packedBuffers, packedDigest, packSources, type PackedDocuments } from '../search/packed-documents.ts';
+import { documentDigests, parseDigests, sameDocuments, serialiseDigests, type KeyedDigests } from '../search/document-digests.ts';
+import { documentsNamedBy, SEARCH_KINDS, searchSources, type SearchKind } from '../search/documents.ts';
+import { packedBuffers, packSources, sourcesOf, type PackedDocuments } from '../search/packed-documents.ts';
 import type { IndexPatch } from '../search/patch-index.ts';
 import { assembleSearchIndex, decodeSearchIndex, serialisedPieces, type SearchIndex } from '../search/search-index.ts';
 import { runSteps } from '../model/steps.ts';
 import { SEARCH_FILE } from './layout.ts';
-import type { FileRecord, SearchFileRecord } from './manifest.ts';
+import type { FileRecord } from './manifest.ts';
 import type { PreviousSnapshot } from './previous-snapshot.ts';
 import { slices, writeText } from './text-files.ts';
 
-/** The digests of the search documents an index was made of (document-digests.ts): what a rebuild compares to patch it. */
+/** The keys and digests of the documents an index was made of (document-digests.ts): what a rebuild compares to copy or patch it. */
 export const SEARCH_DIGESTS_FILE = 'search-documents.json';
 
-/** The served snapshot's search files, to be patched: its folder and the records its manifest holds of them. */
+/** The served snapshot's search files: its folder and the records its manifest holds of them. */
 export interface ServedSearch {
   readonly dir: string;
   readonly search: FileRecord;
   readonly digests: FileRecord;
 }
 
-/** What the search index worker is given: where to write (search.json and the digests beside it), the documents to index, and the served index to patch. */
+/** What the search index worker is given: where to write (search.json, and the digests file beside it), the documents, and the served index to patch. */
 export interface SearchIndexJob {
   readonly file: string;
   readonly documents: PackedDocuments;
-  readonly served: ServedSearch | undefined;
+  /** whether every document's text is packed; else only those whose digest is not the served one's, and the worker can only patch */
+  readonly complete: boolean;
+  /** the documents' digests, when the main thread took them (a rebuild from the served digests); else the worker takes them */
+  readonly digests?: KeyedDigests | undefined;
+  /** the served index to patch, and its documents' digests (read on the main thread) */
+  readonly served?: { readonly files: ServedSearch; readonly digests: KeyedDigests } | undefined;
 }
 
-/** The search files written, and how: the patch of the served index, or why it could not be patched (undefined: no served index to patch). */
+/** The search files written, and how: the patch of the served index, or why it could not be patched (neither: built whole with nothing to patch). */
 export interface SearchFiles {
-  readonly search: SearchFileRecord;
+  readonly search: FileRecord;
   readonly digests: FileRecord;
   readonly patch?: IndexPatch | undefined;
   readonly refused?: string | undefined;
 }
 
-/** What the worker answers: SearchFiles, search.json's record without the documents' digest (the main thread took it). */
-export type WrittenSearchFiles = Omit<SearchFiles, 'search'> & { readonly search: FileRecord };
-
-/** The model's search documents packed for the worker, and the SHA-256 of those very bytes (packedDigest). */
-export interface SearchDocuments {
-  readonly packed: PackedDocuments;
-  readonly digest: string;
-}
+/** The worker's failure when it was handed only the changed documents and the served index cannot be patched: the build hands it every document instead. */
+export const NEEDS_EVERY_DOCUMENT = 'ERR_SEARCH_NEEDS_EVERY_DOCUMENT';
 
 /** A search index being built on its worker thread. */
 export interface SearchIndexTask {
@@ -65,8 +68,8 @@ export interface SearchIndexTask {
 
 /** The search index worker, started before the documents are packed so that its code loads meanwhile; it waits for them. */
 export interface SearchWorker extends SearchIndexTask {
-  /** hands it the documents (their buffers transferred, not copied: `documents` is unusable after) to index into its file, patching `served` when it can */
-  index(documents: SearchDocuments, served?: ServedSearch): void;
+  /** hands it the job (the documents' buffers transferred, not copied: unusable after) */
+  index(job: Omit<SearchIndexJob, 'file'>): void;
 }
 
 /** Writes the index's text a megabyte at a time (never one string of it whole); its size and SHA-256. */
@@ -74,11 +77,11 @@ export function writeSearchFile(file: string, index: SearchIndex): FileRecord {
   return writeText(file, serialisedPieces(index).flatMap((piece) => [...slices(piece, 1 << 20)]));
 }
 
-/** The digests file of the documents of search.json `file`: beside it. */
+/** The digests file of search.json `file`: beside it. */
 export const digestsFileOf = (file: string): string => join(dirname(file), SEARCH_DIGESTS_FILE);
 
-/** Writes the documents' digests beside search.json `file`; its size and SHA-256. */
-export function writeDigestsFile(file: string, digests: DocumentDigests): FileRecord {
+/** Writes the documents' keys and digests beside search.json `file`; its size and SHA-256. */
+export function writeDigestsFile(file: string, digests: KeyedDigests): FileRecord {
   return writeText(digestsFileOf(file), [serialiseDigests(digests)]);
 }
 
@@ -89,47 +92,86 @@ function readChecked(dir: string, name: string, record: FileRecord): Buffer {
   return bytes;
 }
 
-/**
- * The served index and its documents' digests, each file checked against the served manifest and
- * decoded (without the typo index, which a patch does not read); throws when either is missing,
- * damaged or of another format.
- */
-export function readServedSearch(served: ServedSearch): { index: SearchIndex; digests: DocumentDigests } {
-  const index = runSteps(assembleSearchIndex(decodeSearchIndex(readChecked(served.dir, SEARCH_FILE, served.search), { typos: false })));
-  const counts = Object.fromEntries(SEARCH_KINDS.map((k) => [k, index[k].keys.length])) as Record<SearchKind, number>;
-  const digests = parseDigests(readChecked(served.dir, SEARCH_DIGESTS_FILE, served.digests).toString('latin1'), counts);
-  return { index, digests };
+/** The served index, checked against the served manifest and decoded without its typo index (a patch does not read it); throws when it is missing, damaged or of another format. */
+export function readServedIndex(served: ServedSearch): SearchIndex {
+  return runSteps(assembleSearchIndex(decodeSearchIndex(readChecked(served.dir, SEARCH_FILE, served.search), { typos: false })));
 }
 
-/** The served snapshot's search files when its manifest records both (a snapshot of older code has no digests: nothing to patch). */
+/** The served documents' keys and digests, checked against the served manifest; throws when the file is missing, damaged or not such a file. */
+export function readServedDigests(served: ServedSearch): KeyedDigests {
+  return parseDigests(readChecked(served.dir, SEARCH_DIGESTS_FILE, served.digests).toString('utf8'));
+}
+
+/** The served snapshot's search files when its manifest records both (a snapshot of older code has no digests: nothing to copy or patch). */
 export function servedSearchOf(previous: PreviousSnapshot): ServedSearch | undefined {
   const search = previous.head.files[SEARCH_FILE];
   const digests = previous.head.files[SEARCH_DIGESTS_FILE];
   return search && digests ? { dir: previous.dir, search, digests } : undefined;
 }
 
-/** The model's search documents packed (searchSources, packSources: straight from the model), and their digest. */
-export function packSearchDocuments(model: Model): SearchDocuments {
-  const packed = packSources(searchSources(model));
-  return { packed, digest: packedDigest(packed) };
+/** Every search document of the model packed, for a worker that indexes them whole (and takes their digests). */
+export function packSearchDocuments(model: Model): PackedDocuments {
+  return packSources(searchSources(model));
 }
 
 /**
- * Starts the worker that will build the search index into `file` once it is handed the documents
+ * The search documents of a rebuild from the served digests: every document's key; the text of
+ * those the change log names (`changes`: their records changed since the served snapshot,
+ * documents.ts documentsNamedBy) and of those the served index does not have, or of every one
+ * when the log cannot be trusted (`changes` undefined); and every document's digest, those left
+ * out taken from the served digests by key.
+ */
+export function packChangedDocuments(model: Model, changes: Changes | undefined, served: KeyedDigests): { documents: PackedDocuments; digests: KeyedDigests; complete: boolean; packed: number } {
+  const sources = searchSources(model);
+  let include: Record<SearchKind, (d: number) => boolean> | undefined;
+  if (changes) {
+    const named = documentsNamedBy(model, changes);
+    const servedKeys = { videos: new Set(served.videos.keys), channels: new Set(served.channels.keys), playlists: new Set(served.playlists.keys) };
+    const kind = (k: SearchKind) => (d: number) => named[k](d) || !servedKeys[k].has(sources[k].keys[d]!);
+    include = { videos: kind('videos'), channels: kind('channels'), playlists: kind('playlists') };
+  }
+  const documents = packSources(sources, include);
+  // the digests of the packed documents, read from the very buffers the worker is handed
+  const digests = documentDigests(sourcesOf(documents), include, served);
+  let packed = 0;
+  for (const k of SEARCH_KINDS) for (let d = 0; d < sources[k].count; d++) if (!include || include[k](d)) packed++;
+  return { documents, digests, complete: include === undefined, packed };
+}
+
+/**
+ * Copies the served search.json and digests file when this build's documents are the served ones
+ * (`digests`: same keys, same digests), after checking both against the served manifest; undefined
+ * when they are other documents or the served files fail their check (the caller builds the index).
+ */
+export function copySearchIndex(served: ServedSearch, servedDigests: KeyedDigests, digests: KeyedDigests, file: string): SearchFiles | undefined {
+  if (!sameDocuments(digests, servedDigests)) return undefined;
+  let search: Buffer;
+  try {
+    search = readChecked(served.dir, SEARCH_FILE, served.search);
+  } catch {
+    return undefined;
+  }
+  writeFileSync(file, search);
+  // the digests file is this build's: the same documents, the same bytes
+  return { search: served.search, digests: writeDigestsFile(file, digests) };
+}
+
+/**
+ * Starts the worker that will build the search index into `file` once it is handed its job
  * (SearchWorker.index). `limits` bounds the worker's heap (the default is V8's, as for the main thread).
  */
 export function startSearchWorker(file: string, limits?: ResourceLimits): SearchWorker {
   const worker = new Worker(new URL('./search-index-worker.ts', import.meta.url), { resourceLimits: limits });
-  let digest: string | undefined;
+  let handed = false;
   const record = new Promise<SearchFiles>((resolve, reject) => {
     let settled = false;
-    worker.once('message', (written: WrittenSearchFiles) => {
+    worker.once('message', (written: SearchFiles) => {
       settled = true;
-      resolve({ ...written, search: { size: written.search.size, sha256: written.search.sha256, documents: digest! } });
+      resolve(written);
     });
     worker.once('error', (error: Error & { code?: string }) => {
       settled = true;
-      // the code is kept: a full disk met by the worker is said as such (disk-faults.ts)
+      // the code is kept: a full disk met by the worker is said as such (disk-faults.ts), and NEEDS_EVERY_DOCUMENT
       reject(Object.assign(new Error(`the search index could not be built: ${error.message}`, { cause: error }), { code: error.code }));
     });
     worker.once('exit', (code) => {
@@ -140,38 +182,13 @@ export function startSearchWorker(file: string, limits?: ResourceLimits): Search
   record.catch(() => {});
   return {
     record,
-    index(documents, served) {
-      if (digest !== undefined) throw new Error('the search index worker was already handed its documents');
-      digest = documents.digest;
-      const job: SearchIndexJob = { file, documents: documents.packed, served };
-      worker.postMessage(job, packedBuffers(documents.packed));
+    index(job) {
+      if (handed) throw new Error('the search index worker was already handed its documents');
+      handed = true;
+      worker.postMessage({ ...job, file } satisfies SearchIndexJob, packedBuffers(job.documents));
     },
     async stop() {
       await worker.terminate();
     },
   };
-}
-
-/**
- * Copies the served snapshot's search index when the packed documents it was built from are this
- * build's (`documents`, their digest, is the one its manifest records with it; the same build
- * code, checked by the caller), after checking the copy's size and SHA-256 against its manifest;
- * undefined when it cannot (the caller builds the index). A served manifest that records no digest
- * (a snapshot of older code) is never copied from.
- */
-export function copySearchIndex(previous: PreviousSnapshot, documents: string, file: string): SearchFiles | undefined {
-  const recorded = previous.head.files[SEARCH_FILE] as Partial<SearchFileRecord> | undefined;
-  const served = servedSearchOf(previous);
-  if (recorded === undefined || served === undefined || typeof recorded.documents !== 'string' || recorded.documents !== documents) return undefined;
-  let search: Buffer;
-  let digests: Buffer;
-  try {
-    search = readChecked(previous.dir, SEARCH_FILE, served.search);
-    digests = readChecked(previous.dir, SEARCH_DIGESTS_FILE, served.digests);
-  } catch {
-    return undefined;
-  }
-  writeFileSync(file, search);
-  writeFileSync(digestsFileOf(file), digests);
-  return { search: { size: served.search.size, sha256: served.search.sha256, documents }, digests: served.digests };
 }

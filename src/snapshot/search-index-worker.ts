@@ -1,34 +1,35 @@
 // Worker thread of the build: indexes the search documents it is sent (search-index.ts), or patches
 // the served index with those whose digest changed (patch-index.ts), and writes search.json and the
-// documents' digests while the main thread writes the model data and renders the pages
+// documents' digests file while the main thread writes the model data and renders the pages
 // (search-file.ts startSearchWorker: started before the documents are packed, so its code loads
 // meanwhile); answers with the files' sizes and SHA-256s. A served index that cannot be read or
-// patched is said so and the index built whole; any other failure is thrown: the main thread's
-// build fails with it.
+// patched is said so and the index built whole, or, when the worker was handed the changed
+// documents alone, refused with NEEDS_EVERY_DOCUMENT (the build hands it every one); any other
+// failure is thrown: the main thread's build fails with it.
 import { parentPort } from 'node:worker_threads';
 import { documentDigests } from '../search/document-digests.ts';
 import { sourcesOf } from '../search/packed-documents.ts';
 import { patchSearchIndex, type IndexPatch } from '../search/patch-index.ts';
 import { buildSearchIndexOf, type SearchIndex } from '../search/search-index.ts';
-import { readServedSearch, writeDigestsFile, writeSearchFile, type SearchIndexJob, type WrittenSearchFiles } from './search-file.ts';
+import { NEEDS_EVERY_DOCUMENT, readServedIndex, writeDigestsFile, writeSearchFile, type SearchFiles, type SearchIndexJob } from './search-file.ts';
 
-parentPort?.once('message', (job: { file: string; documents: SearchIndexJob['documents'] | undefined; served: SearchIndexJob['served'] }) => {
+parentPort?.once('message', (job: Omit<SearchIndexJob, 'documents'> & { documents: SearchIndexJob['documents'] | undefined }) => {
   const sources = sourcesOf(job.documents!);
   // the sources hold the text now, each kind's until it is tokenised (packed-documents.ts)
   job.documents = undefined;
-  const digests = documentDigests(sources);
+  const digests = job.digests ?? documentDigests(sources);
   let index: SearchIndex | undefined;
   let patch: IndexPatch | undefined;
   let refused: string | undefined;
   if (job.served) {
     try {
-      const served = readServedSearch(job.served);
-      ({ index, patch } = patchSearchIndex(served.index, served.digests, sources, digests));
+      ({ index, patch } = patchSearchIndex(readServedIndex(job.served.files), job.served.digests, sources, digests, { complete: job.complete }));
     } catch (error) {
       refused = (error as Error).message;
+      if (!job.complete) throw Object.assign(new Error(`the served index could not be patched (${refused}), and not every document was packed`), { code: NEEDS_EVERY_DOCUMENT });
     }
   }
   index ??= buildSearchIndexOf(sources);
-  const files: WrittenSearchFiles = { search: writeSearchFile(job.file, index), digests: writeDigestsFile(job.file, digests), patch, refused };
+  const files: SearchFiles = { search: writeSearchFile(job.file, index), digests: writeDigestsFile(job.file, digests), patch, refused };
   parentPort!.postMessage(files);
 });

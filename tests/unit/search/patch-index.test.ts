@@ -4,7 +4,7 @@
 // whole); and it must index only the documents that changed.
 import { describe, expect, it } from 'vitest';
 import { seededModel } from '../support/seeded-model.ts';
-import { documentDigests, parseDigests, serialiseDigests, type DocumentDigests } from '../../../src/search/document-digests.ts';
+import { documentDigests, parseDigests, serialiseDigests } from '../../../src/search/document-digests.ts';
 import { searchDocuments, SEARCH_KINDS, type SearchDocument, type SearchKind } from '../../../src/search/documents.ts';
 import { mayStandFor, patchSearchIndex } from '../../../src/search/patch-index.ts';
 import { buildSearchIndexOf, documentSources, loadSearchIndex, serialiseSearchIndex, type KindDocuments } from '../../../src/search/search-index.ts';
@@ -24,14 +24,13 @@ function served(docs: Docs) {
   const digests = documentDigests(sources);
   const text = serialiseSearchIndex(buildSearchIndexOf(documentSources(docs as KindDocuments), options));
   const index = loadSearchIndex(text);
-  const counts = Object.fromEntries(SEARCH_KINDS.map((k) => [k, docs[k].keys.length])) as Record<SearchKind, number>;
-  return { index, digests: parseDigests(serialiseDigests(digests), counts), text };
+  return { index, digests: parseDigests(serialiseDigests(digests)), text };
 }
 
 function patched(before: Docs, after: Docs) {
   const old = served(before);
   const sources = documentSources(after as KindDocuments);
-  const digests: DocumentDigests = documentDigests(sources);
+  const digests = documentDigests(sources);
   const { index, patch } = patchSearchIndex(old.index, old.digests, sources, digests, options);
   const full = serialiseSearchIndex(buildSearchIndexOf(documentSources(after as KindDocuments), options));
   return { text: serialiseSearchIndex(index), full, patch, index };
@@ -96,7 +95,7 @@ describe('the search index patched from the served one', () => {
     expect(removed.text).toBe(removed.full);
   });
 
-  it('indexes a kind whole when a document moved in the order, and is the full build', () => {
+  it('indexes a kind whole when a document moved in the order, and is the full build; refuses to when not every text is at hand', () => {
     const after = copy(base);
     const [key] = after.videos.keys.splice(10, 1);
     const [doc] = after.videos.documents.splice(10, 1);
@@ -105,6 +104,9 @@ describe('the search index patched from the served one', () => {
     const { text, full, patch } = patched(base, after);
     expect(text).toBe(full);
     expect(patch.videos.indexed).toBe(after.videos.keys.length);
+    const old = served(base);
+    const sources = documentSources(after as KindDocuments);
+    expect(() => patchSearchIndex(old.index, old.digests, sources, documentDigests(sources), { ...options, complete: false })).toThrow(/videos documents moved in the order/);
   });
 
   it('answers queries as the full build does', () => {
@@ -132,11 +134,18 @@ describe('mayStandFor', () => {
 });
 
 describe('the digests file', () => {
-  it('is refused when it does not hold one digest per document', () => {
+  it('is read back as written, and refused when it does not hold one digest per key', () => {
     const digests = documentDigests(documentSources(base as KindDocuments));
-    const counts = { videos: base.videos.keys.length, channels: base.channels.keys.length, playlists: base.playlists.keys.length };
-    expect(parseDigests(serialiseDigests(digests), counts)).toEqual(digests);
-    expect(() => parseDigests(serialiseDigests(digests), { ...counts, videos: counts.videos + 1 })).toThrow(/videos digests/);
-    expect(() => parseDigests('{"format":2}', counts)).toThrow(/format/);
+    expect(parseDigests(serialiseDigests(digests))).toEqual(digests);
+    const short = { ...digests, videos: { keys: digests.videos.keys, digests: digests.videos.digests.slice(1) } };
+    expect(() => parseDigests(serialiseDigests(short))).toThrow(/videos digests do not match their keys/);
+    expect(() => parseDigests('{"format":2}')).toThrow(/format/);
+  });
+
+  it('is refused by a patch when its keys are not the served index\'s', () => {
+    const old = served(base);
+    const sources = documentSources(base as KindDocuments);
+    const other = { ...old.digests, channels: { keys: [...old.digests.channels.keys].reverse(), digests: old.digests.channels.digests } };
+    expect(() => patchSearchIndex(old.index, other, sources, documentDigests(sources), options)).toThrow(/channels digests are not of its index's documents/);
   });
 });

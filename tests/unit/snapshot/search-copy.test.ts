@@ -1,18 +1,20 @@
 // When a rebuild copies the served search.json (src/snapshot/search-file.ts copySearchIndex): only
-// when its packed search documents have the digest the served manifest records with the file, so a
-// change of counts or comments copies it and a change of any indexed text builds it; either way the
-// snapshot is the one a full build of the same catalogue makes (same id). A served copy that fails
-// its check, and a served manifest that records no digest (a snapshot of older code), are never
-// copied from.
+// when its search documents are the served ones (the keys and digests of the served digests file),
+// so a change of counts or comments copies it and a change of any indexed text patches it; either
+// way the snapshot is the one a full build of the same catalogue makes (same id). A served copy that
+// fails its check, and a served snapshot without the digests file (of older code), are never
+// copied or patched from.
 import { readFileSync, readlinkSync, renameSync, symlinkSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildModel, deriveCatalogue } from '../../../src/model/build-model.ts';
 import { searchSources } from '../../../src/search/documents.ts';
-import { DESCRIPTION_BYTES, packedDigest, packSources } from '../../../src/search/packed-documents.ts';
+import { documentDigests, parseDigests } from '../../../src/search/document-digests.ts';
+import { DESCRIPTION_BYTES, packSources, sourcesOf } from '../../../src/search/packed-documents.ts';
+import { SEARCH_DIGESTS_FILE } from '../../../src/snapshot/search-file.ts';
 import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../src/snapshot/build-snapshot.ts';
 import { layoutOf, MANIFEST_FILE, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
-import { SNAPSHOT_ID_LENGTH, type SearchFileRecord } from '../../../src/snapshot/manifest.ts';
+import { SNAPSHOT_ID_LENGTH } from '../../../src/snapshot/manifest.ts';
 import { readBuildInput } from '../../../src/snapshot/read-build-input.ts';
 import { readBuiltFrom, recordBuiltFrom } from '../../../src/snapshot/swap.ts';
 import { createHash } from 'node:crypto';
@@ -66,24 +68,28 @@ async function changeAndRebuild(options: BuildOptions, sql: string, label: strin
   return incremental;
 }
 
-const searchRecord = (options: BuildOptions, id: string) => readManifest(snapshotDir(options, id)).files[SEARCH_FILE] as SearchFileRecord;
+const searchRecord = (options: BuildOptions, id: string) => readManifest(snapshotDir(options, id)).files[SEARCH_FILE]!;
+/** the SHA-256 of the digests file the manifest records: the same documents, the same file */
+const documentsRecord = (options: BuildOptions, id: string) => readManifest(snapshotDir(options, id)).files[SEARCH_DIGESTS_FILE]?.sha256;
 
 describe('the served search index copied by a rebuild', () => {
-  it('records with search.json the SHA-256 of the packed documents it was built from', async () => {
+  it('records beside search.json the keys and digests of the documents it was built from', async () => {
     const options = setup();
     const built = await buildSnapshot(options);
     const { catalogue: read } = readBuildInput(options.catalogue);
     const model = buildModel(read, deriveCatalogue(read), options.baseUrl);
-    const record = searchRecord(options, built.id);
-    expect(record.documents).toMatch(/^[0-9a-f]{64}$/);
-    expect(record.documents).toBe(packedDigest(packSources(searchSources(model))));
-    expect(Object.keys(record)).toEqual(['size', 'sha256', 'documents']);
+    const file = readFileSync(join(snapshotDir(options, built.id), SEARCH_DIGESTS_FILE));
+    expect(readManifest(snapshotDir(options, built.id)).files[SEARCH_DIGESTS_FILE]).toEqual({ size: file.length, sha256: createHash('sha256').update(file).digest('hex') });
+    const digests = parseDigests(file.toString('utf8'));
+    expect(digests).toEqual(documentDigests(sourcesOf(packSources(searchSources(model)))));
+    expect(digests.videos.keys).toEqual(model.orders.latest.map((e) => e.video.id));
+    expect(Object.keys(searchRecord(options, built.id))).toEqual(['size', 'sha256']);
   });
 
   it('is copied after a change of views, likes, comments or an unindexed part of a description, each rebuild the full build\'s snapshot', async () => {
     const options = setup();
     const first = await buildSnapshot(options);
-    const digest = searchRecord(options, first.id).documents;
+    const digest = documentsRecord(options, first.id);
     const changes = [
       ['views', "UPDATE videos SET views = views + 1000 WHERE id IN ('s3', 's7', 'v1')"],
       ['a comment added', "INSERT INTO comments (id, video_id, text, published_at, author_display_name, state) VALUES ('scnew', 's4', 'A new comment about pandas', '2026-03-30T00:00:00Z', 'Someone', 'published')"],
@@ -98,15 +104,15 @@ describe('the served search index copied by a rebuild', () => {
       const rebuilt = await changeAndRebuild(options, sql, label);
       expect(rebuilt.id, label).not.toBe(previous);
       expect(rebuilt.reuse.search, label).toBe(true);
-      expect(searchRecord(options, rebuilt.id).documents, label).toBe(digest);
+      expect(documentsRecord(options, rebuilt.id), label).toBe(digest);
       previous = rebuilt.id;
     }
   }, LONG);
 
-  it('is built after a change of a title, a tag, a description, a privacy or a channel\'s name, each rebuild the full build\'s snapshot', async () => {
+  it('is patched after a change of a title, a tag, a description, a privacy or a channel\'s name, each rebuild the full build\'s snapshot', async () => {
     const options = setup();
     const first = await buildSnapshot(options);
-    const digests = new Set([searchRecord(options, first.id).documents]);
+    const digests = new Set([documentsRecord(options, first.id)]);
     const changes = [
       ['a title', "UPDATE videos SET title = 'Pandas, renamed' WHERE id = 's5'"],
       ['a tag', "UPDATE video_tags SET tag = 'a new tag' WHERE video_id = 's6' AND position = 0"],
@@ -118,7 +124,8 @@ describe('the served search index copied by a rebuild', () => {
     for (const [label, sql] of changes) {
       const rebuilt = await changeAndRebuild(options, sql, label);
       expect(rebuilt.reuse.search, label).toBe(false);
-      const digest = searchRecord(options, rebuilt.id).documents;
+      expect(rebuilt.reuse.searchIndexed, label).toBeDefined();
+      const digest = documentsRecord(options, rebuilt.id);
       expect(digests.has(digest), label).toBe(false);
       digests.add(digest);
     }
@@ -146,7 +153,7 @@ describe('the served search index copied by a rebuild', () => {
     expect(copied.reuse.search).toBe(true);
   }, LONG);
 
-  it('is not copied from a served snapshot whose manifest records no digest (built by older code): the index is built, the full build\'s', async () => {
+  it('is not copied or patched from a served snapshot whose manifest records no digests file (built by older code): the index is built whole, the full build\'s', async () => {
     const options = setup();
     const first = await buildSnapshot(options);
     const older = asOlderSnapshot(options, first.id);
@@ -155,13 +162,14 @@ describe('the served search index copied by a rebuild', () => {
     // the rest of the older snapshot was reused: only the index was not
     expect(rebuilt.reuse.none).toBeUndefined();
     expect(rebuilt.reuse.search).toBe(false);
-    expect(typeof searchRecord(options, rebuilt.id).documents).toBe('string');
+    expect(rebuilt.reuse.searchIndexed).toBeUndefined();
+    expect(documentsRecord(options, rebuilt.id)).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 
 /**
  * Makes the served snapshot `id` into the one older code would have built of the same catalogue:
- * its manifest's record of search.json without the digest, so a new manifest, hence a new id (its
+ * its manifest without the record of the digests file, so a new manifest, hence a new id (its
  * folder renamed, `current` and built-from.json pointed at it). Returns the new id.
  */
 function asOlderSnapshot(options: BuildOptions, id: string): string {
@@ -170,9 +178,8 @@ function asOlderSnapshot(options: BuildOptions, id: string): string {
   const text = readFileSync(file, 'utf8');
   const newline = text.indexOf('\n');
   const head = text.slice(0, newline);
-  const record = /"search\.json":(\{[^}]*\})/.exec(head)!;
-  const { size, sha256 } = JSON.parse(record[1]!) as SearchFileRecord;
-  const older = head.replace(record[0], `"search.json":${JSON.stringify({ size, sha256 })}`) + text.slice(newline);
+  const record = /"search-documents\.json":\{[^}]*\},/.exec(head)!;
+  const older = head.replace(record[0], '') + text.slice(newline);
   expect(older).not.toBe(text);
   writeFileSync(file, older);
   const olderId = createHash('sha256').update(older).digest('hex').slice(0, SNAPSHOT_ID_LENGTH);

@@ -5,6 +5,8 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { resetChangeLog } from '../../../src/catalogue/change-log.ts';
+import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { buildSnapshot, type BuildOptions } from '../../../src/snapshot/build-snapshot.ts';
 import { layoutOf, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
 import { packSearchDocuments, SEARCH_DIGESTS_FILE, startSearchWorker } from '../../../src/snapshot/search-file.ts';
@@ -58,7 +60,7 @@ describe('the search index of a build', () => {
     expect(rewritten.equals(serialSearchBytes(options))).toBe(true);
   });
 
-  it('is copied when the search documents are the served snapshot\'s, decided before the model data is written (after it, without packing them, when nothing was imported since: no worker started), stopped when it was started; built when the served copy is damaged', async () => {
+  it('is copied when the search documents are the served snapshot\'s, decided before the model data is written from the documents the change log names (no worker started); patched, then built whole, when the served copy is damaged', async () => {
     const options = setup();
     const first = await buildSnapshot(options);
     const served = join(snapshotDir(options, first.id), SEARCH_FILE);
@@ -67,41 +69,52 @@ describe('the search index of a build', () => {
       const lines: string[] = [];
       const summary = await buildSnapshot({ ...options, onProgress: (line) => lines.push(line) });
       const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
-      return { summary, lines, started: at(/search index started/), modelData: at(/model data written/), copied: at(/search index copied/), stopped: at(/search index copied.*worker stopped/) };
+      return { summary, lines, started: at(/search index started/), modelData: at(/model data written/), copied: at(/search index copied/) };
     };
+    const packed = (line: string | undefined) => Number(/\((\d+) packed\)/.exec(line ?? '')?.[1]);
 
-    // the catalogue's revision is the served snapshot's: the model data is written first and, being the
-    // served one, the index is copied without packing the documents; no worker started
+    // nothing changed since the served snapshot: no document packed, the index copied before the model data, no worker started
     const same = await building();
     expect(same.summary.id).toBe(first.id);
     expect(same.summary.reuse.search).toBe(true);
     expect(same.started).toBe(-1);
-    expect(same.stopped).toBe(-1);
-    expect(same.copied).toBeGreaterThan(same.modelData);
-    expect(same.lines[same.copied]).toMatch(/its model data unchanged/);
+    expect(same.copied).toBeGreaterThan(-1);
+    expect(same.copied).toBeLessThan(same.modelData);
+    expect(packed(same.lines[same.copied])).toBe(0);
     expect(readFileSync(served).equals(bytes)).toBe(true);
 
-    // a new revision (an import of the same records): the worker is started before the packing, then stopped and the index copied
-    runSql(options.catalogue, "INSERT OR REPLACE INTO meta (key, value) VALUES ('revision', 'another revision')");
-    const reimported = await building();
-    expect(reimported.summary.id).toBe(first.id);
-    expect(reimported.summary.reuse.search).toBe(true);
-    expect(reimported.started).toBe(-1);
-    expect(reimported.stopped).toBeGreaterThan(-1);
-    expect(reimported.stopped).toBeLessThan(reimported.modelData);
-    expect(readFileSync(served).equals(bytes)).toBe(true);
+    // a view count changed: that video's document alone is packed, its digest the served one's: copied
+    runSql(options.catalogue, "UPDATE videos SET views = views + 1 WHERE id = 'w7'; INSERT OR REPLACE INTO meta (key, value) VALUES ('revision', 'views')");
+    const views = await building();
+    expect(views.summary.reuse.search).toBe(true);
+    expect(views.started).toBe(-1);
+    expect(packed(views.lines[views.copied])).toBe(1);
+    expect(readFileSync(join(snapshotDir(options, views.summary.id), SEARCH_FILE)).equals(bytes)).toBe(true);
+
+    // a change log that cannot be trusted (started again): every document packed, their digests the served ones: copied
+    const db = openCatalogue(options.catalogue);
+    resetChangeLog(db);
+    db.close();
+    const reset = await building();
+    expect(reset.summary.reuse.search).toBe(true);
+    const documents = JSON.parse(readFileSync(join(snapshotDir(options, first.id), SEARCH_DIGESTS_FILE), 'utf8')) as Record<string, { keys: string[] }>;
+    expect(packed(reset.lines[reset.copied])).toBe(['videos', 'channels', 'playlists'].reduce((sum, k) => sum + documents[k]!.keys.length, 0));
     expect(rootEntries(options).filter((e) => e.startsWith('.building-'))).toEqual([]);
 
-    // a served search.json damaged in place is refused as a source: the index is built anew, the full build's bytes
+    // a served search.json damaged in place is refused as a source: the worker, handed no document, cannot patch it, is
+    // handed every document, and builds the index whole: the full build's bytes
+    const current = join(snapshotDir(options, reset.summary.id), SEARCH_FILE);
     const damaged = Buffer.from(bytes);
     damaged[damaged.length - 10] = damaged[damaged.length - 10]! ^ 1;
-    writeFileSync(served, damaged);
+    writeFileSync(current, damaged);
     const rebuilt = await building();
     expect(rebuilt.summary.reuse.search).toBe(false);
     expect(rebuilt.copied).toBe(-1);
-    // nothing imported since the last build: the copy was tried after the model data, and the worker started then
-    expect(rebuilt.started).toBeGreaterThan(rebuilt.modelData);
-    expect(rebuilt.summary.id).toBe(first.id);
+    expect(rebuilt.started).toBeGreaterThan(-1);
+    expect(rebuilt.started).toBeLessThan(rebuilt.modelData);
+    expect(rebuilt.lines.join('\n')).toMatch(/could not be patched \(the served search.json does not match its manifest\), and not every document was packed: every document packed/);
+    expect(rebuilt.lines.join('\n')).toMatch(/built whole \(the served one could not be patched: the served search.json does not match its manifest\)/);
+    expect(rebuilt.summary.id).toBe(reset.summary.id);
     expect(readFileSync(join(snapshotDir(options, rebuilt.summary.id), SEARCH_FILE)).equals(bytes)).toBe(true);
     expect(readFileSync(join(snapshotDir(options, rebuilt.summary.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);
   });
@@ -166,7 +179,8 @@ describe('the search index of a build', () => {
       const said: string[] = [];
       const rebuilt = await buildSnapshot({ ...options, onProgress: (m) => said.push(m) });
       expect(rebuilt.reuse.searchIndexed, reason).toBeUndefined();
-      expect(said.join('\n')).toMatch(new RegExp(`built whole \\(the served one could not be patched: .*${reason}`));
+      expect(said.join('\n')).toMatch(new RegExp(`the served search documents' digests cannot be used \\(.*${reason}.*\\): every document packed`));
+      expect(said.join('\n')).toMatch(/search index written on its worker thread, built whole:/);
       const fresh = { ...options, distDir: join(dirs.make(), 'dist') };
       expect((await buildSnapshot({ ...fresh, full: true })).id).toBe(rebuilt.id);
       expect(readFileSync(join(snapshotDir(options, rebuilt.id), SEARCH_FILE)).equals(serialSearchBytes(options))).toBe(true);
@@ -202,13 +216,13 @@ describe('the search index of a build', () => {
     const missing = join(dirs.make(), 'gone', SEARCH_FILE);
     // as the build starts it: the worker first, then the documents packed and handed to it
     const failed = startSearchWorker(missing);
-    failed.index(packSearchDocuments(model));
+    failed.index({ documents: packSearchDocuments(model), complete: true });
     await expect(failed.record).rejects.toThrow(/search index could not be built: ENOENT/);
     await expect(failed.record).rejects.toMatchObject({ code: 'ENOENT' });
 
     const file = join(dirs.make(), SEARCH_FILE);
     const stopped = startSearchWorker(file);
-    stopped.index(packSearchDocuments(model));
+    stopped.index({ documents: packSearchDocuments(model), complete: true });
     await stopped.stop();
     await expect(stopped.record).rejects.toThrow(/worker stopped .* before writing search.json/);
     expect(existsSync(file)).toBe(false);
