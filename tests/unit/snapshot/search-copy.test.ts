@@ -69,6 +69,8 @@ async function changeAndRebuild(options: BuildOptions, sql: string, label: strin
 }
 
 const searchRecord = (options: BuildOptions, id: string) => readManifest(snapshotDir(options, id)).files[SEARCH_FILE]!;
+/** the number of video documents of a snapshot's index */
+const videoDocuments = (options: BuildOptions, id: string) => parseDigests(readFileSync(join(snapshotDir(options, id), SEARCH_DIGESTS_FILE), 'utf8')).videos.keys.length;
 /** the SHA-256 of the digests file the manifest records: the same documents, the same file */
 const documentsRecord = (options: BuildOptions, id: string) => readManifest(snapshotDir(options, id)).files[SEARCH_DIGESTS_FILE]?.sha256;
 
@@ -120,11 +122,15 @@ describe('the served search index copied by a rebuild', () => {
       ['a description within its indexed part', `UPDATE videos SET description = 'x${'y'.repeat(DESCRIPTION_BYTES + 499)}' WHERE id = 's0'`],
       ['a privacy', "UPDATE videos SET privacy = 'private' WHERE id = 's10'"],
       ['a channel\'s name', "UPDATE channels SET display_name = 'Carol Naïve' WHERE username = 'carol'"],
+      // the worker, handed the changed documents alone, cannot index the videos whole: it is handed every one
+      ['a date that moves a video among the newest', "UPDATE videos SET published_at = '2026-03-31T10:00:00Z' WHERE id = 's2'"],
     ] as const;
     for (const [label, sql] of changes) {
       const rebuilt = await changeAndRebuild(options, sql, label);
       expect(rebuilt.reuse.search, label).toBe(false);
       expect(rebuilt.reuse.searchIndexed, label).toBeDefined();
+      // the changed documents alone, or every video when one moved in the order
+      expect(rebuilt.reuse.searchIndexed, label).toBe(label.startsWith('a date') ? videoDocuments(options, rebuilt.id) : label.startsWith('a channel') ? 9 : label === 'a privacy' ? 0 : 1);
       const digest = documentsRecord(options, rebuilt.id);
       expect(digests.has(digest), label).toBe(false);
       digests.add(digest);
