@@ -13,6 +13,7 @@ import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../sr
 import { diffManifests } from '../../../src/snapshot/diff-manifests.ts';
 import { DERIVED_FILE } from '../../../src/snapshot/derived-file.ts';
 import { layoutOf, MANIFEST_FILE, MODEL_FILE, pageFile, pageFileNames, SEARCH_FILE } from '../../../src/snapshot/layout.ts';
+import { SEARCH_DIGESTS_FILE } from '../../../src/snapshot/search-file.ts';
 import { MIN_SHARDS } from '../../../src/snapshot/page-shards.ts';
 import { MANIFEST_FORMAT, type Manifest, type PageEntry } from '../../../src/snapshot/manifest.ts';
 import { estimatePages, planPages } from '../../../src/snapshot/plan-pages.ts';
@@ -141,7 +142,7 @@ describe('buildSnapshot', () => {
     expect(second.id).toBe(first.id);
     const treeA = readTree(snapshotDir(a, first.id));
     const treeB = readTree(snapshotDir(b, second.id));
-    expect([...treeA.keys()].sort()).toEqual([MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, SITE_FILES_FILE, PAGE_INPUTS_FILE, DERIVED_FILE, ...pageFileNames(MIN_SHARDS)].sort());
+    expect([...treeA.keys()].sort()).toEqual([MANIFEST_FILE, MODEL_FILE, SEARCH_FILE, SEARCH_DIGESTS_FILE, SITE_FILES_FILE, PAGE_INPUTS_FILE, DERIVED_FILE, ...pageFileNames(MIN_SHARDS)].sort());
     expect([...treeB.keys()]).toEqual([...treeA.keys()]);
     for (const [path, bytes] of treeA) expect(treeB.get(path)?.equals(bytes), path).toBe(true);
   });
