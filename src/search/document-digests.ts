@@ -22,20 +22,31 @@ const FRAME_HEAD = 5;
 
 /**
  * The digests of `source`'s documents, as one string (document d's at d × DIGEST_CHARS); of those
- * `include` names alone, when given (the others' are taken from elsewhere: `otherwise`).
+ * `include` names alone, when given, the others' taken from elsewhere: `otherwise` by document, or
+ * `base` when it holds the digests of the same documents in the same order (a run of documents left
+ * out is then one slice of it).
  */
-export function digestsOf(kind: SearchKind, source: DocumentSource, include?: (d: number) => boolean, otherwise?: (d: number) => string): string {
+export function digestsOf(kind: SearchKind, source: DocumentSource, include?: (d: number) => boolean, otherwise?: ((d: number) => string) | { readonly base: string }): string {
   const fields = KIND_SPECS[kind].fields.length;
   const units = Array.from({ length: fields }, (_, f) => source.codeUnits?.(f));
   const utf8 = Array.from({ length: fields }, (_, f) => source.descriptionUtf8?.(f));
   let frame = Buffer.alloc(1 << 16);
   const digests: string[] = [];
+  const base = typeof otherwise === 'object' ? otherwise.base : undefined;
+  if (base !== undefined && base.length !== source.count * DIGEST_CHARS) throw new Error(`search digests: ${base.length / DIGEST_CHARS} ${kind} digests for ${source.count} documents`);
+  // the first document of the run left out that base's slice will give
+  let run = 0;
   for (let d = 0; d < source.count; d++) {
     if (include && !include(d)) {
-      const digest = otherwise!(d);
+      if (base !== undefined) continue;
+      const digest = (otherwise as (d: number) => string)(d);
       if (digest.length !== DIGEST_CHARS) throw new Error(`search digests: no digest for ${kind} document ${source.keys[d]}`);
       digests.push(digest);
       continue;
+    }
+    if (base !== undefined) {
+      if (run < d) digests.push(base.slice(run * DIGEST_CHARS, d * DIGEST_CHARS));
+      run = d + 1;
     }
     let at = 0;
     for (let f = 0; f < fields; f++) {
@@ -64,6 +75,7 @@ export function digestsOf(kind: SearchKind, source: DocumentSource, include?: (d
     }
     digests.push(hash('sha256', frame.subarray(0, at), 'base64').slice(0, DIGEST_CHARS));
   }
+  if (base !== undefined && run < source.count) digests.push(base.slice(run * DIGEST_CHARS));
   return digests.join('');
 }
 
@@ -74,8 +86,10 @@ export function digestsOf(kind: SearchKind, source: DocumentSource, include?: (d
 export function documentDigests(sources: Readonly<Record<SearchKind, DocumentSource>>, include?: Readonly<Record<SearchKind, (d: number) => boolean>>, served?: KeyedDigests): KeyedDigests {
   const kind = (k: SearchKind) => {
     const source = sources[k];
-    const byKey = include && served ? digestByKey(served[k]) : undefined;
-    return { keys: source.keys, digests: digestsOf(k, source, include?.[k], byKey && ((d) => byKey(source.keys[d]!))) };
+    if (!include || !served) return { keys: source.keys, digests: digestsOf(k, source) };
+    if (sameKeys(source.keys, served[k].keys)) return { keys: source.keys, digests: digestsOf(k, source, include[k], { base: served[k].digests }) };
+    const byKey = digestByKey(served[k]);
+    return { keys: source.keys, digests: digestsOf(k, source, include[k], (d) => byKey(source.keys[d]!)) };
   };
   return { videos: kind('videos'), channels: kind('channels'), playlists: kind('playlists') };
 }
@@ -85,9 +99,12 @@ export function serialiseDigests(digests: KeyedDigests): string {
   return `${JSON.stringify({ format: 1, videos: digests.videos, channels: digests.channels, playlists: digests.playlists })}\n`;
 }
 
+/** Whether two lists of keys are the same keys in the same order. */
+export const sameKeys = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((key, d) => b[d] === key);
+
 /** Whether two keyed digests are the same documents: the same keys in the same order, each with the same digest. */
 export function sameDocuments(a: KeyedDigests, b: KeyedDigests): boolean {
-  return SEARCH_KINDS.every((k) => a[k].digests === b[k].digests && a[k].keys.length === b[k].keys.length && a[k].keys.every((key, d) => b[k].keys[d] === key));
+  return SEARCH_KINDS.every((k) => a[k].digests === b[k].digests && sameKeys(a[k].keys, b[k].keys));
 }
 
 /** The digests of a kind by key: the digest of the document of `key`, or '' when there is none. */

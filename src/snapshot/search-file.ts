@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { Changes } from '../catalogue/change-log.ts';
 import type { Model } from '../model/build-model.ts';
-import { documentDigests, parseDigests, sameDocuments, serialiseDigests, type KeyedDigests } from '../search/document-digests.ts';
+import { documentDigests, parseDigests, sameDocuments, sameKeys, serialiseDigests, type KeyedDigests } from '../search/document-digests.ts';
 import { documentsNamedBy, SEARCH_KINDS, searchSources, type SearchKind } from '../search/documents.ts';
 import { packedBuffers, packSources, sourcesOf, type PackedDocuments } from '../search/packed-documents.ts';
 import type { IndexPatch } from '../search/patch-index.ts';
@@ -126,8 +126,12 @@ export function packChangedDocuments(model: Model, changes: Changes | undefined,
   let include: Record<SearchKind, (d: number) => boolean> | undefined;
   if (changes) {
     const named = documentsNamedBy(model, changes);
-    const servedKeys = { videos: new Set(served.videos.keys), channels: new Set(served.channels.keys), playlists: new Set(served.playlists.keys) };
-    const kind = (k: SearchKind) => (d: number) => named[k](d) || !servedKeys[k].has(sources[k].keys[d]!);
+    const kind = (k: SearchKind) => {
+      // the served documents' keys in the same order (the common rebuild): every document is in the served index
+      if (sameKeys(sources[k].keys, served[k].keys)) return named[k];
+      const servedKeys = new Set(served[k].keys);
+      return (d: number) => named[k](d) || !servedKeys.has(sources[k].keys[d]!);
+    };
     include = { videos: kind('videos'), channels: kind('channels'), playlists: kind('playlists') };
   }
   const documents = packSources(sources, include);
