@@ -9,11 +9,25 @@ import { KIND_SPECS, SEARCH_KINDS, type DocumentSource, type SearchKind } from '
 /** characters of a digest: 22 of base64, 132 bits of the SHA-256 */
 export const DIGEST_CHARS = 22;
 
-/** Every kind's digests, each kind's one string of DIGEST_CHARS characters a document, in document order. */
-export type DocumentDigests = Readonly<Record<SearchKind, string>>;
+/** A kind's documents: the SHA-256 of their keys in order (keysDigestOf), and their digests in the same order, one string of DIGEST_CHARS characters a document. */
+export interface KindDigests {
+  readonly keysDigest: string;
+  readonly digests: string;
+}
 
-/** Every kind's documents as the digests file records them: their keys, and their digests in the same order. */
-export type KeyedDigests = Readonly<Record<SearchKind, { readonly keys: readonly string[]; readonly digests: string }>>;
+/** Every kind's KindDigests: what the search index worker is handed of the served and the new documents. */
+export type DocumentDigests = Readonly<Record<SearchKind, KindDigests>>;
+
+/** Every kind's documents as the digests file records them: KindDigests and the keys themselves (read from the file only when asked for). */
+export type KeyedDigests = Readonly<Record<SearchKind, KindDigests & { readonly keys: readonly string[] }>>;
+
+/** The SHA-256 (base64) of a list of keys in order: two lists are the same keys in the same order exactly when theirs are equal. */
+export const keysDigestOf = (keys: readonly string[]): string => hash('sha256', JSON.stringify(keys), 'base64');
+
+/** The KindDigests of `digests` alone (no keys): what is sent to the worker. */
+export const withoutKeys = (digests: KeyedDigests): DocumentDigests =>
+  ({ videos: unkeyed(digests.videos), channels: unkeyed(digests.channels), playlists: unkeyed(digests.playlists) });
+const unkeyed = ({ keysDigest, digests }: KindDigests): KindDigests => ({ keysDigest, digests });
 
 /** Frame tags: the encoding of a field's bytes, so that no two framings read alike. */
 const UTF16 = 1;
@@ -86,26 +100,29 @@ export function digestsOf(kind: SearchKind, source: DocumentSource, include?: (d
 export function documentDigests(sources: Readonly<Record<SearchKind, DocumentSource>>, include?: Readonly<Record<SearchKind, (d: number) => boolean>>, served?: KeyedDigests): KeyedDigests {
   const kind = (k: SearchKind) => {
     const source = sources[k];
-    if (!include || !served) return { keys: source.keys, digests: digestsOf(k, source) };
-    if (sameKeys(source.keys, served[k].keys)) return { keys: source.keys, digests: digestsOf(k, source, include[k], { base: served[k].digests }) };
+    const keysDigest = keysDigestOf(source.keys);
+    if (!include || !served) return { keys: source.keys, keysDigest, digests: digestsOf(k, source) };
+    if (keysDigest === served[k].keysDigest) return { keys: source.keys, keysDigest, digests: digestsOf(k, source, include[k], { base: served[k].digests }) };
     const byKey = digestByKey(served[k]);
-    return { keys: source.keys, digests: digestsOf(k, source, include[k], (d) => byKey(source.keys[d]!)) };
+    return { keys: source.keys, keysDigest, digests: digestsOf(k, source, include[k], (d) => byKey(source.keys[d]!)) };
   };
   return { videos: kind('videos'), channels: kind('channels'), playlists: kind('playlists') };
 }
 
-/** The keyed digests as their file's text (search-file.ts SEARCH_DIGESTS_FILE): one line of JSON. */
+/**
+ * The keyed digests as their file's text (search-file.ts SEARCH_DIGESTS_FILE): two lines of JSON,
+ * each kind's KindDigests, then each kind's keys (which a rebuild whose documents kept their keys
+ * never parses).
+ */
 export function serialiseDigests(digests: KeyedDigests): string {
-  return `${JSON.stringify({ format: 1, videos: digests.videos, channels: digests.channels, playlists: digests.playlists })}\n`;
+  const first = Object.fromEntries(SEARCH_KINDS.map((k) => [k, unkeyed(digests[k])]));
+  const keys = Object.fromEntries(SEARCH_KINDS.map((k) => [k, digests[k].keys]));
+  return `${JSON.stringify({ format: 2, ...first })}\n${JSON.stringify(keys)}\n`;
 }
 
-/** Whether two lists of keys are the same keys in the same order. */
-export const sameKeys = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((key, d) => b[d] === key);
-
-/** Whether two keyed digests are the same documents: the same keys in the same order, each with the same digest. */
-export function sameDocuments(a: KeyedDigests, b: KeyedDigests): boolean {
-  return SEARCH_KINDS.every((k) => a[k].digests === b[k].digests && sameKeys(a[k].keys, b[k].keys));
-}
+/** Whether two kinds' documents are the same keys in the same order, each with the same digest. */
+export const sameDocuments = (a: DocumentDigests, b: DocumentDigests): boolean =>
+  SEARCH_KINDS.every((k) => a[k].digests === b[k].digests && a[k].keysDigest === b[k].keysDigest);
 
 /** The digests of a kind by key: the digest of the document of `key`, or '' when there is none. */
 export function digestByKey(kind: { readonly keys: readonly string[]; readonly digests: string }): (key: string) => string {
@@ -118,22 +135,36 @@ export function digestByKey(kind: { readonly keys: readonly string[]; readonly d
 }
 
 /**
- * The keyed digests read from their file's text, each kind's checked to hold a key (a string) and
- * one digest per document; throws when the file is not such a text. (Its bytes were checked
- * against the served manifest first; a digest of other characters would only match none.)
+ * The keyed digests read from their file's text: each kind's KindDigests at once, its keys parsed
+ * when first asked for and checked then to be strings whose digest is the one recorded, one per
+ * digest. Throws when the file is not such a text. (Its bytes were checked against the served
+ * manifest first; a digest of other characters would only match none.)
  */
 export function parseDigests(text: string): KeyedDigests {
-  const parsed = JSON.parse(text) as Partial<Record<string, unknown>>;
-  if (parsed['format'] !== 1) throw new Error('search digests: unknown format');
-  const result = {} as Record<SearchKind, { keys: string[]; digests: string }>;
+  const newline = text.indexOf('\n');
+  if (newline === -1) throw new Error('search digests: no line of keys');
+  const parsed = JSON.parse(text.slice(0, newline)) as Partial<Record<string, unknown>>;
+  if (parsed['format'] !== 2) throw new Error('search digests: unknown format');
+  let keys: Partial<Record<string, unknown>> | undefined;
+  const result = {} as Record<SearchKind, KindDigests & { keys: readonly string[] }>;
   for (const kind of SEARCH_KINDS) {
-    const value = parsed[kind] as { keys?: unknown; digests?: unknown } | undefined;
-    const keys = value?.keys;
-    const digests = value?.digests;
-    if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string') || typeof digests !== 'string' || digests.length !== keys.length * DIGEST_CHARS) {
-      throw new Error(`search digests: the ${kind} digests do not match their keys`);
-    }
-    result[kind] = { keys: keys as string[], digests };
+    const value = parsed[kind] as { keysDigest?: unknown; digests?: unknown } | undefined;
+    const { keysDigest, digests } = value ?? {};
+    if (typeof keysDigest !== 'string' || typeof digests !== 'string' || digests.length % DIGEST_CHARS !== 0) throw new Error(`search digests: the ${kind} digests are damaged`);
+    let kindKeys: string[] | undefined;
+    result[kind] = {
+      keysDigest,
+      digests,
+      get keys() {
+        if (kindKeys) return kindKeys;
+        keys ??= JSON.parse(text.slice(newline + 1)) as Partial<Record<string, unknown>>;
+        const list = keys[kind];
+        if (!Array.isArray(list) || !list.every((k) => typeof k === 'string') || list.length * DIGEST_CHARS !== digests.length || keysDigestOf(list) !== keysDigest) {
+          throw new Error(`search digests: the ${kind} digests do not match their keys`);
+        }
+        return (kindKeys = list);
+      },
+    };
   }
   return result;
 }

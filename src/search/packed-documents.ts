@@ -162,9 +162,9 @@ export function packedBuffers(packed: PackedDocuments): ArrayBuffer[] {
 /**
  * The packed documents as the sources buildSearchIndexOf reads, after checking that every value
  * lies within its buffer and every field has a value per key; each source drops its buffers once
- * read (DocumentSource.release).
+ * read (DocumentSource.release). `keysOf`: the keys, when the caller has them (not unpacked again).
  */
-export function sourcesOf(packed: PackedDocuments): KindSources {
+export function sourcesOf(packed: PackedDocuments, keysOf?: Readonly<Record<SearchKind, readonly string[]>>): KindSources {
   const kind = (k: SearchKind): DocumentSource => {
     const { keys: packedKeys, fields } = packed[k];
     const names = KIND_SPECS[k].fields;
@@ -179,7 +179,9 @@ export function sourcesOf(packed: PackedDocuments): KindSources {
         from = to;
       }
     }
-    const keys = runSteps(unpackStrings(packedKeys));
+    // the keys unpacked, unless the caller has them (the main thread: the model's, which it packed)
+    const keys = keysOf?.[k] ?? runSteps(unpackStrings(packedKeys));
+    if (keys.length !== n) throw new Error(`search documents: ${keys.length} ${k} keys for ${n} packed`);
     let texts: (Buffer | undefined)[] = fields.map((field) => {
       const bytes = 'utf8' in field ? field.utf8 : field.utf16;
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -5,7 +5,7 @@
 // full build makes, byte for byte: the same terms in the same order, each term's postings in the
 // same order with the same scores. Top lists are kept when none of the terms their word may stand
 // for changed, else ranked again (docs/search.md, "The index in a rebuild").
-import { DIGEST_CHARS, type KeyedDigests } from './document-digests.ts';
+import { DIGEST_CHARS, keysDigestOf, type DocumentDigests } from './document-digests.ts';
 import { SEARCH_KINDS, type DocumentSource, type KindSources, type SearchKind } from './documents.ts';
 import type { KindIndex, SearchIndex } from './kind-index.ts';
 import { editsFor } from './rank.ts';
@@ -34,10 +34,10 @@ export interface PatchOptions extends BuildOptions {
  * The index of `sources` from `served` (an index of the same code's format) and the digests of
  * both: each kind patched (patchKind). The result is buildSearchIndexOf(sources)'s.
  */
-export function patchSearchIndex(served: SearchIndex, servedDigests: KeyedDigests, sources: KindSources, digests: KeyedDigests, options: PatchOptions = {}): { index: SearchIndex; patch: IndexPatch } {
+export function patchSearchIndex(served: SearchIndex, servedDigests: DocumentDigests, sources: KindSources, digests: DocumentDigests, options: PatchOptions = {}): { index: SearchIndex; patch: IndexPatch } {
   for (const kind of SEARCH_KINDS) {
     const keys = served[kind].keys;
-    if (servedDigests[kind].keys.length !== keys.length || !servedDigests[kind].keys.every((key, d) => keys[d] === key)) throw new Error(`the served ${kind} digests are not of its index's documents`);
+    if (servedDigests[kind].digests.length !== keys.length * DIGEST_CHARS || keysDigestOf(keys) !== servedDigests[kind].keysDigest) throw new Error(`the served ${kind} digests are not of its index's documents`);
   }
   const index = {} as Record<SearchKind, KindIndex>;
   const patch = {} as Record<SearchKind, KindPatch>;

@@ -38,7 +38,7 @@ import { createLap } from './build-progress.ts';
 import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { snapshotWhole, startChoosePrevious, type PreviousChoice } from './choose-previous.ts';
 import { copySearchIndex, NEEDS_EVERY_DOCUMENT, packChangedDocuments, packSearchDocuments, readServedDigests, SEARCH_DIGESTS_FILE, servedSearchOf, startSearchWorker, type SearchFiles, type SearchIndexTask } from './search-file.ts';
-import type { KeyedDigests } from '../search/document-digests.ts';
+import { withoutKeys, type KeyedDigests } from '../search/document-digests.ts';
 import { writeTextOffThread } from './write-text-off-thread.ts';
 import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, videoKeysOf, writePageInputs, type PageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
@@ -352,10 +352,12 @@ function writeSearch(build: Build, written: Leftovers): Pick<DataFiles, 'search'
     progress(`the served search documents' digests cannot be used (${(error as Error).message}): every document packed`);
   }
   const served = files && servedDigests ? { files, digests: servedDigests } : undefined;
+  // what the worker is handed of the served digests: no keys (it has the served index's)
+  const servedJob = served && { files: served.files, digests: withoutKeys(served.digests) };
   /** a worker handed every document: to patch the served index when there is one, else to index them whole */
   const everyDocument = () => {
     const worker = (written.search = startSearchWorker(file, options.searchLimits));
-    worker.index({ documents: packSearchDocuments(model), complete: true, served });
+    worker.index({ documents: packSearchDocuments(model), complete: true, served: servedJob });
     return worker.record;
   };
   let record: Promise<SearchFiles>;
@@ -367,7 +369,7 @@ function writeSearch(build: Build, written: Leftovers): Pick<DataFiles, 'search'
       return { search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
     }
     const worker = (written.search = startSearchWorker(file, options.searchLimits));
-    worker.index({ documents: changed.documents, complete: changed.complete, digests: changed.digests, served });
+    worker.index({ documents: changed.documents, complete: changed.complete, digests: withoutKeys(changed.digests), served: servedJob });
     progress(`search index started on a worker thread, to patch the served one with the documents that changed (${changed.packed} packed) (${lap()})`);
     record = changed.complete ? worker.record : worker.record.catch((error: Error & { code?: string }) => {
       if (error.code !== NEEDS_EVERY_DOCUMENT) throw error;

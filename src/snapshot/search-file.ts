@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { Changes } from '../catalogue/change-log.ts';
 import type { Model } from '../model/build-model.ts';
-import { documentDigests, parseDigests, sameDocuments, sameKeys, serialiseDigests, type KeyedDigests } from '../search/document-digests.ts';
+import { documentDigests, keysDigestOf, parseDigests, sameDocuments, serialiseDigests, type DocumentDigests, type KeyedDigests } from '../search/document-digests.ts';
 import { documentsNamedBy, SEARCH_KINDS, searchSources, type SearchKind } from '../search/documents.ts';
 import { packedBuffers, packSources, sourcesOf, type PackedDocuments } from '../search/packed-documents.ts';
 import type { IndexPatch } from '../search/patch-index.ts';
@@ -42,9 +42,9 @@ export interface SearchIndexJob {
   /** whether every document's text is packed; else only those whose digest is not the served one's, and the worker can only patch */
   readonly complete: boolean;
   /** the documents' digests, when the main thread took them (a rebuild from the served digests); else the worker takes them */
-  readonly digests?: KeyedDigests | undefined;
+  readonly digests?: DocumentDigests | undefined;
   /** the served index to patch, and its documents' digests (read on the main thread) */
-  readonly served?: { readonly files: ServedSearch; readonly digests: KeyedDigests } | undefined;
+  readonly served?: { readonly files: ServedSearch; readonly digests: DocumentDigests } | undefined;
 }
 
 /** The search files written, and how: the patch of the served index, or why it could not be patched (neither: built whole with nothing to patch). */
@@ -128,7 +128,7 @@ export function packChangedDocuments(model: Model, changes: Changes | undefined,
     const named = documentsNamedBy(model, changes);
     const kind = (k: SearchKind) => {
       // the served documents' keys in the same order (the common rebuild): every document is in the served index
-      if (sameKeys(sources[k].keys, served[k].keys)) return named[k];
+      if (keysDigestOf(sources[k].keys) === served[k].keysDigest) return named[k];
       const servedKeys = new Set(served[k].keys);
       return (d: number) => named[k](d) || !servedKeys.has(sources[k].keys[d]!);
     };
@@ -136,7 +136,7 @@ export function packChangedDocuments(model: Model, changes: Changes | undefined,
   }
   const documents = packSources(sources, include);
   // the digests of the packed documents, read from the very buffers the worker is handed
-  const digests = documentDigests(sourcesOf(documents), include, served);
+  const digests = documentDigests(sourcesOf(documents, { videos: sources.videos.keys, channels: sources.channels.keys, playlists: sources.playlists.keys }), include, served);
   let packed = 0;
   for (const k of SEARCH_KINDS) for (let d = 0; d < sources[k].count; d++) if (!include || include[k](d)) packed++;
   return { documents, digests, complete: include === undefined, packed };
@@ -150,14 +150,17 @@ export function packChangedDocuments(model: Model, changes: Changes | undefined,
 export function copySearchIndex(served: ServedSearch, servedDigests: KeyedDigests, digests: KeyedDigests, file: string): SearchFiles | undefined {
   if (!sameDocuments(digests, servedDigests)) return undefined;
   let search: Buffer;
+  let documents: Buffer;
   try {
     search = readChecked(served.dir, SEARCH_FILE, served.search);
+    // the same documents make the same digests file: the served one's bytes
+    documents = readChecked(served.dir, SEARCH_DIGESTS_FILE, served.digests);
   } catch {
     return undefined;
   }
   writeFileSync(file, search);
-  // the digests file is this build's: the same documents, the same bytes
-  return { search: served.search, digests: writeDigestsFile(file, digests) };
+  writeFileSync(digestsFileOf(file), documents);
+  return { search: served.search, digests: served.digests };
 }
 
 /**

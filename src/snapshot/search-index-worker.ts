@@ -18,6 +18,8 @@ parentPort?.once('message', (job: Omit<SearchIndexJob, 'documents'> & { document
   // the sources hold the text now, each kind's until it is tokenised (packed-documents.ts)
   job.documents = undefined;
   const digests = job.digests ?? documentDigests(sources);
+  // the keys of the documents, for the digests file: the packed documents'
+  const keyed = { videos: { ...digests.videos, keys: sources.videos.keys }, channels: { ...digests.channels, keys: sources.channels.keys }, playlists: { ...digests.playlists, keys: sources.playlists.keys } };
   let index: SearchIndex | undefined;
   let patch: IndexPatch | undefined;
   let refused: string | undefined;
@@ -30,6 +32,6 @@ parentPort?.once('message', (job: Omit<SearchIndexJob, 'documents'> & { document
     }
   }
   index ??= buildSearchIndexOf(sources);
-  const files: SearchFiles = { search: writeSearchFile(job.file, index), digests: writeDigestsFile(job.file, digests), patch, refused };
+  const files: SearchFiles = { search: writeSearchFile(job.file, index), digests: writeDigestsFile(job.file, keyed), patch, refused };
   parentPort!.postMessage(files);
 });

@@ -4,7 +4,7 @@
 // whole); and it must index only the documents that changed.
 import { describe, expect, it } from 'vitest';
 import { seededModel } from '../support/seeded-model.ts';
-import { documentDigests, parseDigests, serialiseDigests } from '../../../src/search/document-digests.ts';
+import { documentDigests, keysDigestOf, parseDigests, serialiseDigests } from '../../../src/search/document-digests.ts';
 import { searchDocuments, SEARCH_KINDS, type SearchDocument, type SearchKind } from '../../../src/search/documents.ts';
 import { mayStandFor, patchSearchIndex } from '../../../src/search/patch-index.ts';
 import { buildSearchIndexOf, documentSources, loadSearchIndex, serialiseSearchIndex, type KindDocuments } from '../../../src/search/search-index.ts';
@@ -137,15 +137,21 @@ describe('the digests file', () => {
   it('is read back as written, and refused when it does not hold one digest per key', () => {
     const digests = documentDigests(documentSources(base as KindDocuments));
     expect(parseDigests(serialiseDigests(digests))).toEqual(digests);
-    const short = { ...digests, videos: { keys: digests.videos.keys, digests: digests.videos.digests.slice(1) } };
-    expect(() => parseDigests(serialiseDigests(short))).toThrow(/videos digests do not match their keys/);
-    expect(() => parseDigests('{"format":2}')).toThrow(/format/);
+    const short = { ...digests, videos: { ...digests.videos, digests: digests.videos.digests.slice(1) } };
+    expect(() => parseDigests(serialiseDigests(short))).toThrow(/videos digests are damaged/);
+    // the keys are read when asked for, and checked against their digest then
+    const fewer = { ...digests, channels: { ...digests.channels, keys: digests.channels.keys.slice(1), digests: digests.channels.digests.slice(22) } };
+    const read = parseDigests(serialiseDigests(fewer));
+    expect(read.videos.keys).toEqual(digests.videos.keys);
+    expect(() => read.channels.keys).toThrow(/channels digests do not match their keys/);
+    expect(() => parseDigests('{"format":1}\n{}')).toThrow(/format/);
+    expect(() => parseDigests('{"format":2}')).toThrow(/no line of keys/);
   });
 
   it('is refused by a patch when its keys are not the served index\'s', () => {
     const old = served(base);
     const sources = documentSources(base as KindDocuments);
-    const other = { ...old.digests, channels: { keys: [...old.digests.channels.keys].reverse(), digests: old.digests.channels.digests } };
+    const other = { ...old.digests, channels: { keysDigest: keysDigestOf([...old.digests.channels.keys].reverse()), keys: [], digests: old.digests.channels.digests } };
     expect(() => patchSearchIndex(old.index, other, sources, documentDigests(sources), options)).toThrow(/channels digests are not of its index's documents/);
   });
 });
