@@ -125,7 +125,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     return await withBuildLock(layout.root, () => {
       locked = true;
       return runBuild(options, layout, started);
-    });
+    }, () => removeLeftovers(options.distDir, layout.root, layout.changes, 'own'));
   } catch (error) {
     if (locked && made !== undefined) removeEmptyFolders(made);
     throw error;

@@ -212,6 +212,35 @@ describe('leftovers of killed builds', () => {
   });
 });
 
+describe('a build stopped by a signal', () => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`removes what it wrote aside and its lock when stopped by ${signal} while writing pages, and ends by that signal`, async () => {
+      const p = await prepare();
+      const root = layoutOf(p.distDir).root;
+      const child = spawn(process.execPath, ['scripts/build.ts'], {
+        env: { ...process.env, DIST_DIR: p.distDir, CATALOGUE_DB: p.catalogue, PUBLIC_BASE_URL: BASE, STATIC_FILES: '' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const exited = new Promise<NodeJS.Signals | null>((done) => child.once('exit', (_code, s) => done(s)));
+      let building: string | undefined;
+      for (let i = 0; i < 1200 && building === undefined; i++) {
+        building = readdirSync(root).find((name) => name.startsWith('.building-') && existsSync(join(root, name)) && readdirSync(join(root, name)).some((file) => file.startsWith('pages-')));
+        if (building === undefined) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(building, 'the build never started writing pages').toBeDefined();
+      child.kill(signal);
+      expect(await exited, stderr).toBe(signal);
+      // before: the half-written folder (hundreds of MB on a large catalogue) and the lock stayed until the next build
+      expect(readdirSync(root).filter((name) => name.startsWith('.')), stderr).toEqual([]);
+      expect(readdirSync(root).sort()).toEqual(p.entries);
+      expect(readlinkSync(layoutOf(p.distDir).current)).toBe(p.servedId);
+      expect(stderr).toMatch(new RegExp(`build: stopped by ${signal}; removed what it had written aside \\(${building!.replace(/[.]/g, '\\.')}\\); snapshot ${p.servedId} is served`));
+    });
+  }
+});
+
 describe('snapshots kept for rollback', () => {
   const setup = (): BuildOptions => {
     const dir = dirs.make();
