@@ -206,6 +206,28 @@ describe('export', () => {
     expect(summary.records).toBe(text.trim().split('\n').length);
   });
 
+  it('leaves nothing beside FILE when the catalogue cannot be read (locked by another writer, say)', async () => {
+    // before: the temporary FILE.<pid>.tmp stayed: its stream opened it on the next tick, after the
+    // failure had removed the (not yet created) file
+    const dir = dirs.make();
+    const path = join(dir, 'c.db');
+    seedCatalogue(path, { videos: 20, seed: 3 });
+    const other = openCatalogue(path);
+    other.pragma('journal_mode = DELETE'); // a rollback journal: a writer's exclusive lock keeps readers out
+    other.exec('BEGIN EXCLUSIVE');
+    const db = openCatalogue(path, { readonly: true });
+    try {
+      db.pragma('busy_timeout = 0');
+      await expect(exportCatalogue(db, join(dir, 'export.ndjson.gz'))).rejects.toThrow(/locked/);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(readdirSync(dir).filter((name) => name.startsWith('export'))).toEqual([]);
+    } finally {
+      db.close();
+      other.exec('ROLLBACK');
+      other.close();
+    }
+  });
+
   it('writes what refers to other records after them, so the file imports in order', async () => {
     const dir = dirs.make();
     const path = join(dir, 'c.db');
