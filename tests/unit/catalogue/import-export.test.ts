@@ -1,7 +1,7 @@
 // The import as operators run it (importCatalogueFile, the CLI) and the export: the file rules of
 // docs/catalogue.md, an all-or-nothing import that leaves nothing behind, and a lossless round trip.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -226,6 +226,34 @@ describe('export', () => {
       other.exec('ROLLBACK');
       other.close();
     }
+  });
+
+  it('closes every statement when its reader stops early, so the read transaction ends', () => {
+    const dir = dirs.make();
+    const path = join(dir, 'c.db');
+    seedCatalogue(path, { videos: 20, seed: 3 });
+    const db = openCatalogue(path, { readonly: true });
+    try {
+      db.exec('BEGIN');
+      for (const record of exportRecords(db)) if (record.kind === 'video') break;
+      // before: a child table's iterator stayed open: "This database connection is busy executing a query"
+      expect(() => db.exec('COMMIT')).not.toThrow();
+    } finally {
+      db.close();
+    }
+  });
+
+  it('says a full disk (a file-size limit) as the cause, and leaves nothing beside FILE', () => {
+    // before: "export: This database connection is busy executing a query", and FILE's temporary could stay
+    const dir = dirs.make();
+    const path = join(dir, 'c.db');
+    seedCatalogue(path, { videos: 3000, seed: 3 }); // about 3 MB: the limit is met while records are still read (1 MB a write)
+    const out = join(dir, 'out', 'export.ndjson');
+    mkdirSync(join(dir, 'out'));
+    const run = spawnSync('bash', ['-c', `ulimit -f 64 && exec "${process.execPath}" scripts/export.ts "${out}" --db "${path}"`], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^export: EFBIG: file too large/);
+    expect(readdirSync(join(dir, 'out'))).toEqual([]);
   });
 
   it('writes what refers to other records after them, so the file imports in order', async () => {
