@@ -198,7 +198,14 @@ export async function importCatalogueFile(path: string, file: string, options: I
   const target = existed ? path : `${path}.importing-${process.pid}`;
   const removeTarget = () => { for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${target}${suffix}`, { force: true }); };
   if (!existed) removeTarget();
-  const db = openCatalogue(target);
+  let db: Catalogue;
+  try {
+    db = openCatalogue(target);
+  } catch (error) {
+    // the side file is created before its schema is written: a full disk fails there, after it exists
+    if (!existed) removeTarget();
+    throw error;
+  }
   // a new file's records are all new: its change log need not list them (change-log.ts suspendChangeLog)
   if (!existed) suspendChangeLog(db);
   let summary: ImportSummary | undefined;

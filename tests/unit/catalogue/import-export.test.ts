@@ -294,6 +294,17 @@ describe('npm run import and export (the commands)', () => {
     expect(existsSync(db)).toBe(false);
   });
 
+  it('import into a new catalogue on a full disk (a file-size limit) leaves no side file', () => {
+    // before: PATH.importing-PID, its -wal and -shm stayed: the disk filled while the new file's schema was written
+    const dir = dirs.make();
+    const file = writeNdjsonFile(dir, 'c.ndjson', small);
+    mkdirSync(join(dir, 'out'));
+    const db = join(dir, 'out', 'catalogue.db');
+    const failed = spawnSync('bash', ['-c', `ulimit -f 4 && exec "${process.execPath}" scripts/import.ts "${file}" --db "${db}"`], { encoding: 'utf8' });
+    expect(failed.status, failed.stderr).toBe(1);
+    expect(readdirSync(join(dir, 'out'))).toEqual([]);
+  });
+
   it('export refuses a FILE that is a directory before writing anything', () => {
     const dir = dirs.make();
     const db = join(dir, 'catalogue.db');
