@@ -5,6 +5,7 @@
 // (for duplicates and error lines) are in a temporary table on disk. Rules: docs/catalogue.md.
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { ConfigError } from '../config.ts';
 import { findBrokenReferences, STAGED_TABLE } from './check-references.ts';
 import { openCatalogue, type Catalogue } from './open-catalogue.ts';
 import { openChangeLog, suspendChangeLog } from './change-log.ts';
@@ -66,6 +67,8 @@ export class ImportError extends Error {
 function defaultWorkers(file: string): boolean {
   const setting = process.env['IMPORT_WORKERS'];
   if (setting === '0' || setting === '1') return setting === '1';
+  // a bad value stops the command naming it, as every other variable does (README, "Configuration")
+  if (setting !== undefined && setting !== '') throw new ConfigError(`invalid configuration: IMPORT_WORKERS must be 0 (validate on the main thread) or 1 (on a worker), or unset (got "${setting}")`);
   // The worker costs CPU (text and records cross threads) and memory (its own heap): it pays off
   // only with a core of its own beside the main thread and SQLite (docs/performance.md, "Import").
   return availableParallelism() > 2 && statSync(file).size >= WORKER_MIN_BYTES;

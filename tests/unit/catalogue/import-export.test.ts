@@ -305,6 +305,19 @@ describe('npm run import and export (the commands)', () => {
     expect(readdirSync(join(dir, 'out'))).toEqual([]);
   });
 
+  it('import refuses an IMPORT_WORKERS other than 0 or 1, naming it, and writes nothing', () => {
+    // before: any other value ("true", "2") was taken silently for the default
+    const dir = dirs.make();
+    const file = writeNdjsonFile(dir, 'c.ndjson', small);
+    const db = join(dir, 'catalogue.db');
+    for (const value of ['true', '2']) {
+      const refused = spawnSync(process.execPath, ['scripts/import.ts', file, '--db', db], { encoding: 'utf8', env: { ...process.env, IMPORT_WORKERS: value } });
+      expect(refused.status, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(`import: invalid configuration: IMPORT_WORKERS must be 0 (validate on the main thread) or 1 (on a worker), or unset (got "${value}")`);
+      expect(readdirSync(dir).sort()).toEqual(['c.ndjson']);
+    }
+  });
+
   it('export refuses a FILE that is a directory before writing anything', () => {
     const dir = dirs.make();
     const db = join(dir, 'catalogue.db');
