@@ -125,7 +125,12 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     return await withBuildLock(layout.root, () => {
       locked = true;
       return runBuild(options, layout, started);
-    }, () => removeLeftovers(options.distDir, layout.root, layout.changes, 'own'));
+    }, () => {
+      // stopped by a signal (swap.ts withBuildLock): what this build wrote aside, and the folders it made if they are left empty
+      const removed = removeLeftovers(options.distDir, layout.root, layout.changes, 'own');
+      if (made !== undefined) removeEmptyFolders(made);
+      return removed;
+    });
   } catch (error) {
     if (locked && made !== undefined) removeEmptyFolders(made);
     throw error;

@@ -73,10 +73,12 @@ export async function withBuildLock<T>(root: string, work: () => Promise<T>, onS
   const stop = (signal: NodeJS.Signals) => {
     for (const s of STOP_SIGNALS) process.off(s, stop);
     let removed: string[] = [];
+    // the lock first: the folders this build made are then empty and go too; another build that
+    // starts meanwhile leaves this live process's folder alone (removeLeftovers)
+    rmSync(lock, { force: true });
     try {
       removed = onStop?.() ?? [];
     } finally {
-      rmSync(lock, { force: true });
       const served = currentSnapshotId(root);
       process.stderr.write(`build: stopped by ${signal}${removed.length > 0 ? `; removed what it had written aside (${removed.map((r) => basename(r)).join(', ')})` : ''}; ${served === undefined ? 'no snapshot is served' : `snapshot ${served} is served`}\n`);
       // end as the signal would have ended the process, unless someone else listens for it too
