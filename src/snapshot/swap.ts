@@ -70,8 +70,12 @@ export async function withBuildLock<T>(root: string, work: () => Promise<T>, onS
     rmSync(lock, { force: true });
     fd = openSync(lock, 'wx');
   }
+  let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    for (const s of STOP_SIGNALS) process.off(s, stop);
+    // the handlers stay until the end: without one, a second Ctrl-C (the terminal's and the one the
+    // heap re-run's parent passes on, build.ts) would kill the process half way through the removal
+    if (stopping) return;
+    stopping = true;
     let removed: string[] = [];
     // the lock first: the folders this build made are then empty and go too; another build that
     // starts meanwhile leaves this live process's folder alone (removeLeftovers)
@@ -81,6 +85,7 @@ export async function withBuildLock<T>(root: string, work: () => Promise<T>, onS
     } finally {
       const served = currentSnapshotId(root);
       process.stderr.write(`build: stopped by ${signal}${removed.length > 0 ? `; removed what it had written aside (${removed.map((r) => basename(r)).join(', ')})` : ''}; ${served === undefined ? 'no snapshot is served' : `snapshot ${served} is served`}\n`);
+      for (const s of STOP_SIGNALS) process.off(s, stop);
       // end as the signal would have ended the process, unless someone else listens for it too
       if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
       else process.exit(128 + (constants.signals[signal] ?? 0));

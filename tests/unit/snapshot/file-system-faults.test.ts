@@ -214,7 +214,7 @@ describe('leftovers of killed builds', () => {
 
 describe('a build stopped by a signal', () => {
   /** Starts `npm run build`'s script, stops it with `signal` once it writes pages, and says how it ended. */
-  async function stopWhileWritingPages(catalogue: string, distDir: string, signal: NodeJS.Signals) {
+  async function stopWhileWritingPages(catalogue: string, distDir: string, signal: NodeJS.Signals, times = 1) {
     const root = layoutOf(distDir).root;
     const child = spawn(process.execPath, ['scripts/build.ts'], {
       env: { ...process.env, DIST_DIR: distDir, CATALOGUE_DB: catalogue, PUBLIC_BASE_URL: BASE, STATIC_FILES: '' },
@@ -229,7 +229,7 @@ describe('a build stopped by a signal', () => {
       if (building === undefined) await new Promise((r) => setTimeout(r, 50));
     }
     expect(building, 'the build never started writing pages').toBeDefined();
-    child.kill(signal);
+    for (let i = 0; i < times; i++) child.kill(signal);
     return { signal: await exited, stderr, building: building! };
   }
 
@@ -246,6 +246,14 @@ describe('a build stopped by a signal', () => {
       expect(stopped.stderr).toMatch(new RegExp(`build: stopped by ${signal}; removed what it had written aside \\(${stopped.building.replace(/[.]/g, '\\.')}\\); snapshot ${p.servedId} is served`));
     });
   }
+
+  it('removes everything when a second Ctrl-C follows the first (the terminal\'s and the one a heap re-run passes on)', async () => {
+    const p = await prepare();
+    const root = layoutOf(p.distDir).root;
+    const stopped = await stopWhileWritingPages(p.catalogue, p.distDir, 'SIGINT', 2);
+    expect(stopped.signal, stopped.stderr).toBe('SIGINT');
+    expect(readdirSync(root).sort(), stopped.stderr).toEqual(p.entries);
+  });
 
   it('leaves no DIST_DIR behind when it was the first build', async () => {
     const dir = dirs.make();
