@@ -19,7 +19,7 @@ const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avi
 const enc = encodeURIComponent;
 const text = (body: Buffer) => body.toString('utf8');
 
-const PAGE_MISSES = ['/watch/typo', '/channels/nobody', '/playlists/x', '/channels/nobody/live', '/embed/live/nobody', '/docs/', '/no/such/page', '/problems/no-such-type'];
+const PAGE_MISSES = ['/watch/typo', '/channels/nobody', '/playlists/x', '/channels/nobody/live', '/docs/', '/no/such/page', '/problems/no-such-type'];
 
 describe('a browser asking for a page that does not exist', () => {
   for (const target of PAGE_MISSES) {
@@ -50,20 +50,6 @@ describe('a browser asking for a page that does not exist', () => {
     expect(html).toMatch(/<h1[^>]*>Invalid parameter<\/h1>/);
     expect(html).toContain('page: must be an integer from 1 to');
     expect(html).toContain('href="/problems/invalid-parameter"');
-  });
-
-  it('gets a 400 page naming the parameter for a player option out of range (in its iframe)', async () => {
-    // before: the player's iframe showed the problem+json document as text
-    const video = truth.publicVideos[0]!;
-    const res = await api.send(`/embed/${enc(video.id)}?rate=3`, { headers: { accept: BROWSER } });
-    expect(res.status).toBe(400);
-    expect(header(res, 'content-type')).toBe('text/html; charset=utf-8');
-    const html = text(decoded(res));
-    expect(html).toMatch(/<h1[^>]*>Invalid parameter<\/h1>/);
-    expect(html).toContain('rate: must be one of 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2');
-    const api400 = await api.send(`/embed/${enc(video.id)}?rate=3`, { headers: { accept: 'application/json' } });
-    expect(api400.status).toBe(400);
-    expect(header(api400, 'content-type')).toBe('application/problem+json; charset=utf-8');
   });
 
   it('escapes the request target it repeats', async () => {
