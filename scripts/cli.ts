@@ -6,11 +6,25 @@ import { ConfigError } from '../src/config.ts';
 
 export { UsageError };
 
+/**
+ * SQLite's "database is locked" names neither the file nor what to do: every operator command that
+ * meets it met the catalogue held by another writer for longer than its 5 s busy timeout
+ * (open-catalogue.ts), so it says that.
+ */
+function describeFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    return `the catalogue is locked by another process that has been writing to it for more than 5 s (an import, say); nothing was done: try again once it has finished (SQLite: ${message})`;
+  }
+  return message;
+}
+
 export async function runCli(name: string, main: () => Promise<void> | void): Promise<void> {
   try {
     await main();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeFailure(error);
     console.error(`${name}: ${message}`);
     process.exitCode = error instanceof UsageError || error instanceof ConfigError ? 2 : 1;
   }

@@ -11,8 +11,12 @@ const omitNull = <T extends object>(o: T): T => {
   return o;
 };
 
-/** Rows of a child table, ordered by owner then position, handed out owner by owner alongside the parent rows. */
-function childCursor<T extends { owner: string }>(rows: IterableIterator<unknown>) {
+/**
+ * Rows of a child table, ordered by owner then position, handed out owner by owner alongside the
+ * parent rows. `open` collects the statement's iterator, for exportRecords to close when it ends early.
+ */
+function childCursor<T extends { owner: string }>(rows: IterableIterator<unknown>, open: IterableIterator<unknown>[]) {
+  open.push(rows);
   let next = rows.next();
   return (owner: string): T[] => {
     const out: T[] = [];
@@ -26,7 +30,19 @@ function childCursor<T extends { owner: string }>(rows: IterableIterator<unknown
 /** Every record of the catalogue, as the import format writes it. */
 export function* exportRecords(db: Catalogue): Generator<CatalogueRecord> {
   // Separate connections are not needed: better-sqlite3 allows several iterators on one connection
-  // as long as nothing writes meanwhile.
+  // as long as nothing writes meanwhile. A reader that stops early (a write that failed on a full
+  // disk) closes the child tables' iterators here: one left open keeps the connection busy, and
+  // the caller's COMMIT then failed with "This database connection is busy executing a query",
+  // hiding the cause.
+  const open: IterableIterator<unknown>[] = [];
+  try {
+    yield* records(db, open);
+  } finally {
+    for (const rows of open) rows.return?.();
+  }
+}
+
+function* records(db: Catalogue, open: IterableIterator<unknown>[]): Generator<CatalogueRecord> {
   for (const c of db.prepare('SELECT id, name FROM categories ORDER BY id').iterate()) {
     const r = c as { id: string; name: string };
     yield { kind: 'category', id: r.id, name: r.name };
@@ -40,14 +56,14 @@ export function* exportRecords(db: Catalogue): Generator<CatalogueRecord> {
   }
 
   const byId = 'ORDER BY owner, position';
-  const tags = childCursor<{ owner: string; tag: string }>(db.prepare(`SELECT video_id AS owner, tag FROM video_tags ${byId}`).iterate());
-  const sources = childCursor<{ owner: string } & MediaSource>(db.prepare(`SELECT video_id AS owner, url, type, height FROM video_sources ${byId}`).iterate());
+  const tags = childCursor<{ owner: string; tag: string }>(db.prepare(`SELECT video_id AS owner, tag FROM video_tags ${byId}`).iterate(), open);
+  const sources = childCursor<{ owner: string } & MediaSource>(db.prepare(`SELECT video_id AS owner, url, type, height FROM video_sources ${byId}`).iterate(), open);
   const captions = childCursor<{ owner: string; lang: string; label: string; url: string | null }>(
-    db.prepare(`SELECT video_id AS owner, lang, label, url FROM video_captions ${byId}`).iterate());
+    db.prepare(`SELECT video_id AS owner, lang, label, url FROM video_captions ${byId}`).iterate(), open);
   // a catalogue older than schema 3, opened read-only, has no chapters table
   const hasChapters = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'video_chapters'").get() !== undefined;
   const chapters = hasChapters
-    ? childCursor<{ owner: string; start: number; title: string }>(db.prepare(`SELECT video_id AS owner, start, title FROM video_chapters ${byId}`).iterate())
+    ? childCursor<{ owner: string; start: number; title: string }>(db.prepare(`SELECT video_id AS owner, start, title FROM video_chapters ${byId}`).iterate(), open)
     : () => [];
   for (const row of db.prepare('SELECT * FROM videos ORDER BY id').iterate()) {
     const v = row as {
@@ -68,7 +84,7 @@ export function* exportRecords(db: Catalogue): Generator<CatalogueRecord> {
     } as unknown as CatalogueRecord);
   }
 
-  const items = childCursor<{ owner: string; video: string }>(db.prepare(`SELECT playlist_id AS owner, video_id AS video FROM playlist_items ${byId}`).iterate());
+  const items = childCursor<{ owner: string; video: string }>(db.prepare(`SELECT playlist_id AS owner, video_id AS video FROM playlist_items ${byId}`).iterate(), open);
   for (const row of db.prepare('SELECT * FROM playlists ORDER BY id').iterate()) {
     const p = row as { id: string; channel: string; title: string; description: string | null; privacy: string; created_at: string | null; updated_at: string | null };
     yield omitNull({

@@ -5,6 +5,7 @@
 // (for duplicates and error lines) are in a temporary table on disk. Rules: docs/catalogue.md.
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { ConfigError } from '../config.ts';
 import { findBrokenReferences, STAGED_TABLE } from './check-references.ts';
 import { openCatalogue, type Catalogue } from './open-catalogue.ts';
 import { openChangeLog, suspendChangeLog } from './change-log.ts';
@@ -66,6 +67,8 @@ export class ImportError extends Error {
 function defaultWorkers(file: string): boolean {
   const setting = process.env['IMPORT_WORKERS'];
   if (setting === '0' || setting === '1') return setting === '1';
+  // a bad value stops the command naming it, as every other variable does (README, "Configuration")
+  if (setting !== undefined && setting !== '') throw new ConfigError(`invalid configuration: IMPORT_WORKERS must be 0 (validate on the main thread) or 1 (on a worker), or unset (got "${setting}")`);
   // The worker costs CPU (text and records cross threads) and memory (its own heap): it pays off
   // only with a core of its own beside the main thread and SQLite (docs/performance.md, "Import").
   return availableParallelism() > 2 && statSync(file).size >= WORKER_MIN_BYTES;
@@ -198,7 +201,14 @@ export async function importCatalogueFile(path: string, file: string, options: I
   const target = existed ? path : `${path}.importing-${process.pid}`;
   const removeTarget = () => { for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${target}${suffix}`, { force: true }); };
   if (!existed) removeTarget();
-  const db = openCatalogue(target);
+  let db: Catalogue;
+  try {
+    db = openCatalogue(target);
+  } catch (error) {
+    // the side file is created before its schema is written: a full disk fails there, after it exists
+    if (!existed) removeTarget();
+    throw error;
+  }
   // a new file's records are all new: its change log need not list them (change-log.ts suspendChangeLog)
   if (!existed) suspendChangeLog(db);
   let summary: ImportSummary | undefined;

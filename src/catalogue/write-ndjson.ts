@@ -67,8 +67,10 @@ export async function exportCatalogue(
     renameSync(temporary, file);
     return { records, counts, gzipped };
   } catch (error) {
-    output.destroy();
     gzip?.destroy();
+    // the stream opens (creates) its file on a later tick: a failure before then (a catalogue
+    // locked by another writer) would remove nothing and the opened file would stay beside FILE
+    if (!output.closed) await new Promise<void>((resolve) => output.once('close', () => resolve()).destroy());
     rmSync(temporary, { force: true });
     throw error;
   }

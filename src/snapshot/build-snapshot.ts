@@ -131,6 +131,11 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildSummary
     return await withBuildLock(layout.root, () => {
       locked = true;
       return runBuild(options, layout, started);
+    }, () => {
+      // stopped by a signal (swap.ts withBuildLock): what this build wrote aside, and the folders it made if they are left empty
+      const removed = removeLeftovers(options.distDir, layout.root, layout.changes, 'own');
+      if (made !== undefined) removeEmptyFolders(made);
+      return removed;
     });
   } catch (error) {
     if (locked && made !== undefined) removeEmptyFolders(made);

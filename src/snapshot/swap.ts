@@ -3,7 +3,8 @@
 // leftovers of builds that were killed (docs/reliability.md, "Builds and the file system").
 import type { ChangeLogMark } from '../catalogue/change-log.ts';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { constants } from 'node:os';
+import { basename, join } from 'node:path';
 import { writeAll } from './disk-faults.ts';
 
 /** Points `current` at a snapshot: a new symlink renamed over the old one, so readers see one or the other. */
@@ -46,7 +47,17 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-export async function withBuildLock<T>(root: string, work: () => Promise<T>): Promise<T> {
+/** The signals that stop a build from outside (Ctrl-C, a service manager, a closed terminal). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Runs `work` holding the build lock. A stop signal while it runs (Ctrl-C half way through a build)
+ * calls `onStop`, which removes what this build wrote aside, releases the lock, says so, and ends
+ * the process by the same signal: a build stopped that way leaves nothing behind, as a build that
+ * fails leaves nothing (docs/reliability.md, "Faults of the file system"). A SIGKILL cannot be
+ * caught: its leftovers wait for the next build (removeLeftovers).
+ */
+export async function withBuildLock<T>(root: string, work: () => Promise<T>, onStop?: () => string[]): Promise<T> {
   const lock = join(root, '.build.lock');
   let fd: number;
   try {
@@ -59,14 +70,37 @@ export async function withBuildLock<T>(root: string, work: () => Promise<T>): Pr
     rmSync(lock, { force: true });
     fd = openSync(lock, 'wx');
   }
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    // the handlers stay until the end: without one, a second Ctrl-C (the terminal's and the one the
+    // heap re-run's parent passes on, build.ts) would kill the process half way through the removal
+    if (stopping) return;
+    stopping = true;
+    let removed: string[] = [];
+    // the lock first: the folders this build made are then empty and go too; another build that
+    // starts meanwhile leaves this live process's folder alone (removeLeftovers)
+    rmSync(lock, { force: true });
+    try {
+      removed = onStop?.() ?? [];
+    } finally {
+      const served = currentSnapshotId(root);
+      process.stderr.write(`build: stopped by ${signal}${removed.length > 0 ? `; removed what it had written aside (${removed.map((r) => basename(r)).join(', ')})` : ''}; ${served === undefined ? 'no snapshot is served' : `snapshot ${served} is served`}\n`);
+      for (const s of STOP_SIGNALS) process.off(s, stop);
+      // end as the signal would have ended the process, unless someone else listens for it too
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      else process.exit(128 + (constants.signals[signal] ?? 0));
+    }
+  };
   try {
     try {
       writeAll(fd, Buffer.from(String(process.pid)));
     } finally {
       closeSync(fd);
     }
+    for (const s of STOP_SIGNALS) process.on(s, stop);
     return await work();
   } finally {
+    for (const s of STOP_SIGNALS) process.off(s, stop);
     rmSync(lock, { force: true });
   }
 }
@@ -155,15 +189,16 @@ export function pruneSnapshots(root: string, currentId: string, keep: number): s
  * link and record temporaries (`.current-<pid>`, `.built-from.json-<pid>`, `served.json-<pid>`,
  * `deployment.json-<pid>`, a changes list's `<id>.txt-<pid>`). Run under the build lock: an entry
  * is a leftover when its process is gone, or is this one (a previous build of this process, or a
- * killed build whose process id this one got after a restart).
+ * killed build whose process id this one got after a restart). With `only: 'own'`, this process's
+ * alone (a build stopped by a signal, withBuildLock).
  */
-export function removeLeftovers(distDir: string, root: string, changes: string): string[] {
+export function removeLeftovers(distDir: string, root: string, changes: string, only: 'dead and own' | 'own' = 'dead and own'): string[] {
   const removed: string[] = [];
   const sweep = (dir: string, pattern: RegExp) => {
     if (!existsSync(dir)) return;
     for (const name of readdirSync(dir)) {
       const pid = pattern.exec(name)?.slice(1).find((group) => group !== undefined);
-      if (pid === undefined || (Number(pid) !== process.pid && processAlive(Number(pid)))) continue;
+      if (pid === undefined || (Number(pid) !== process.pid && (only === 'own' || processAlive(Number(pid))))) continue;
       rmSync(join(dir, name), { recursive: true, force: true });
       removed.push(join(dir, name));
     }

@@ -70,6 +70,23 @@ test.describe('layout at desktop and phone sizes', () => {
     });
   }
 
+  test('a date or time never breaks across lines at phone size (375 px)', async ({ browser, site }) => {
+    // before: "since 2012-05-" / "05" on a channel page, "started 2026-" / "10-31 18:54 UTC" on a live one
+    test.setTimeout(120_000);
+    const context = await browser.newContext({ viewport: { width: 375, height: 667 } });
+    const page = await context.newPage();
+    const live = site.truth.live.filter((l) => l.state !== 'offline').map((l) => `/channels/${enc(l.channel)}/live`);
+    const channels = [...site.truth.channels.keys()].map((c) => `/channels/${enc(c)}`);
+    const broken: string[] = [];
+    for (const target of [...live, ...channels]) {
+      await page.goto(site.base + target);
+      const times = await page.locator('main time').evaluateAll((ts) => ts.filter((t) => t.getClientRects().length > 1).map((t) => t.textContent));
+      broken.push(...times.map((t) => `${target}: ${t}`));
+    }
+    expect(broken).toEqual([]);
+    await context.close();
+  });
+
   test('card titles sit clear of the length badge on playlist pages, at phone size', async ({ browser, site }) => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();

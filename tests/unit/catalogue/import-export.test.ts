@@ -1,7 +1,7 @@
 // The import as operators run it (importCatalogueFile, the CLI) and the export: the file rules of
 // docs/catalogue.md, an all-or-nothing import that leaves nothing behind, and a lossless round trip.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -206,6 +206,56 @@ describe('export', () => {
     expect(summary.records).toBe(text.trim().split('\n').length);
   });
 
+  it('leaves nothing beside FILE when the catalogue cannot be read (locked by another writer, say)', async () => {
+    // before: the temporary FILE.<pid>.tmp stayed: its stream opened it on the next tick, after the
+    // failure had removed the (not yet created) file
+    const dir = dirs.make();
+    const path = join(dir, 'c.db');
+    seedCatalogue(path, { videos: 20, seed: 3 });
+    const other = openCatalogue(path);
+    other.pragma('journal_mode = DELETE'); // a rollback journal: a writer's exclusive lock keeps readers out
+    other.exec('BEGIN EXCLUSIVE');
+    const db = openCatalogue(path, { readonly: true });
+    try {
+      db.pragma('busy_timeout = 0');
+      await expect(exportCatalogue(db, join(dir, 'export.ndjson.gz'))).rejects.toThrow(/locked/);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(readdirSync(dir).filter((name) => name.startsWith('export'))).toEqual([]);
+    } finally {
+      db.close();
+      other.exec('ROLLBACK');
+      other.close();
+    }
+  });
+
+  it('closes every statement when its reader stops early, so the read transaction ends', () => {
+    const dir = dirs.make();
+    const path = join(dir, 'c.db');
+    seedCatalogue(path, { videos: 20, seed: 3 });
+    const db = openCatalogue(path, { readonly: true });
+    try {
+      db.exec('BEGIN');
+      for (const record of exportRecords(db)) if (record.kind === 'video') break;
+      // before: a child table's iterator stayed open: "This database connection is busy executing a query"
+      expect(() => db.exec('COMMIT')).not.toThrow();
+    } finally {
+      db.close();
+    }
+  });
+
+  it('says a full disk (a file-size limit) as the cause, and leaves nothing beside FILE', () => {
+    // before: "export: This database connection is busy executing a query", and FILE's temporary could stay
+    const dir = dirs.make();
+    const path = join(dir, 'c.db');
+    seedCatalogue(path, { videos: 3000, seed: 3 }); // about 3 MB: the limit is met while records are still read (1 MB a write)
+    const out = join(dir, 'out', 'export.ndjson');
+    mkdirSync(join(dir, 'out'));
+    const run = spawnSync('bash', ['-c', `ulimit -f 64 && exec "${process.execPath}" scripts/export.ts "${out}" --db "${path}"`], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/^export: EFBIG: file too large/);
+    expect(readdirSync(join(dir, 'out'))).toEqual([]);
+  });
+
   it('writes what refers to other records after them, so the file imports in order', async () => {
     const dir = dirs.make();
     const path = join(dir, 'c.db');
@@ -242,6 +292,30 @@ describe('npm run import and export (the commands)', () => {
     expect(directory.status).toBe(2);
     expect(directory.stderr).toBe(`import: ${dir} is a directory: give the NDJSON file to import\n`);
     expect(existsSync(db)).toBe(false);
+  });
+
+  it('import into a new catalogue on a full disk (a file-size limit) leaves no side file', () => {
+    // before: PATH.importing-PID, its -wal and -shm stayed: the disk filled while the new file's schema was written
+    const dir = dirs.make();
+    const file = writeNdjsonFile(dir, 'c.ndjson', small);
+    mkdirSync(join(dir, 'out'));
+    const db = join(dir, 'out', 'catalogue.db');
+    const failed = spawnSync('bash', ['-c', `ulimit -f 4 && exec "${process.execPath}" scripts/import.ts "${file}" --db "${db}"`], { encoding: 'utf8' });
+    expect(failed.status, failed.stderr).toBe(1);
+    expect(readdirSync(join(dir, 'out'))).toEqual([]);
+  });
+
+  it('import refuses an IMPORT_WORKERS other than 0 or 1, naming it, and writes nothing', () => {
+    // before: any other value ("true", "2") was taken silently for the default
+    const dir = dirs.make();
+    const file = writeNdjsonFile(dir, 'c.ndjson', small);
+    const db = join(dir, 'catalogue.db');
+    for (const value of ['true', '2']) {
+      const refused = spawnSync(process.execPath, ['scripts/import.ts', file, '--db', db], { encoding: 'utf8', env: { ...process.env, IMPORT_WORKERS: value } });
+      expect(refused.status, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(`import: invalid configuration: IMPORT_WORKERS must be 0 (validate on the main thread) or 1 (on a worker), or unset (got "${value}")`);
+      expect(readdirSync(dir).sort()).toEqual(['c.ndjson']);
+    }
   });
 
   it('export refuses a FILE that is a directory before writing anything', () => {

@@ -8,6 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { tempDirs } from '../support/fixtures.ts';
 import { smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
 
@@ -129,6 +130,27 @@ describe('every command', () => {
       expect(started.stderr).toContain(`start: port ${port} is in use: another process listens on it; stop it, or set PORT to a free port`);
     } finally {
       taken.close();
+    }
+  }, 90_000);
+
+  it('keys, build and export say the catalogue is locked by another writer, not only SQLite\'s "database is locked"', async () => {
+    const dir = dirs.make();
+    const catalogueDb = writeCatalogueFile(join(dir, 'catalogue.db'), smallCatalogue());
+    const writer = openCatalogue(catalogueDb);
+    writer.pragma('journal_mode = DELETE'); // a rollback journal: the writer's exclusive lock keeps readers out too
+    writer.exec('BEGIN EXCLUSIVE');
+    try {
+      const lockedEnv = { ...env, CATALOGUE_DB: catalogueDb, DIST_DIR: join(dir, 'dist') };
+      const attempts = await Promise.all([['keys.ts', 'list'], ['build.ts'], ['export.ts', join(dir, 'out.ndjson')]].map((argv) =>
+        run(process.execPath, [join('scripts', argv[0]!), ...argv.slice(1)], { env: lockedEnv, timeout: 60_000 }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e)));
+      for (const [i, name] of ['keys', 'build', 'export'].entries()) {
+        expect(attempts[i]!.code, name).toBe(1);
+        expect(attempts[i]!.stderr, name).toContain(`${name}: the catalogue is locked by another process that has been writing to it for more than 5 s (an import, say); nothing was done: try again once it has finished (SQLite: database is locked)`);
+      }
+      expect(readdirSync(dir).filter((name) => !name.startsWith('catalogue.db'))).toEqual([]); // no dist/, no out.ndjson or its temporary
+    } finally {
+      writer.exec('ROLLBACK');
+      writer.close();
     }
   }, 90_000);
 

@@ -212,6 +212,61 @@ describe('leftovers of killed builds', () => {
   });
 });
 
+describe('a build stopped by a signal', () => {
+  /** Starts `npm run build`'s script, stops it with `signal` once it writes pages, and says how it ended. */
+  async function stopWhileWritingPages(catalogue: string, distDir: string, signal: NodeJS.Signals, times = 1) {
+    const root = layoutOf(distDir).root;
+    const child = spawn(process.execPath, ['scripts/build.ts'], {
+      env: { ...process.env, DIST_DIR: distDir, CATALOGUE_DB: catalogue, PUBLIC_BASE_URL: BASE, STATIC_FILES: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<NodeJS.Signals | null>((done) => child.once('exit', (_code, s) => done(s)));
+    let building: string | undefined;
+    for (let i = 0; i < 1200 && building === undefined; i++) {
+      building = existsSync(root) ? readdirSync(root).find((name) => name.startsWith('.building-') && existsSync(join(root, name)) && readdirSync(join(root, name)).some((file) => file.startsWith('pages-'))) : undefined;
+      if (building === undefined) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(building, 'the build never started writing pages').toBeDefined();
+    for (let i = 0; i < times; i++) child.kill(signal);
+    return { signal: await exited, stderr, building: building! };
+  }
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`removes what it wrote aside and its lock when stopped by ${signal} while writing pages, and ends by that signal`, async () => {
+      const p = await prepare();
+      const root = layoutOf(p.distDir).root;
+      const stopped = await stopWhileWritingPages(p.catalogue, p.distDir, signal);
+      expect(stopped.signal, stopped.stderr).toBe(signal);
+      // before: the half-written folder (hundreds of MB on a large catalogue) and the lock stayed until the next build
+      expect(readdirSync(root).filter((name) => name.startsWith('.')), stopped.stderr).toEqual([]);
+      expect(readdirSync(root).sort()).toEqual(p.entries);
+      expect(readlinkSync(layoutOf(p.distDir).current)).toBe(p.servedId);
+      expect(stopped.stderr).toMatch(new RegExp(`build: stopped by ${signal}; removed what it had written aside \\(${stopped.building.replace(/[.]/g, '\\.')}\\); snapshot ${p.servedId} is served`));
+    });
+  }
+
+  it('removes everything when a second Ctrl-C follows the first (the terminal\'s and the one a heap re-run passes on)', async () => {
+    const p = await prepare();
+    const root = layoutOf(p.distDir).root;
+    const stopped = await stopWhileWritingPages(p.catalogue, p.distDir, 'SIGINT', 2);
+    expect(stopped.signal, stopped.stderr).toBe('SIGINT');
+    expect(readdirSync(root).sort(), stopped.stderr).toEqual(p.entries);
+  });
+
+  it('leaves no DIST_DIR behind when it was the first build', async () => {
+    const dir = dirs.make();
+    const catalogue = join(dir, 'catalogue.db');
+    seedCatalogue(catalogue, { videos: 300, seed: 5 });
+    const distDir = join(dir, 'dist');
+    const stopped = await stopWhileWritingPages(catalogue, distDir, 'SIGINT');
+    expect(stopped.signal, stopped.stderr).toBe('SIGINT');
+    expect(stopped.stderr).toContain('; no snapshot is served');
+    expect(existsSync(distDir)).toBe(false);
+  });
+});
+
 describe('snapshots kept for rollback', () => {
   const setup = (): BuildOptions => {
     const dir = dirs.make();
