@@ -4,13 +4,13 @@
 // snapshot being served (docs/architecture.md, "Incremental builds"): when that snapshot was built
 // by the same code, a page whose inputs did not change is copied from it unrendered, a page whose
 // bytes did not change takes its compressed variants from it and is not checked against its
-// schema again, and when the search documents did not change the search index is copied from it; the
+// schema again, and the search index is copied from it when the search documents did not change, else patched; the
 // result is byte-identical to a full build (`full`). Each step is its own module: reading
 // (read-build-input.ts), the reuse decision (choose-previous.ts), trending and related
 // (derive-on-worker.ts: on a worker thread while the served manifest is read and the model's
 // records are taken), the model data with every video's input key (one serialisation of each
 // record for both: model-data.ts, page-inputs.ts), the search index
-// (search-file.ts: built on a worker thread while the pages are rendered), the pages
+// (search-file.ts: patched or built on a worker thread while the pages are rendered), the pages
 // (render-pages.ts), the manifest (write-manifest.ts) and the swap (install-snapshot.ts); this
 // file runs them in order and cleans up after a failure.
 import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
@@ -92,7 +92,7 @@ export interface Reuse {
   readonly copied: number;
   /** shards of page files hard-linked from the served snapshot, not written (page-writer.ts) */
   readonly linked: number;
-  /** whether search.json was copied (the packed search documents did not change) */
+  /** whether search.json was copied (its documents, keys and digests, are the served ones) */
   readonly search: boolean;
   /**
    * the search documents indexed anew when the served index was patched (their digest changed, or
@@ -296,7 +296,7 @@ interface DataFiles {
   readonly model: FileRecord;
   /** the records of search.json and its documents' digests: copied, or being written by its worker thread while the pages are (awaited before the manifest) */
   readonly search: Promise<SearchFiles>;
-  /** whether search.json was copied from the served snapshot (its packed search documents are this build's) */
+  /** whether search.json was copied from the served snapshot (its documents, keys and digests, are the served ones) */
   readonly searchReused: boolean;
   /** whether the model data is the served snapshot's (same SHA-256) */
   readonly modelReused: boolean;
