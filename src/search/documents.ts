@@ -125,8 +125,17 @@ function documentItems(model: Model) {
  */
 export function documentsNamedBy(model: Model, changes: Changes): Readonly<Record<SearchKind, (d: number) => boolean>> {
   const { latest, channels, playlists } = documentItems(model);
+  // the videos named, marked in one walk (a million videos scattered over the heap: the walk is
+  // the cost), or none walked when the log names no video and no channel
+  const videos = new Uint8Array(latest.length);
+  if (changes.video.size > 0 || changes.channel.size > 0) {
+    for (let d = 0; d < latest.length; d++) {
+      const video = latest[d]!.video;
+      if (changes.video.has(video.id) || changes.channel.has(video.channel)) videos[d] = 1;
+    }
+  }
   return {
-    videos: (d) => changes.video.has(latest[d]!.video.id) || changes.channel.has(latest[d]!.video.channel),
+    videos: (d) => videos[d] === 1,
     channels: (d) => changes.channel.has(channels[d]!.channel.username),
     playlists: (d) => changes.playlist.has(playlists[d]!.playlist.id),
   };
@@ -143,8 +152,8 @@ export function documentsNamedBy(model: Model, changes: Changes): Readonly<Recor
 export function searchSources(model: Model): KindSources {
   const short = shortDescription;
   const { latest, channels, playlists } = documentItems(model);
-  const source = <T>(items: readonly T[], key: (item: T) => string, fields: readonly FieldPieces<T>[], descriptions?: { field: number; bytes: (item: T) => Uint8Array | undefined }): DocumentSource => ({
-    keys: items.map(key),
+  const source = <T>(items: readonly T[], keys: string[], fields: readonly FieldPieces<T>[], descriptions?: { field: number; bytes: (item: T) => Uint8Array | undefined }): DocumentSource => ({
+    keys,
     count: items.length,
     text(d, f) {
       const out: string[] = [];
@@ -155,11 +164,18 @@ export function searchSources(model: Model): KindSources {
     descriptionBytes: (f) => (descriptions?.field === f ? (d) => descriptions.bytes(items[d]!) : undefined),
   });
   // the description field's bytes, when every video is held as the model holds it (always, for a
-  // model built by build-model.ts); the bytes decoded are the description (StoredVideo.description)
-  const stored = latest.every((e) => e.video instanceof StoredVideo);
+  // model built by build-model.ts); the bytes decoded are the description (StoredVideo.description).
+  // One walk over the videos for their keys and that (a walk of a million scattered objects costs more than what it does)
+  const videoKeys = new Array<string>(latest.length);
+  let stored = true;
+  for (let d = 0; d < latest.length; d++) {
+    const video = latest[d]!.video;
+    videoKeys[d] = video.id;
+    if (!(video instanceof StoredVideo)) stored = false;
+  }
   return {
     // KIND_SPECS.videos.fields: title, tags, creator, description
-    videos: source(latest, (e) => e.video.id, [
+    videos: source(latest, videoKeys, [
       whole((e) => e.video.title ?? ''),
       (e, out) => spaced(e.video.tags, out),
       (e, out) => {
@@ -171,13 +187,13 @@ export function searchSources(model: Model): KindSources {
       whole((e) => short(e.video.description)),
     ], stored ? { field: KIND_SPECS.videos.fields.indexOf('description'), bytes: (e) => (e.video as StoredVideo).descriptionBytes } : undefined),
     // KIND_SPECS.channels.fields: displayName, username, description
-    channels: source(channels, (c) => c.channel.username, [
+    channels: source(channels, channels.map((c) => c.channel.username), [
       whole((c) => c.channel.displayName ?? ''),
       whole((c) => c.channel.username ?? ''),
       whole((c) => short(c.channel.description)),
     ]),
     // KIND_SPECS.playlists.fields: title, description
-    playlists: source(playlists, (p) => p.playlist.id, [
+    playlists: source(playlists, playlists.map((p) => p.playlist.id), [
       whole((p) => p.playlist.title ?? ''),
       whole((p) => short(p.playlist.description)),
     ]),
