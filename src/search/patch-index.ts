@@ -9,6 +9,7 @@ import { DIGEST_CHARS, keysDigestOf, type DocumentDigests } from './document-dig
 import { SEARCH_KINDS, type DocumentSource, type KindSources, type SearchKind } from './documents.ts';
 import type { KindIndex, SearchIndex } from './kind-index.ts';
 import { editsFor } from './rank.ts';
+import { buildTypoIndex, forEachTypo } from './typo-index.ts';
 import { finishKind, layoutOf, postingsOfKind, type BuildOptions, type KindPostings } from './search-index.ts';
 
 /** What a patch did to a kind: the documents indexed anew (changed or added) and those of the served index dropped (changed or removed). */
@@ -91,8 +92,9 @@ export function patchKind(kind: SearchKind, served: KindIndex, servedDigests: st
   const { postings, changed } = merged(served, renumbered, added, newKeys);
   // the same documents under the same ids: a top list whose word may stand for no changed term is the served one
   let ranked = 0;
-  const index = finishKind(postings, options, sameIds ? served.tops : undefined, (word) => {
-    const keep = !changed.some((term) => mayStandFor(word, term));
+  const standsForChanged = sameIds ? standsForAny(changed) : undefined;
+  const index = finishKind(postings, options, standsForChanged && served.tops, (word) => {
+    const keep = !standsForChanged!(word);
     if (!keep) ranked++;
     return keep;
   });
@@ -104,6 +106,30 @@ export function patchKind(kind: SearchKind, served: KindIndex, servedDigests: st
 function sameDigest(digestsA: string, a: number, digestsB: string, b: number): boolean {
   for (let i = 0, x = a * DIGEST_CHARS, y = b * DIGEST_CHARS; i < DIGEST_CHARS; i++) if (digestsA.charCodeAt(x + i) !== digestsB.charCodeAt(y + i)) return false;
   return true;
+}
+
+/** Changed terms beyond which every top list is ranked again (the sets below would cost more than the rankings). */
+const MOST_CHANGED_TERMS = 200_000;
+
+/**
+ * Whether a word typed alone may stand for any of `terms` (mayStandFor), asked of every top list's
+ * word: their prefixes in a set (completions), and the terms in a typo index of their own, asked
+ * within two edits (typos), instead of every term compared with every word (top-list words ×
+ * changed terms: 10⁹ comparisons when a re-import rewrote every description of a million videos).
+ */
+export function standsForAny(terms: readonly string[]): (word: string) => boolean {
+  if (terms.length > MOST_CHANGED_TERMS) return () => true;
+  const prefixes = new Set<string>();
+  for (const term of terms) for (let length = 1; length <= term.length; length++) prefixes.add(term.slice(0, length));
+  const typos = buildTypoIndex(terms, terms.map((_, id) => id), () => 2);
+  return (word) => {
+    if (prefixes.has(word)) return true;
+    // a word too short to take a typo takes no swap either (rank.ts findVariants)
+    if (editsFor(word.length) === 0) return false;
+    let found = false;
+    forEachTypo(typos, terms, word, 2, () => (found = true));
+    return found;
+  };
 }
 
 /**

@@ -366,18 +366,28 @@ function writeSearch(build: Build, written: Leftovers): Pick<DataFiles, 'search'
     return worker.record;
   };
   let record: Promise<SearchFiles>;
-  if (served) {
-    const changed = packChangedDocuments(model, input.changed.changes, served.digests);
-    const copied = copySearchIndex(served.files, served.digests, changed.digests, file);
+  // the change log names what changed since the served snapshot only when its mark is the served one's (model-reuse.ts)
+  const changes = build.markOf === reuse?.id ? input.changed.changes : undefined;
+  let changed: ReturnType<typeof packChangedDocuments> | undefined;
+  try {
+    changed = served && packChangedDocuments(model, changes, served.digests);
+    const copied = served && changed && copySearchIndex(served.files, served.digests, changed.digests, file);
     if (copied) {
-      progress(`search index copied from the served snapshot, its search documents unchanged (${changed.packed} packed): ${(copied.search.size / 1e6).toFixed(1)} MB (${lap()})`);
+      progress(`search index copied from the served snapshot, its search documents unchanged (${changed!.packed} packed): ${(copied.search.size / 1e6).toFixed(1)} MB (${lap()})`);
       return { search: Promise.resolve(copied), searchReused: true, checkSearch: () => {} };
     }
+  } catch (error) {
+    // served digests that passed their check yet do not fit (an earlier build's fault): the index is built whole
+    progress(`the served search documents' digests cannot be used (${(error as Error).message}): every document packed`);
+    changed = undefined;
+  }
+  if (served && changed) {
     const worker = (written.search = startSearchWorker(file, options.searchLimits));
     worker.index({ documents: changed.documents, complete: changed.complete, digests: withoutKeys(changed.digests), served: servedJob });
     progress(`search index started on a worker thread, to patch the served one with the documents that changed (${changed.packed} packed) (${lap()})`);
     record = changed.complete ? worker.record : worker.record.catch((error: Error & { code?: string }) => {
-      if (error.code !== NEEDS_EVERY_DOCUMENT) throw error;
+      // a build being cleaned up (cleanUp stopped the worker) starts no other
+      if (error.code !== NEEDS_EVERY_DOCUMENT || written.stopping) throw error;
       progress(`${error.message}: every document packed`);
       return everyDocument();
     });
@@ -443,6 +453,8 @@ interface Leftovers extends Written {
   reading?: ServedReading | undefined;
   /** page-inputs.ndjson being written on its worker thread (awaited before the folder is removed) */
   inputs?: Promise<FileRecord>;
+  /** set when cleanUp begins: no worker is started after it */
+  stopping?: boolean;
 }
 
 /** Stamps the site files, writes the pages, the page inputs and the manifest, puts the snapshot in place and serves it. */
@@ -549,6 +561,7 @@ function sameOrder(model: Model, videos: readonly { readonly id: string }[]): bo
 async function cleanUp(build: Build, written: Leftovers, error: unknown): Promise<unknown> {
   const { reuse } = build.choice;
   const { layout } = build;
+  written.stopping = true;
   if (reuse && typeof reuse.files !== 'string') reuse.files.close();
   reuse?.manifestLines?.close();
   try {

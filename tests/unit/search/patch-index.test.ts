@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { seededModel } from '../support/seeded-model.ts';
 import { documentDigests, keysDigestOf, parseDigests, serialiseDigests } from '../../../src/search/document-digests.ts';
 import { searchDocuments, SEARCH_KINDS, type SearchDocument, type SearchKind } from '../../../src/search/documents.ts';
-import { mayStandFor, patchSearchIndex } from '../../../src/search/patch-index.ts';
+import { mayStandFor, patchSearchIndex, standsForAny } from '../../../src/search/patch-index.ts';
 import { buildSearchIndexOf, documentSources, loadSearchIndex, serialiseSearchIndex, type KindDocuments } from '../../../src/search/search-index.ts';
 import { searchKind } from '../../../src/search/run-search.ts';
 
@@ -117,6 +117,24 @@ describe('the search index patched from the served one', () => {
     for (const q of ['tutorial', 'sourdough', 'tut', 'sourdoguh', 'tutorial sourdough']) {
       expect(Array.from(searchKind(index, 'videos', q).ids), q).toEqual(Array.from(searchKind(fullIndex, 'videos', q).ids));
     }
+  });
+});
+
+describe('standsForAny', () => {
+  it('says of every word what asking mayStandFor of each changed term says, in every script and length', () => {
+    const terms = served(base).index.videos.terms;
+    const changed = terms.filter((_, i) => i % 37 === 0);
+    // typos of changed terms: a letter swapped, dropped, changed, and two edits
+    const typos = changed.filter((t) => t.length >= 5).slice(0, 80).flatMap((t) => [t[1]! + t[0]! + t.slice(2), t.slice(0, 2) + t.slice(3), `${t.slice(0, -1)}q`, `q${t.slice(1, -1)}z`, `${t}xyz`]);
+    const words = [...terms.filter((_, i) => i % 11 === 0), ...terms.slice(0, 300).map((t) => t.slice(0, 2)), ...typos, 'tutorail', 'pyhton', 'x', 'a'.repeat(30)];
+    const asked = standsForAny(changed);
+    let typoMatches = 0;
+    for (const word of words) {
+      const expected = changed.some((term) => mayStandFor(word, term));
+      if (expected && !changed.some((term) => term.startsWith(word))) typoMatches++;
+      expect(asked(word), word).toBe(expected);
+    }
+    expect(typoMatches).toBeGreaterThan(50);
   });
 });
 
