@@ -9,7 +9,7 @@ import { DIGEST_CHARS, keysDigestOf, type DocumentDigests } from './document-dig
 import { SEARCH_KINDS, type DocumentSource, type KindSources, type SearchKind } from './documents.ts';
 import type { KindIndex, SearchIndex } from './kind-index.ts';
 import { editsFor } from './rank.ts';
-import { buildTypoIndex, forEachTypo } from './typo-index.ts';
+import { buildTypoIndex, editDistance, forEachTypo } from './typo-index.ts';
 import { finishKind, layoutOf, postingsOfKind, type BuildOptions, type KindPostings } from './search-index.ts';
 
 /** What a patch did to a kind: the documents indexed anew (changed or added) and those of the served index dropped (changed or removed). */
@@ -141,28 +141,7 @@ export function mayStandFor(word: string, term: string): boolean {
   if (term.startsWith(word)) return true;
   // a word too short to take a typo takes no swap either (rank.ts findVariants)
   if (editsFor(word.length) === 0) return false;
-  return Math.abs(term.length - word.length) <= 2 && withinTwoEdits(word, term);
-}
-
-/** Whether the Levenshtein distance of `a` and `b` is at most 2 (a band of the table, stopped early). */
-function withinTwoEdits(a: string, b: string): boolean {
-  const m = a.length;
-  const n = b.length;
-  let previous = new Int32Array(n + 1);
-  let row = new Int32Array(n + 1);
-  for (let j = 0; j <= n; j++) previous[j] = j;
-  for (let i = 1; i <= m; i++) {
-    row[0] = i;
-    let best = i;
-    for (let j = 1; j <= n; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
-      if (row[j]! < best) best = row[j]!;
-    }
-    if (best > 2) return false;
-    [previous, row] = [row, previous];
-  }
-  return previous[n]! <= 2;
+  return editDistance(word, term, 2) <= 2;
 }
 
 /**

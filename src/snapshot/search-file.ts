@@ -9,7 +9,7 @@
 // pages. Every way the bytes are those of serialiseSearchIndex(buildSearchIndex(model))
 // (docs/architecture.md, "Incremental builds").
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { Changes } from '../catalogue/change-log.ts';
@@ -144,22 +144,21 @@ export function packChangedDocuments(model: Model, changes: Changes | undefined,
 
 /**
  * Copies the served search.json and digests file when this build's documents are the served ones
- * (`digests`: same keys, same digests), after checking both against the served manifest; undefined
+ * (`digests`: same keys, same digests; `servedDigests` read by readServedDigests, which checked
+ * that file), after checking search.json against the served manifest; undefined
  * when they are other documents or the served files fail their check (the caller builds the index).
  */
 export function copySearchIndex(served: ServedSearch, servedDigests: KeyedDigests, digests: KeyedDigests, file: string): SearchFiles | undefined {
   if (!sameDocuments(digests, servedDigests)) return undefined;
   let search: Buffer;
-  let documents: Buffer;
   try {
     search = readChecked(served.dir, SEARCH_FILE, served.search);
-    // the same documents make the same digests file: the served one's bytes
-    documents = readChecked(served.dir, SEARCH_DIGESTS_FILE, served.digests);
   } catch {
     return undefined;
   }
   writeFileSync(file, search);
-  writeFileSync(digestsFileOf(file), documents);
+  // the same documents make the same digests file: the served one, checked when it was read (readServedDigests)
+  copyFileSync(join(served.dir, SEARCH_DIGESTS_FILE), digestsFileOf(file));
   return { search: served.search, digests: served.digests };
 }
 
