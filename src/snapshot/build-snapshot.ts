@@ -39,7 +39,7 @@ import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { snapshotWhole, startChoosePrevious, type PreviousChoice } from './choose-previous.ts';
 import { copySearchIndex, NEEDS_EVERY_DOCUMENT, packChangedDocuments, packSearchDocuments, readServedDigests, SEARCH_DIGESTS_FILE, servedSearchOf, startSearchWorker, type SearchFiles, type SearchIndexTask } from './search-file.ts';
 import { withoutKeys, type KeyedDigests } from '../search/document-digests.ts';
-import { writeTextOffThread } from './write-text-off-thread.ts';
+import { startTextOffThread, type TextWriting } from './write-text-off-thread.ts';
 import { PAGE_INPUTS_FILE, readPageInputs, videoGroup, videoInputKeys, videoKeysOf, writePageInputs, type PageInputs } from './page-inputs.ts';
 import { renderPages } from './render-pages.ts';
 import { estimateListPages, estimatePages } from './plan-pages.ts';
@@ -284,7 +284,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     // the served shards are checked for linking from now on, on a worker thread (link-check.ts),
     // while this thread stamps the site files: the changed videos are known once their keys are
     if (reusable && previousInputs) written.check = startLinkCheck(reusable.files, reusable.files.shards, videoInputs, previousInputs);
-    const served = takeServedWhole(build, data);
+    const served = await takeServedWhole(build, data);
     if (served) await written.check?.stop();
     return served ?? await writeAndServe(build, data, written);
   } catch (error) {
@@ -293,50 +293,59 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
 }
 
 interface DataFiles {
-  readonly model: FileRecord;
+  /** the model data's record, once its worker thread has written it (awaited before the manifest) */
+  readonly model: Promise<FileRecord>;
   /** the records of search.json and its documents' digests: copied, or being written by its worker thread while the pages are (awaited before the manifest) */
   readonly search: Promise<SearchFiles>;
   /** whether search.json was copied from the served snapshot (its documents, keys and digests, are the served ones) */
   readonly searchReused: boolean;
-  /** whether the model data is the served snapshot's (same SHA-256) */
-  readonly modelReused: boolean;
   /** throws the search worker's failure once it has failed (a no-op when search.json was copied) */
   readonly checkSearch: () => void;
+  /** throws the model data writer's failure once it has failed */
+  readonly checkModel: () => void;
   readonly modelReuse: ModelDataReuse;
 }
 
 /**
  * The search index and the model data. The index is built on a worker thread (search-file.ts),
- * which writes search.json while this thread writes the model data, stamps the site files and
- * renders the pages: its time hides behind theirs on a machine with a second core. When the served
+ * which writes search.json while this thread makes the model data's text and every video's input
+ * key, stamps the site files and renders the pages: its time hides behind theirs on a machine with a
+ * second core. The model data is written on a worker thread of its own (write-text-off-thread.ts),
+ * which copies the served lines itself: this thread goes on once it has handed every piece, and the
+ * file's record is awaited before the manifest. When the served
  * snapshot has the digests of its search documents, only the documents the change log names are
  * packed; when every document is then the served one, search.json is copied, else the worker
  * patches the served index (docs/architecture.md, "Incremental builds").
  */
 async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFiles> {
-  const { tmp, input, derived, options, choice: { reuse }, progress, lap, videoInputs, keysByIndex } = build;
+  const { tmp, input, derived, options, progress, lap, videoInputs, keysByIndex } = build;
   const search = writeSearch(build, written);
   progress(`writing model data and every video's input key`);
   const key = videoInputKeys(options.baseUrl);
   // the lines and keys of the records that did not change since the served snapshot are taken from it (model-reuse.ts)
   const taken = await openModelReuse({ markOf: build.markOf, reading: build.reading, changed: input.changed, choice: build.choice, baseUrl: options.baseUrl, previousInputs: build.previousInputs,
     sameDerived: build.derivedSource === 'served', keyTaken: (video, k, i) => videoInputs.set(videoGroup(video.id), (keysByIndex[i] = k)) });
-  let model: FileRecord;
-  try {
-    model = await writeTextOffThread(join(tmp, MODEL_FILE), modelPieces(input.catalogue, derived, options.baseUrl,
-      (video, json, channel, comments, i) => videoInputs.set(videoGroup(video.id), (keysByIndex[i] = key(json, channel, comments))), taken.reuse));
-  } finally {
+  // the worker copies the served lines through the served file's descriptor: it is closed once the model data is written
+  const writing = startTextOffThread(join(tmp, MODEL_FILE), modelPieces(input.catalogue, derived, options.baseUrl,
+    (video, json, channel, comments, i) => videoInputs.set(videoGroup(video.id), (keysByIndex[i] = key(json, channel, comments))), taken.reuse));
+  written.modelWriting = writing;
+  const model = writing.record.finally(async () => {
     taken.reuse?.served.close();
     await written.reading?.task.stop();
     delete written.reading;
-  }
+  });
+  let failure: { error: unknown } | undefined;
+  model.catch((error: unknown) => (failure = { error }));
+  await writing.handed;
   const counts = taken.reuse?.counts;
   const modelReuse: ModelDataReuse = counts ? { changed: taken.reuse.changes.count, ...counts } : { none: taken.none! };
-  progress(`model data written, and every video's input key (${lap()}): ${counts
+  progress(`model data made, and every video's input key (${lap()}): ${counts
     ? `${taken.reuse.changes.count} records changed since the served snapshot (change log); ${counts.videoLines} video and ${counts.commentLines} comment lines copied, ${counts.keys} keys taken`
-    : `every line made (${taken.none})`}`);
-  const modelReused = reuse?.head.files[MODEL_FILE]?.sha256 === model.sha256;
-  return { model, modelReused, ...search, modelReuse };
+    : `every line made (${taken.none})`}; written on a worker thread while the pages are`);
+  const checkModel = () => {
+    if (failure) throw failure.error;
+  };
+  return { model, ...search, modelReuse, checkModel };
 }
 
 /**
@@ -421,9 +430,12 @@ const indexedOf = ({ patch }: SearchFiles): number | undefined => patch && patch
  * The same model data and code make the same snapshot: when the served one is whole (its manifest
  * names it, every file has the SHA-256 recorded), it is the result and nothing is rendered.
  */
-function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefined {
+async function takeServedWhole(build: Build, data: DataFiles): Promise<BuildSummary | undefined> {
   const { reuse } = build.choice;
-  if (!data.modelReused || !data.searchReused || reuse === undefined || typeof reuse.files === 'string' || build.options.staticFiles || !build.previousWhole()) return undefined;
+  if (!data.searchReused || reuse === undefined || typeof reuse.files === 'string' || build.options.staticFiles || !build.previousWhole()) return undefined;
+  // the model data is the served snapshot's when it has the same SHA-256
+  const model = await data.model;
+  if (reuse.head.files[MODEL_FILE]?.sha256 !== model.sha256) return undefined;
   reuse.files.close();
   reuse.manifestLines?.close();
   rmSync(build.tmp, { recursive: true, force: true });
@@ -433,7 +445,7 @@ function takeServedWhole(build: Build, data: DataFiles): BuildSummary | undefine
   return {
     id: reuse.id,
     pages: reuse.pages.size,
-    bytes: { identity: size('body'), br: size('br'), gzip: size('gzip'), model: data.model.size },
+    bytes: { identity: size('body'), br: size('br'), gzip: size('gzip'), model: model.size },
     videos: build.input.catalogue.videos.length,
     seconds: (performance.now() - build.started) / 1000,
     unchanged: true,
@@ -451,6 +463,8 @@ interface Leftovers extends Written {
   check?: ShardCheck;
   /** the served model data's reading, until the model data is written */
   reading?: ServedReading | undefined;
+  /** the model data being written on its worker thread (stopped before the served model data's reading is) */
+  modelWriting?: TextWriting;
   /** page-inputs.ndjson being written on its worker thread (awaited before the folder is removed) */
   inputs?: Promise<FileRecord>;
   /** set when cleanUp begins: no worker is started after it */
@@ -487,10 +501,11 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
     previousInputs,
     checkedBefore: reusable ? writer.isPrevious : undefined,
     expected: { pages: expectedPages, listPages: estimateListPages(model, expectedPages) },
-    // a failed search worker ends the build at the next progress report (every few seconds),
+    // a failed search worker or model data writer ends the build at the next progress report (every few seconds),
     // not after every page is rendered
     progress: (message) => {
       data.checkSearch();
+      data.checkModel();
       progress(message);
     },
   });
@@ -509,7 +524,8 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   // numbers taken from the served derived.bin (checked whole when read) are its bytes: linked, not written again
   const servedDerived = build.derivedSource === 'served' ? build.choice.reuse?.head.files[DERIVED_FILE] : undefined;
   const derivedRecord = (servedDerived && linkDerivedFile(tmp, build.choice.reuse!.dir, servedDerived)) ?? writeDerivedFile(tmp, packed, fingerprint);
-  const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: data.model, [SEARCH_FILE]: search.search, [SEARCH_DIGESTS_FILE]: search.digests, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: await inputsWritten, [DERIVED_FILE]: derivedRecord };
+  const modelFile = await data.model;
+  const files: Record<string, FileRecord> = { ...writer.files, [MODEL_FILE]: modelFile, [SEARCH_FILE]: search.search, [SEARCH_DIGESTS_FILE]: search.digests, [SITE_FILES_FILE]: siteFilesRecord, [PAGE_INPUTS_FILE]: await inputsWritten, [DERIVED_FILE]: derivedRecord };
   // the lines of the pages of the shards linked are copied from the served manifest (write-manifest.ts)
   const servedLines = build.choice.reuse?.manifestLines;
   const manifest = await writeManifest(join(tmp, MANIFEST_FILE), {
@@ -539,7 +555,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   return {
     id,
     pages: manifest.pages,
-    bytes: { identity: writer.bytes.identity, br: writer.bytes.br, gzip: writer.bytes.gzip, model: data.model.size },
+    bytes: { identity: writer.bytes.identity, br: writer.bytes.br, gzip: writer.bytes.gzip, model: modelFile.size },
     videos: build.input.catalogue.videos.length,
     seconds: (performance.now() - build.started) / 1000,
     unchanged,
@@ -568,6 +584,8 @@ async function cleanUp(build: Build, written: Leftovers, error: unknown): Promis
     await written.writer?.abort();
   } catch { /* the files are removed below */ }
   await written.check?.stop();
+  // the model data's writer reads through the served file's descriptor: gone before it is closed
+  await written.modelWriting?.stop();
   await written.reading?.task.stop();
   await written.inputs?.catch(() => {});
   // the worker ends before its folder is removed: it writes nothing after

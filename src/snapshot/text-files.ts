@@ -73,9 +73,13 @@ export function createFileSink(file: string): FileSink {
  * again, after that, for the next pieces); a piece larger than a buffer is yielded as a buffer of its own.
  * A high surrogate ending a piece is encoded with the piece after it (the pair whole). A piece of
  * file bytes is read into the buffers as they come (no buffer of its own: a run of a served file's
- * lines is copied a buffer at a time), after any high surrogate left pending, encoded alone.
+ * lines is copied a buffer at a time), after any high surrogate left pending, encoded alone; one of
+ * `passFrom` bytes or more is yielded as it is instead, after the buffer's filled part, for the
+ * consumer to copy (write-text-off-thread.ts: its worker thread reads it).
  */
-export function* encodedChunks(pieces: Iterable<TextPiece>, take: () => Buffer): Generator<Uint8Array> {
+export function encodedChunks(pieces: Iterable<TextPiece>, take: () => Buffer): Generator<Uint8Array>;
+export function encodedChunks(pieces: Iterable<TextPiece>, take: () => Buffer, passFrom: number): Generator<Uint8Array | FileBytes>;
+export function* encodedChunks(pieces: Iterable<TextPiece>, take: () => Buffer, passFrom = Infinity): Generator<Uint8Array | FileBytes> {
   let buffer = take();
   let used = 0;
   let pending = '';
@@ -90,14 +94,22 @@ export function* encodedChunks(pieces: Iterable<TextPiece>, take: () => Buffer):
         used += buffer.write(pending, used);
         pending = '';
       }
+      if (given.end - given.start >= passFrom) {
+        if (used > 0) {
+          yield buffer.subarray(0, used);
+          buffer = take();
+          used = 0;
+        }
+        yield given;
+        continue;
+      }
       for (let at = given.start; at < given.end;) {
         if (used === buffer.length) {
           yield buffer.subarray(0, used);
           buffer = take();
           used = 0;
         }
-        const read = readSync(given.fd, buffer, used, Math.min(given.end - at, buffer.length - used), at);
-        if (read === 0) throw new Error(`a file ended at byte ${at}, before the ${given.end} bytes its range was checked for`);
+        const read = readRange(given, at, buffer, used);
         used += read;
         at += read;
       }
@@ -125,6 +137,17 @@ export function* encodedChunks(pieces: Iterable<TextPiece>, take: () => Buffer):
   }
   if (used > 0) yield buffer.subarray(0, used);
   if (pending !== '') yield Buffer.from(pending);
+}
+
+/**
+ * Reads the bytes of `range` from `at` into `buffer` from `offset`, as many as fit; how many were
+ * read. A file that ends before the range does (shortened since it was checked) is a failure: its
+ * bytes are never made up.
+ */
+export function readRange(range: FileBytes, at: number, buffer: Uint8Array, offset: number): number {
+  const read = readSync(range.fd, buffer, offset, Math.min(range.end - at, buffer.length - offset), at);
+  if (read === 0) throw new Error(`a file ended at byte ${at}, before the ${range.end} bytes its range was checked for`);
+  return read;
 }
 
 /** A string in pieces of about `size` UTF-16 units, never splitting a surrogate pair. */

@@ -70,7 +70,7 @@ describe('the search index of a build', () => {
       const lines: string[] = [];
       const summary = await buildSnapshot({ ...options, onProgress: (line) => lines.push(line) });
       const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
-      return { summary, lines, started: at(/search index started/), modelData: at(/model data written/), copied: at(/search index copied/) };
+      return { summary, lines, started: at(/search index started/), modelData: at(/model data made/), copied: at(/search index copied/) };
     };
     const packed = (line: string | undefined) => Number(/\((\d+) packed\)/.exec(line ?? '')?.[1]);
 

@@ -2,14 +2,15 @@
 // time, and writeTextOffThread (write-text-off-thread.ts) the model data, its writes and hashing on a
 // worker thread: the file, its size and its SHA-256 must be those of the pieces joined and encoded as
 // UTF-8, whatever the pieces' sizes and wherever a surrogate pair is split between two of them, and a
-// full disk must be said as such (its code kept) by both.
+// full disk must be said as such (its code kept) by both. The worker copies the ranges of a served
+// file itself, so the build goes on once it has handed them over (startTextOffThread).
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUFFER_BYTES, slices, writeText, type TextPiece } from '../../../src/snapshot/text-files.ts';
-import { writeTextOffThread } from '../../../src/snapshot/write-text-off-thread.ts';
+import { startTextOffThread, writeTextOffThread } from '../../../src/snapshot/write-text-off-thread.ts';
 import { tempDirs } from '../support/fixtures.ts';
 
 const dirs = tempDirs();
@@ -87,13 +88,40 @@ describe('pieces of file bytes among the text (a served file\'s lines copied: se
     }
   });
 
-  it('fails when the file ends before a range does (it was cut after it was checked)', () => {
+  it('fails when the file ends before a range does (it was cut after it was checked), on either thread', async () => {
     const dir = dirs.make();
     const source = join(dir, 'source.bin');
     writeFileSync(source, 'short');
     const fd = openSync(source, 'r');
     try {
       expect(() => writeText(join(dir, 'out.txt'), ['a', { fd, start: 2, end: 50 }])).toThrow(/ended at byte 5/);
+      // a short range is read here, as writeText reads it; a range of a megabyte or more is read by the
+      // worker, after this thread has handed it on: the record says the failure
+      await expect(writeTextOffThread(join(dir, 'here.txt'), ['a', { fd, start: 2, end: 50 }])).rejects.toThrow(/ended at byte 5/);
+      const writing = startTextOffThread(join(dir, 'there.txt'), ['a', { fd, start: 2, end: BUFFER_BYTES }, 'b']);
+      await writing.handed;
+      await expect(writing.record).rejects.toThrow(/ended at byte 5/);
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('hands the ranges on to the worker (this thread is done before they are copied), and a stopped writer\'s record rejects once the worker is gone', async () => {
+    const dir = dirs.make();
+    const source = join(dir, 'source.bin');
+    const bytes = Buffer.alloc(BUFFER_BYTES * 8, 'r');
+    writeFileSync(source, bytes);
+    const fd = openSync(source, 'r');
+    try {
+      // 80 ranges of 16 MB, with text between them: more bytes than this thread's three buffers could hold
+      const pieces: TextPiece[] = Array.from({ length: 80 }, (_, i) => [`line ${i}\n`, { fd, start: 0, end: bytes.length }]).flat();
+      const writing = startTextOffThread(join(dir, 'big.txt'), pieces);
+      await writing.handed;
+      await writing.stop();
+      await expect(writing.record).rejects.toThrow(/stopped/);
+      const whole = startTextOffThread(join(dir, 'whole.txt'), pieces.slice(0, 4));
+      await whole.handed;
+      expect((await whole.record).size).toBe(2 * (7 + bytes.length));
     } finally {
       closeSync(fd);
     }
