@@ -2,6 +2,7 @@
 // (shard-check.ts): as soon as it knows which videos changed, long before the pages are rendered.
 // Apart from shard-check.ts, whose worker thread loads it, so that the worker does not load the
 // model and the API.
+import type { FileStamps } from './file-stamps.ts';
 import { videoGroup, type PageInputs } from './page-inputs.ts';
 import { shardOf } from './page-shards.ts';
 import { videoPath } from './plan-pages.ts';
@@ -16,12 +17,13 @@ const VIDEO_GROUP = videoGroup('');
  * second core while this thread builds the model and the site stamps, not after the pages. The
  * shards holding a video whose pages' inputs changed, or a video added or removed, are skipped
  * (their pages change: they are written, not linked); the writer checks any of them that turns out
- * linkable after all (`want`), and skips those that stop being linkable as it renders.
+ * linkable after all (`want`), and skips those that stop being linkable as it renders. A file
+ * unchanged since `stamps` (the served snapshot's, built-from.json) were taken is not hashed.
  */
-export function startLinkCheck(previous: PreviousPageFiles, shards: number, inputs: PageInputs, previousInputs: PageInputs): ShardCheck {
+export function startLinkCheck(previous: PreviousPageFiles, shards: number, inputs: PageInputs, previousInputs: PageInputs, stamps?: FileStamps): ShardCheck {
   const changed = new Set<number>();
   const shardOfGroup = (group: string) => shardOf(videoPath(group.slice(VIDEO_GROUP.length)), shards);
   for (const [group, key] of inputs) if (group.startsWith(VIDEO_GROUP) && previousInputs.get(group) !== key) changed.add(shardOfGroup(group));
   for (const group of previousInputs.keys()) if (group.startsWith(VIDEO_GROUP) && !inputs.has(group)) changed.add(shardOfGroup(group));
-  return startShardCheck(previous.dir, previous.id, shards, previous.records, changed);
+  return startShardCheck(previous.dir, previous.id, shards, previous.records, changed, stamps);
 }

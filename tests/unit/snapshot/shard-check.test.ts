@@ -1,10 +1,12 @@
 // The check of the served snapshot's page shards before a rebuild links them (shard-check.ts,
 // link-check.ts): real files, real worker thread. A shard skipped before rendering (a video of it
-// changed) is not hashed unless the writer wants it after all; a damaged one is never whole.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// changed) is not hashed unless the writer wants it after all; a damaged one is never whole; a
+// file unchanged since its stamp (file-stamps.ts) is not read.
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stampFiles } from '../../../src/snapshot/file-stamps.ts';
 import { MANIFEST_FILE, PAGE_KINDS, pageFileName } from '../../../src/snapshot/layout.ts';
 import { startLinkCheck } from '../../../src/snapshot/link-check.ts';
 import type { FileRecord } from '../../../src/snapshot/manifest.ts';
@@ -67,6 +69,30 @@ describe('shard check', () => {
     const whole = await check.finish();
     await check.stop();
     expect(whole(6)).toBe(false);
+  });
+
+  it('takes a file unchanged since its stamp as whole, unread; hashes one stamped within seconds of its last write, or written since', async () => {
+    const { dir, id, records } = servedSnapshot();
+    const names = [...Object.keys(records), MANIFEST_FILE];
+    // modified in the tick of the file system's clock the stamps are taken in, or later (their times set an hour
+    // ahead): a write later in that tick would leave a stamp as it is, so none is trusted
+    const hourAhead = new Date(Date.now() + 3_600_000);
+    for (const name of names) utimesSync(join(dir, name), hourAhead, hourAhead);
+    const fresh = startShardCheck(dir, id, SHARDS, records, [], stampFiles(dir, names, dir));
+    await fresh.finish();
+    await fresh.stop();
+    expect(fresh.stamped()).toBe(0);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const name of names) utimesSync(join(dir, name), hourAgo, hourAgo);
+    const stamps = stampFiles(dir, names, dir);
+    // damaged in place after the stamp, its size kept: hashed and found damaged; a stamp of another size is not trusted either
+    writeFileSync(join(dir, pageFileName('gzip', 5)), Buffer.from('gzip bytes of shard 5\n'.repeat(50)).fill(0x41, 0, 3));
+    const check = startShardCheck(dir, id, SHARDS, { ...records, [pageFileName('br', 2)]: { ...records[pageFileName('br', 2)]!, size: 1 } }, [], stamps);
+    const whole = await check.finish();
+    await check.stop();
+    expect(Array.from({ length: SHARDS }, (_, shard) => whole(shard))).toEqual([true, true, false, true, true, false, true, true]);
+    expect(check.stamped()).toBeGreaterThanOrEqual(3 * SHARDS - 6);
+    expect(check.stamped()).toBeLessThanOrEqual(3 * SHARDS - 2);
   });
 
   it('startLinkCheck skips the shards of the videos whose inputs changed, were added or removed, and only those', async () => {
