@@ -29,7 +29,7 @@ import { modelPieces } from './model-data.ts';
 import { openModelReuse, servedMark, startServedReading, type ServedReading } from './model-reuse.ts';
 import { createPageWriter, type PageWriter, type ReusablePages } from './page-writer.ts';
 import { PageTable } from './page-table.ts';
-import { startLinkCheck } from './link-check.ts';
+import { startLinkCheck, type MadeKeys } from './link-check.ts';
 import type { ShardCheck } from './shard-check.ts';
 import { shardCountFor } from './page-shards.ts';
 import { buildCodeId } from './previous-snapshot.ts';
@@ -283,7 +283,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     const data = await writeDataFiles(build, written);
     // the served shards are checked for linking from now on, on a worker thread (link-check.ts),
     // while this thread stamps the site files: the changed videos are known once their keys are
-    if (reusable && previousInputs) written.check = startLinkCheck(reusable.files, reusable.files.shards, videoInputs, previousInputs, stampsOf(build.layout.root, reusable.files.id));
+    if (reusable && previousInputs) written.check = startLinkCheck(reusable.files, reusable.files.shards, videoInputs, previousInputs, stampsOf(build.layout.root, reusable.files.id), data.madeKeys);
     const served = await takeServedWhole(build, data);
     if (served) await written.check?.stop();
     return served ?? await writeAndServe(build, data, written);
@@ -304,6 +304,8 @@ interface DataFiles {
   /** throws the model data writer's failure once it has failed */
   readonly checkModel: () => void;
   readonly modelReuse: ModelDataReuse;
+  /** the videos whose input keys were made, when the others' were taken from the served snapshot */
+  readonly madeKeys: MadeKeys | undefined;
 }
 
 /**
@@ -325,9 +327,12 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
   // the lines and keys of the records that did not change since the served snapshot are taken from it (model-reuse.ts)
   const taken = await openModelReuse({ markOf: build.markOf, reading: build.reading, changed: input.changed, choice: build.choice, baseUrl: options.baseUrl, previousInputs: build.previousInputs,
     sameDerived: build.derivedSource === 'served', keyTaken: (video, k, i) => videoInputs.set(videoGroup(video.id), (keysByIndex[i] = k)) });
+  const made: string[] = [];
   // the worker copies the served lines through the served file's descriptor: it is closed once the model data is written
-  const writing = startTextOffThread(join(tmp, MODEL_FILE), modelPieces(input.catalogue, derived, options.baseUrl,
-    (video, json, channel, comments, i) => videoInputs.set(videoGroup(video.id), (keysByIndex[i] = key(json, channel, comments))), taken.reuse));
+  const writing = startTextOffThread(join(tmp, MODEL_FILE), modelPieces(input.catalogue, derived, options.baseUrl, (video, json, channel, comments, i) => {
+    made.push(video.id);
+    videoInputs.set(videoGroup(video.id), (keysByIndex[i] = key(json, channel, comments)));
+  }, taken.reuse));
   written.modelWriting = writing;
   const model = writing.record.finally(async () => {
     taken.reuse?.served.close();
@@ -345,7 +350,7 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
   const checkModel = () => {
     if (failure) throw failure.error;
   };
-  return { model, ...search, modelReuse, checkModel };
+  return { model, ...search, modelReuse, checkModel, madeKeys: counts && { ids: made, taken: counts.keys } };
 }
 
 /**

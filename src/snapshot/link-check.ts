@@ -18,12 +18,38 @@ const VIDEO_GROUP = videoGroup('');
  * shards holding a video whose pages' inputs changed, or a video added or removed, are skipped
  * (their pages change: they are written, not linked); the writer checks any of them that turns out
  * linkable after all (`want`), and skips those that stop being linkable as it renders. A file
- * unchanged since `stamps` (the served snapshot's, built-from.json) were taken is not hashed.
+ * unchanged since `stamps` (the served snapshot's, built-from.json) were taken is not hashed. With
+ * `made`, only the videos whose keys were made are compared (a one-title rebuild: a few of 100,000).
  */
-export function startLinkCheck(previous: PreviousPageFiles, shards: number, inputs: PageInputs, previousInputs: PageInputs, stamps?: FileStamps): ShardCheck {
+export function startLinkCheck(previous: PreviousPageFiles, shards: number, inputs: PageInputs, previousInputs: PageInputs, stamps?: FileStamps, made?: MadeKeys): ShardCheck {
   const changed = new Set<number>();
   const shardOfGroup = (group: string) => shardOf(videoPath(group.slice(VIDEO_GROUP.length)), shards);
-  for (const [group, key] of inputs) if (group.startsWith(VIDEO_GROUP) && previousInputs.get(group) !== key) changed.add(shardOfGroup(group));
-  for (const group of previousInputs.keys()) if (group.startsWith(VIDEO_GROUP) && !inputs.has(group)) changed.add(shardOfGroup(group));
+  let removed = true;
+  if (made) {
+    // the videos whose keys were taken are unchanged and served: only the others are compared, and
+    // the served videos counted to know whether one is gone (looked for only then)
+    let present = made.taken;
+    for (const id of made.ids) {
+      const group = videoGroup(id);
+      const served = previousInputs.get(group);
+      if (served !== undefined) present++;
+      if (served !== inputs.get(group)) changed.add(shardOfGroup(group));
+    }
+    let served = 0;
+    for (const group of previousInputs.keys()) if (group.startsWith(VIDEO_GROUP)) served++;
+    removed = served !== present;
+  } else {
+    for (const [group, key] of inputs) if (group.startsWith(VIDEO_GROUP) && previousInputs.get(group) !== key) changed.add(shardOfGroup(group));
+  }
+  if (removed) for (const group of previousInputs.keys()) if (group.startsWith(VIDEO_GROUP) && !inputs.has(group)) changed.add(shardOfGroup(group));
   return startShardCheck(previous.dir, previous.id, shards, previous.records, changed, stamps);
+}
+
+/**
+ * The videos whose input keys a build made (`ids`), and how many it took from the served snapshot
+ * instead (`taken`: those videos are served, their keys unchanged; model-reuse.ts).
+ */
+export interface MadeKeys {
+  readonly ids: readonly string[];
+  readonly taken: number;
 }

@@ -114,5 +114,20 @@ describe('shard check', () => {
     const whole = await check.finish();
     await check.stop();
     for (let shard = 0; shard < SHARDS; shard++) expect(whole(shard), `shard ${shard}`).toBe(!changed.has(shard));
+
+    // told which videos' keys the build made (the rest taken from the served snapshot): the same shards,
+    // a video made with its served key unchanged skipping nothing, the video gone found by the count
+    const made = { ids: ['vid-3', 'new one', 'vid-11'], taken: 40 - 3 };
+    const told = startLinkCheck(previous, SHARDS, now, before, undefined, made);
+    expect(told.skippedFromStart).toBe(changed.size);
+    await told.finish();
+    await told.stop();
+    // nothing gone: only the made videos' shards, and vid-7's shard is not skipped for it
+    const kept = new Map(now);
+    kept.set('video:vid-7', 'key-vid-7');
+    const none = startLinkCheck(previous, SHARDS, kept, before, undefined, { ids: ['vid-3', 'new one'], taken: 40 - 1 });
+    expect(none.skippedFromStart).toBe(new Set(['vid-3', 'new one'].map((v) => shardOf(videoPath(v), SHARDS))).size);
+    await none.finish();
+    await none.stop();
   });
 });
