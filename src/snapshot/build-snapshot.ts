@@ -437,10 +437,16 @@ const indexedOf = ({ patch }: SearchFiles): number | undefined => patch && patch
  */
 async function takeServedWhole(build: Build, data: DataFiles): Promise<BuildSummary | undefined> {
   const { reuse } = build.choice;
-  if (!data.searchReused || reuse === undefined || typeof reuse.files === 'string' || build.options.staticFiles || !build.previousWhole()) return undefined;
+  if (!data.searchReused || reuse === undefined || typeof reuse.files === 'string' || build.options.staticFiles) return undefined;
+  // a video or comment line made anew (a public record changed) changes the model data but for an
+  // update that changed no byte (that build then makes the same snapshot the long way): the build
+  // goes on at once, without waiting for the model data's writer or hashing the served snapshot
+  const { catalogue } = build.input;
+  const lines = data.modelReuse;
+  if (lines.none === undefined && (lines.videoLines < catalogue.videos.length || lines.commentLines < catalogue.comments.length)) return undefined;
   // the model data is the served snapshot's when it has the same SHA-256
   const model = await data.model;
-  if (reuse.head.files[MODEL_FILE]?.sha256 !== model.sha256) return undefined;
+  if (reuse.head.files[MODEL_FILE]?.sha256 !== model.sha256 || !build.previousWhole()) return undefined;
   reuse.files.close();
   reuse.manifestLines?.close();
   rmSync(build.tmp, { recursive: true, force: true });
