@@ -85,7 +85,22 @@ describe('every command', () => {
     expect((await command('build.ts', '--static-file')).stderr).toContain('(did you mean --static-files?)');
   });
 
-  it('lets --help win over everything else on the line', async () => {
+  it('build and start refuse a PUBLIC_BASE_URL with a path, saying the service must be served at the root of its origin, and run nothing', async () => {
+    const base = 'https://example.org/videos';
+    const expected = `PUBLIC_BASE_URL must be an origin without a path (got "${base}", whose path is /videos): the service must be served at the root of its origin`;
+    for (const script of ['build.ts', 'start.mjs']) {
+      const result = await run(process.execPath, [join('scripts', script)], { env: { ...env, PUBLIC_BASE_URL: base }, timeout: 60_000 }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+      expect(result.code, `${script}: ${result.stderr}`).toBe(2);
+      expect(result.stderr, script).toContain(expected);
+      expectNothingRan(`${script} with PUBLIC_BASE_URL=${base}`);
+    }
+    const flagged = await command('build.ts', '--base-url', `${base}/`);
+    expect(flagged.code).toBe(2);
+    expect(flagged.stderr).toContain(`--base-url must be an origin without a path (got "${base}/", whose path is /videos/)`);
+    expectNothingRan('build --base-url with a path');
+  });
+
+    it('lets --help win over everything else on the line', async () => {
     const result = await command('build.ts', '--for-new-origin', '--nonsense', '-h');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('--for-new-origin');
