@@ -169,6 +169,41 @@ describe('every command', () => {
     }
   }, 90_000);
 
+  it('seed refuses to replace a catalogue another connection holds a write transaction on, and leaves it whole', async () => {
+    const dir = dirs.make();
+    const catalogueDb = writeCatalogueFile(join(dir, 'catalogue.db'), smallCatalogue());
+    const before = statSync(catalogueDb).ino;
+    const writer = openCatalogue(catalogueDb); // WAL, as every catalogue is opened: readers still read
+    const held = () => writer.prepare("SELECT value FROM meta WHERE key = 'held'").pluck().get();
+    writer.exec('BEGIN IMMEDIATE');
+    writer.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('held', 'by a writer')").run();
+    let seeded: { code: number; stdout: string; stderr: string };
+    try {
+      seeded = await command('seed.ts', '--videos', '5', '--db', catalogueDb);
+      // the writer's transaction is still its own, and commits into the same file
+      expect(held()).toBe('by a writer');
+      writer.exec('COMMIT');
+    } finally {
+      if (writer.inTransaction) writer.exec('ROLLBACK');
+    }
+    writer.close();
+    expect(seeded.code).toBe(1);
+    expect(seeded.stderr).toBe('seed: the catalogue is locked by another process that has been writing to it for more than 5 s (an import, say); nothing was done: try again once it has finished (SQLite: database is locked)\n');
+    expect(seeded.stdout).not.toMatch(/records/); // refused before the first video: no progress line, no "wrote"
+    expect(statSync(catalogueDb).ino).toBe(before);
+    expect(readdirSync(dir).sort()).toEqual(['catalogue.db']); // no catalogue.db.tmp, the WAL checkpointed away
+    const reader = openCatalogue(catalogueDb, { readonly: true });
+    try {
+      expect(reader.prepare("SELECT value FROM meta WHERE key = 'held'").pluck().get()).toBe('by a writer');
+      expect(reader.prepare('SELECT count(*) FROM videos').pluck().get()).toBe(smallCatalogue().filter((r) => r.kind === 'video').length);
+    } finally {
+      reader.close();
+    }
+    // once the writer is done, the same seed replaces it
+    expect((await command('seed.ts', '--videos', '5', '--db', catalogueDb)).code).toBe(0);
+    expect(statSync(catalogueDb).ino).not.toBe(before);
+  }, 90_000);
+
   it('keys names an unknown command and a revoke without what to revoke, and touches nothing', async () => {
     const unknown = await command('keys.ts', 'frob');
     expect(unknown.code).toBe(2);
