@@ -30,7 +30,14 @@ const origin = (name: string) =>
       ctx.addIssue({ code: 'custom', message: `${name} must be an http(s) origin without query, fragment or credentials (got "${value}")` });
       return z.NEVER;
     }
-    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+    // The site's links, the API's paths, the sitemaps and the nginx configuration are all
+    // root-relative: a base with a path would build a site whose every link misses it
+    // (docs/decisions.md, "Served at the root of its origin").
+    if (url.pathname !== '/') {
+      ctx.addIssue({ code: 'custom', message: `${name} must be an origin without a path (got "${value}", whose path is ${url.pathname}): the service must be served at the root of its origin, since its links are root-relative; serve it on a host name of its own (https://videos.example.org, not https://example.org/videos) and set ${name}=${url.origin} there` });
+      return z.NEVER;
+    }
+    return url.origin;
   });
 
 const store = (name: string) =>

@@ -26,12 +26,41 @@ export function readSchemaVersion(db: Catalogue): number | undefined {
   return Number.isInteger(value) ? value : undefined;
 }
 
+/** How long a write waits for another writer (an import) before SQLITE_BUSY ("database is locked"). */
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Whether another writer holds the catalogue file at `path`: waits as every write does (the busy
+ * timeout) for its write lock, takes it and lets it go at once, writing nothing. Throws SQLite's
+ * SQLITE_BUSY when a writer kept it for the whole wait, so a command that would replace the file
+ * (the seed) refuses as every other write does. A missing file, or one that is no SQLite catalogue,
+ * has no writer: nothing is thrown for it.
+ */
+export function checkNoOtherWriter(path: string): void {
+  let db: Catalogue;
+  try {
+    db = new Database(path, { fileMustExist: true });
+  } catch {
+    return;
+  }
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw error;
+  } finally {
+    db.close();
+  }
+}
+
 /** Opens (creating if needed) a catalogue file, or `:memory:`, with the schema in place. */
 export function openCatalogue(path: string, options: { readonly?: boolean } = {}): Catalogue {
   if (path !== ':memory:' && !options.readonly) mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
   // before any write: a migration waits for another writer (an import) as every later write does
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (!options.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -4,7 +4,7 @@
 // reference date are exported from here too, as the one module the seed's users import.
 import { renameSync, rmSync } from 'node:fs';
 import { generateSeedRecords, type SeedOptions } from './generate-seed-records.ts';
-import { finishBulkLoad, openCatalogueForBulkLoad, type Catalogue } from './open-catalogue.ts';
+import { checkNoOtherWriter, finishBulkLoad, openCatalogueForBulkLoad, type Catalogue } from './open-catalogue.ts';
 import { CatalogueRecord } from './records.ts';
 import { markRevision } from './revision.ts';
 import { createRecordWriter } from './write-records.ts';
@@ -40,6 +40,9 @@ const removeDatabase = (path: string) => {
 /**
  * Writes the demo catalogue to `path`, replacing it whole: records go into `<path>.tmp` in one
  * transaction, and only a complete file is renamed over `path`. On failure nothing is left behind.
+ * A catalogue at `path` that another writer holds (an import, a build's mark) is not replaced: the
+ * seed waits for it as every write does (5 s) and throws SQLITE_BUSY, before writing anything and
+ * again just before the rename (which would drop that writer's transaction, and its WAL with it).
  */
 export function seedCatalogue(path: string, options: SeedOptions, onProgress: (p: SeedProgress) => void = () => {}): SeedSummary {
   const started = performance.now();
@@ -48,6 +51,7 @@ export function seedCatalogue(path: string, options: SeedOptions, onProgress: (p
   let records = 0;
   let validated = 0;
   let db: Catalogue | undefined;
+  checkNoOtherWriter(path);
   try {
     removeDatabase(tmp);
     db = openCatalogueForBulkLoad(tmp);
@@ -77,6 +81,8 @@ export function seedCatalogue(path: string, options: SeedOptions, onProgress: (p
     finishBulkLoad(db);
     db.close();
     db = undefined;
+    // a writer may have opened the old file while the records were written
+    checkNoOtherWriter(path);
     // A stale WAL or journal beside the old file would be replayed into the new one.
     for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${path}${suffix}`, { force: true });
     renameSync(tmp, path);

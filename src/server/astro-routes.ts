@@ -7,7 +7,7 @@ import { CACHE_CONTROL, renderProblem, type Rendered } from '../api/respond.ts';
 import { negotiateRendered } from '../http/negotiate.ts';
 import { etagOf } from '../http/etag.ts';
 import { siteFile } from '../site/site-files.ts';
-import { ERROR_PAGE_ROUTE, isApiPath, prefersHtml } from '../site/negotiate-errors.ts';
+import { errorPageRoute, isApiPath, prefersHtml } from '../site/negotiate-errors.ts';
 
 /** Astro's `rewrite` (a page's `Astro.rewrite`, an endpoint's `context.rewrite`). */
 type Rewrite = (path: string) => Promise<Response>;
@@ -29,7 +29,7 @@ export function problemResponse(error: ProblemError, request: Request, locals: A
   const instance = url.pathname + url.search;
   if (rewrite && prefersHtml(url.pathname, request.headers.get('accept'))) {
     locals.problem = { error, instance };
-    return rewrite(ERROR_PAGE_ROUTE);
+    return rewrite(errorPageRoute(url.pathname));
   }
   const rendered = renderProblem(error, instance, locals.context.model.urls);
   return toResponse(rewrite && !isApiPath(url.pathname) ? { ...rendered, headers: { ...rendered.headers, vary: 'Accept' } } : rendered, request);

@@ -10,6 +10,23 @@ export function isApiPath(pathname: string): boolean {
   return pathname === '/v1' || pathname.startsWith('/v1/') || pathname === '/oembed' || pathname.startsWith('/openapi.');
 }
 
+/**
+ * The player pages (`/embed/...`): made to be framed by any site, so their error answers are too,
+ * and a browser's error page there is drawn in the player's shell, not the site's (docs/embeds.md).
+ */
+export function isEmbedPath(pathname: string): boolean {
+  return pathname.startsWith('/embed/');
+}
+
+/** The policy every answer of a player page carries, its errors included: any origin may frame it. */
+export const FRAME_ANYWHERE = 'frame-ancestors *';
+
+/** `response` made frameable from any origin (a player page's answer; headers of a new Response are mutable). */
+export function framedAnywhere(response: Response): Response {
+  response.headers.set('content-security-policy', FRAME_ANYWHERE);
+  return response;
+}
+
 /** The quality a media range list gives one type (`*` ranges count, the most specific wins). */
 function qualityOf(ranges: readonly { type: string; sub: string; q: number }[], type: string, sub: string): number {
   let best = -1;
@@ -61,6 +78,14 @@ export interface PageProblem {
 /** Where the site's HTML error page is rendered from (src/pages/error.astro). */
 export const ERROR_PAGE_ROUTE = '/error';
 
+/** Where the player pages' HTML error page is rendered from (src/pages/error/player.astro). */
+export const PLAYER_ERROR_PAGE_ROUTE = '/error/player';
+
+/** The route of the HTML error page for an error at `pathname`: the player's shell on a player page. */
+export function errorPageRoute(pathname: string): string {
+  return isEmbedPath(pathname) ? PLAYER_ERROR_PAGE_ROUTE : ERROR_PAGE_ROUTE;
+}
+
 /**
  * For the server's last resort (no route matched): a browser gets the HTML error page rendered by
  * Astro; anything else is left to the caller's problem+json. Sets `Vary: Accept` on page paths
@@ -75,7 +100,7 @@ export async function answerErrorPage(
   res.setHeader('vary', 'Accept');
   const accept = req.headers.accept;
   if (!prefersHtml(pathname, Array.isArray(accept) ? accept.join(', ') : accept)) return false;
-  req.url = ERROR_PAGE_ROUTE;
+  req.url = errorPageRoute(pathname);
   let passed = false;
   await render(req, res, () => { passed = true; }, { ...locals, problem: { error, instance } });
   return !passed;

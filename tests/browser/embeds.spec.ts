@@ -453,9 +453,30 @@ test.describe('the player API a YouTube or Vimeo developer expects', () => {
     expect(await media.evaluate((v) => [(v as HTMLVideoElement).paused, (v as HTMLVideoElement).currentTime])).toEqual([true, 0]);
     await page.getByRole('button', { name: 'Play' }).click();
     await expect.poll(() => media.evaluate((v) => (v as HTMLVideoElement).currentTime), { timeout: 10_000 }).toBeGreaterThan(0.3);
+    // a bad option: the browser gets the 400 as a page in the player that names each bad option
     const bad = await page.goto(`${site.base}/embed/${enc(video.id)}?rate=3&end=0`);
     expect(bad?.status()).toBe(400);
-    expect((await bad!.json()).errors.map((e: { parameter: string }) => e.parameter).sort()).toEqual(['end', 'rate']);
+    expect(await bad!.headerValue('content-type')).toBe('text/html; charset=utf-8');
+    await expect(page.getByRole('alert')).toContainText('Invalid parameter');
+    await expect(page.getByRole('alert').locator('li')).toHaveText([/^end: must be/, /^rate: must be one of/]);
+    expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  });
+
+  test('shows its errors inside the embedding page: a bad option, an unknown live channel', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    await page.goto(thirdParty.page('/bad-embeds.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bad embeds</title></head><body><main><h1>Pasted by hand</h1>
+<iframe title="Bad option" src="${site.base}/embed/${enc(video.id)}?rate=3" width="480" height="270"></iframe>
+<iframe title="Unknown channel" src="${site.base}/embed/live/nobody-here" width="480" height="270"></iframe>
+</main></body></html>`));
+    const option = page.frameLocator('iframe[title="Bad option"]').getByRole('alert');
+    await expect(option).toContainText('Invalid parameter');
+    await expect(option).toContainText('rate: must be one of 0.25, 0.5');
+    const channel = page.frameLocator('iframe[title="Unknown channel"]').getByRole('alert');
+    await expect(channel).toContainText('Nothing is at /embed/live/nobody-here.');
+    // drawn as the player is, in the frame: the message fits it, on the player's black
+    const box = await option.boundingBox();
+    expect(box!.width).toBeLessThanOrEqual(480);
+    expect(await page.frameLocator('iframe[title="Bad option"]').locator('body').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(0, 0, 0)');
   });
 
   test('attaches to an iframe pasted from oEmbed, and to one marked data-video-platform', async ({ page, site, thirdParty }) => {

@@ -1,7 +1,7 @@
 // A real nginx (Debian's) in front of a test server: the configuration `npm run nginx-config`
 // writes, over the fixture's current snapshot, started as an ordinary process with its own prefix.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -35,11 +35,79 @@ async function waitForPort(port: number): Promise<void> {
   throw new Error(`nginx did not start listening on ${port}`);
 }
 
+/** How long nginx gets to finish its requests and exit after `quit`, then after a fast stop, before it is killed. */
+const QUIT_MS = 5_000;
+const STOP_MS = 2_000;
+
+/** Whether a process still runs: a zombie (an exited daemon not yet reaped by init) does not. */
+function running(pid: number): boolean {
+  try {
+    // the state follows the command name, which is in parentheses and may hold spaces
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** The processes whose parent is `pid` (nginx's workers, cache loader and manager). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
+}
+
+const signal = (pids: readonly number[], name: NodeJS.Signals) => {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // gone meanwhile
+    }
+  }
+};
+
+/** Waits up to `ms` for every one of `pids` to end; whether they did. */
+async function ended(pids: readonly number[], ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (pids.some(running)) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
+/**
+ * Stops the nginx whose master is `master` and waits until it and its children are gone: a graceful
+ * quit, then a fast stop, then SIGKILL, each bounded. Its prefix can only be removed after that:
+ * an nginx still exiting writes its log and removes its pid file there, leaving the folder behind.
+ */
+async function stopNginx(master: number): Promise<void> {
+  const all = [master, ...childrenOf(master)];
+  signal([master], 'SIGQUIT');
+  if (await ended(all, QUIT_MS)) return;
+  signal([master], 'SIGTERM');
+  if (await ended(all, STOP_MS)) return;
+  signal(all, 'SIGKILL');
+  await ended(all, STOP_MS);
+}
+
 export interface NginxFront {
   readonly base: string;
+  /** nginx's own folder (-p): configuration, pid file, logs, temporary files */
+  readonly prefix: string;
   /** writes the configuration for the fixture's current snapshot again and reloads nginx */
   reload(): Promise<void>;
-  close(): void;
+  /** stops nginx, waiting (bounded) until its processes are gone, then removes its prefix */
+  close(): Promise<void>;
 }
 
 export async function startNginx(distDir: string, origins: readonly string[]): Promise<NginxFront> {
@@ -67,18 +135,17 @@ export async function startNginx(distDir: string, origins: readonly string[]): P
   await waitForPort(port);
   return {
     base: `http://127.0.0.1:${port}`,
+    prefix,
     async reload() {
       write();
       run('-s', 'reload');
       // the old workers finish their requests; new ones take new connections
       await new Promise((resolve) => setTimeout(resolve, 300));
     },
-    close() {
-      try {
-        execFileSync(nginx, ['-p', prefix, '-c', conf, '-s', 'quit'], { stdio: 'ignore' });
-      } catch {
-        // already gone
-      }
+    async close() {
+      const pidFile = join(prefix, 'nginx.pid');
+      const master = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : Number.NaN;
+      if (Number.isInteger(master) && master > 1) await stopNginx(master);
       rmSync(prefix, { recursive: true, force: true });
     },
   };

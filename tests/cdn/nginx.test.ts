@@ -5,7 +5,7 @@
 // the origin can judge, HEAD, 304, errors, other methods and the on-demand endpoints. Both answers
 // also pass the API description's checks (the test client runs them).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { layoutOf, MANIFEST_FILE } from '../../src/snapshot/layout.ts';
 import type { Manifest } from '../../src/snapshot/manifest.ts';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   manifest = JSON.parse(readFileSync(join(layoutOf(fx.distDir).current, MANIFEST_FILE), 'utf8')) as Manifest;
 });
 afterAll(async () => {
-  front?.close();
+  await front?.close();
   await fx?.close();
 });
 
@@ -206,5 +206,21 @@ describe('nginx in front of the origin', () => {
     const forged = await viaNginx.send('/v1/search?q=two', { headers: { 'x-forwarded-for': '203.0.113.7' } });
     expect(Number.isFinite(remaining(first))).toBe(true);
     expect(remaining(forged)).toBe(remaining(first) - 1);
+  });
+});
+
+describe('the nginx front itself (tests/cdn/nginx-front.ts)', () => {
+  it('closes by waiting for nginx to exit, then removes its prefix: no folder is left in the temporary directory', async () => {
+    const second = await startNginx(fx.distDir, [fx.base]);
+    const master = Number(readFileSync(join(second.prefix, 'nginx.pid'), 'utf8').trim());
+    const alive = () => existsSync(`/proc/${master}`) && !/\) Z /.test(readFileSync(`/proc/${master}/stat`, 'utf8'));
+    expect(alive()).toBe(true);
+    // a request in flight keeps it busy a moment, as a test's last request may
+    await createClient(second.base).send('/v1/health');
+    await second.close();
+    expect(alive(), 'nginx master still running after close').toBe(false);
+    expect(existsSync(second.prefix)).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(existsSync(second.prefix), 'the prefix came back after close').toBe(false);
   });
 });

@@ -28,7 +28,7 @@ beforeAll(async () => {
   page = Object.keys(manifest.pages).find((key) => /^\/v1\/videos\/[^/?]+$/.test(key))!;
 });
 afterAll(async () => {
-  front?.close();
+  await front?.close();
   await fx?.close();
 });
 

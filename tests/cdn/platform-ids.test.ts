@@ -27,7 +27,7 @@ beforeAll(async () => {
   manifest = JSON.parse(readFileSync(join(current, MANIFEST_FILE), 'utf8')) as Manifest;
 });
 afterAll(async () => {
-  front?.close();
+  await front?.close();
   await fx?.close();
 });
 

@@ -23,7 +23,7 @@ beforeAll(async () => {
   front = await startNginx(fx.distDir, [fx.base]);
 });
 afterAll(async () => {
-  front?.close();
+  await front?.close();
   await fx?.close();
 });
 

@@ -107,6 +107,9 @@ describe('sample media and captions', () => {
   });
 });
 
+/** What Chromium sends for a navigation (an iframe's too). */
+const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+
 describe('the hosted player page /embed/{id}', () => {
   const page = async (target: string) => {
     const res = await api.send(target);
@@ -144,6 +147,46 @@ describe('the hosted player page /embed/{id}', () => {
     const problem = JSON.parse(decoded(bad).toString('utf8')) as Problem;
     expect(problemShapeProblems(problem, fx.base, 400)).toEqual([]);
     expect((problem.errors ?? []).map((e) => e.parameter).sort()).toEqual(['autoplay', 'origin', 'quality', 'start']);
+    // framed like the player it stands for, cached as every problem, varying with Accept
+    expect(header(bad, 'content-security-policy')).toBe('frame-ancestors *');
+    expect(header(bad, 'cache-control')).toBe('public, max-age=60');
+    expect(header(bad, 'vary')).toMatch(/\bAccept\b/);
+  });
+
+  it('answers a browser an invalid option with a 400 HTML page in the player, naming it, frameable from any origin', async () => {
+    const video = truth.publicVideos.find((v) => v.sources.length > 1)!;
+    const one = await api.send(`/embed/${enc(video.id)}?rate=3`, { headers: { accept: BROWSER } });
+    expect(one.status).toBe(400);
+    expect(header(one, 'content-type')).toBe('text/html; charset=utf-8');
+    expect(header(one, 'content-security-policy')).toBe('frame-ancestors *');
+    expect(header(one, 'x-frame-options')).toBeUndefined();
+    expect(header(one, 'cache-control')).toBe('public, max-age=60');
+    expect(header(one, 'vary')).toMatch(/\bAccept\b/);
+    const html = decoded(one).toString('utf8');
+    expect(html).toMatch(/^<!DOCTYPE html>/i);
+    expect(html).toContain('<meta name="robots" content="noindex"');
+    expect(html).toMatch(/<div class="problem"[^>]* role="alert"/);
+    expect(html).toMatch(/<strong[^>]*>Invalid parameter<\/strong>/);
+    expect(html).toMatch(/rate: must be one of/);
+    // the player's shell: no site chrome, no link that would open the site inside the frame, no player
+    expect(html).toContain('<main aria-label="Video player"');
+    expect(html).not.toMatch(/<a\s/);
+    expect(html).not.toContain('<video');
+    // several bad options: each named
+    const many = await api.send(`/embed/${enc(video.id)}?rate=3&end=0&autoplay=yes`, { headers: { accept: BROWSER } });
+    expect(many.status).toBe(400);
+    const list = decoded(many).toString('utf8');
+    for (const name of ['rate', 'end', 'autoplay']) expect(list, name).toMatch(new RegExp(`<code[^>]*>${name}</code>`));
+    // the player's shell alone: none of the site's styles (its white page, its centred main)
+    expect(list).not.toContain('--ink');
+    // a client asking for JSON keeps the problem document, with the same status and headers policy
+    const json = await api.send(`/embed/${enc(video.id)}?rate=3`, { headers: { accept: 'application/json' } });
+    expect(json.status).toBe(400);
+    expect(header(json, 'content-type')).toMatch(/^application\/problem\+json/);
+    expect(header(json, 'content-security-policy')).toBe('frame-ancestors *');
+    const problem = JSON.parse(decoded(json).toString('utf8')) as Problem;
+    expect(problemShapeProblems(problem, fx.base, 400)).toEqual([]);
+    expect(problem.detail).toMatch(/^rate: /);
   });
 
   it('shows an "unavailable" page with status 404 for unknown and private ids', async () => {
@@ -190,5 +233,38 @@ describe('the hosted player page /embed/{id}', () => {
     expect(res.status).toBe(200);
     expect(header(res, 'x-robots-tag')).toBe('noindex');
     expect(html).toContain('<meta name="robots" content="noindex"');
+  });
+});
+
+describe('the live player page /embed/live/{username}', () => {
+  it('is embeddable anywhere: frame-ancestors * on the page', async () => {
+    const live = truth.live[0]!;
+    const res = await api.send(`/embed/live/${enc(live.channel)}`, { headers: { accept: BROWSER } });
+    expect(res.status).toBe(200);
+    expect(header(res, 'content-type')).toBe('text/html; charset=utf-8');
+    expect(header(res, 'content-security-policy')).toBe('frame-ancestors *');
+    expect(header(res, 'x-frame-options')).toBeUndefined();
+    expect(header(res, 'etag')).toMatch(/^"/);
+    const again = await api.send(`/embed/live/${enc(live.channel)}`, { headers: { accept: BROWSER, 'if-none-match': header(res, 'etag')! } });
+    expect(again.status).toBe(304);
+  });
+
+  it('answers an unknown channel with a 404 that is frameable too: a page in the player for a browser, problem+json for others', async () => {
+    const page = await api.send('/embed/live/nobody-here', { headers: { accept: BROWSER } });
+    expect([page.status, header(page, 'content-type')]).toEqual([404, 'text/html; charset=utf-8']);
+    expect(header(page, 'content-security-policy')).toBe('frame-ancestors *');
+    expect(header(page, 'cache-control')).toBe('public, max-age=60');
+    expect(header(page, 'vary')).toMatch(/\bAccept\b/);
+    const html = decoded(page).toString('utf8');
+    expect(html).toMatch(/<strong[^>]*>Not found<\/strong>/);
+    expect(html).toContain('Nothing is at /embed/live/nobody-here.');
+    expect(html).toContain('<main aria-label="Video player"');
+    for (const accept of [undefined, 'application/json']) {
+      const res = await api.send('/embed/live/nobody-here', accept ? { headers: { accept } } : {});
+      expect(res.status, accept).toBe(404);
+      expect(header(res, 'content-type'), accept).toMatch(/^application\/problem\+json/);
+      expect(header(res, 'content-security-policy'), accept).toBe('frame-ancestors *');
+      expect(problemShapeProblems(JSON.parse(decoded(res).toString('utf8')) as Problem, fx.base, 404), accept).toEqual([]);
+    }
   });
 });

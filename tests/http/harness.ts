@@ -29,7 +29,7 @@ export function useServedCatalogue(source: CatalogueSource, ready: (harness: Har
     }
   });
   afterAll(async () => {
-    front?.close();
+    await front?.close();
     await fx?.close();
   });
 }

@@ -46,7 +46,7 @@ describe('loadConfig', () => {
   });
 
   it('takes the site origin from PUBLIC_BASE_URL unless SITE_ORIGIN names another, as scheme, host and port only', () => {
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://videos.example/api' }).siteOrigin).toBe('https://videos.example');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://videos.example:8443' }).siteOrigin).toBe('https://videos.example:8443');
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example', SITE_ORIGIN: 'https://www.example:8443/' }).siteOrigin).toBe('https://www.example:8443');
   });
 
@@ -75,8 +75,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://videos.example.com' }).publicBaseUrl).toBe('https://videos.example.com');
   });
 
-  it('keeps a base path in PUBLIC_BASE_URL', () => {
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://example.com/videos/' }).publicBaseUrl).toBe('https://example.com/videos');
+  it('refuses a base path in PUBLIC_BASE_URL (and SITE_ORIGIN): the service is served at the root of its origin', () => {
+    for (const value of ['https://example.com/videos', 'https://example.com/videos/', 'http://127.0.0.1:4700/a/b', 'https://example.com//']) {
+      const message = configError({ PUBLIC_BASE_URL: value }).message;
+      expect(message, value).toContain(`PUBLIC_BASE_URL must be an origin without a path (got "${value}"`);
+      expect(message, value).toContain('the service must be served at the root of its origin');
+    }
+    expect(configError({ PUBLIC_BASE_URL: 'https://example.com/videos' }).message).toContain('whose path is /videos');
+    expect(configError({ SITE_ORIGIN: 'https://www.example.com/site' }).message).toContain('SITE_ORIGIN must be an origin without a path');
   });
 
   it.each(['not a url', 'videos.example.com', 'ftp://videos.example.com', 'https://videos.example.com/?a=1', 'https://videos.example.com/#top', 'https://user:pass@videos.example.com'])(

@@ -1,10 +1,11 @@
 // seedCatalogue (npm run seed): writes the demo catalogue whole, as a bulk load, reporting progress,
-// and leaves the previous catalogue and no temporary file behind when it fails.
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// and leaves the previous catalogue and no temporary file behind when it fails, or when another
+// writer holds that catalogue (the command's refusal is tests/unit/cli/commands.test.ts).
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
+import { openCatalogue, type Catalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { seedCatalogue, type SeedProgress } from '../../../src/catalogue/seed-catalogue.ts';
 
 describe('seedCatalogue', () => {
@@ -63,4 +64,30 @@ describe('seedCatalogue', () => {
     expect(() => seedCatalogue(fresh, { videos: 500, seed: 4 }, fail)).toThrow('disk full');
     expect(readdirSync(dir).filter((name) => name.startsWith('fresh'))).toEqual([]);
   });
+
+  it('does not rename over a catalogue a writer took hold of while the records were written, and leaves it whole', () => {
+    const path = join(dir, 'taken.db');
+    const before = seedCatalogue(path, { videos: 100, seed: 3 });
+    const inode = statSync(path).ino;
+    let writer: Catalogue | undefined;
+    // half way through, another connection begins a write transaction on the old file (and keeps it)
+    const takeHold = (p: SeedProgress) => {
+      if (writer || p.videos < 100) return;
+      writer = openCatalogue(path);
+      writer.exec('BEGIN IMMEDIATE');
+      writer.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('held', 'yes')").run();
+    };
+    const started = performance.now();
+    expect(() => seedCatalogue(path, { videos: 200, seed: 4 }, takeHold)).toThrow(expect.objectContaining({ code: 'SQLITE_BUSY' }));
+    expect(performance.now() - started).toBeGreaterThan(4_500); // it waited as every write does
+    expect(writer!.inTransaction).toBe(true);
+    writer!.exec('COMMIT');
+    writer!.close();
+    expect(readdirSync(dir).filter((name) => name.startsWith('taken'))).toEqual(['taken.db']); // no taken.db.tmp
+    expect(statSync(path).ino).toBe(inode);
+    expect(countRows(path)).toEqual(before.counts);
+    const db = openCatalogue(path, { readonly: true });
+    expect(db.prepare("SELECT value FROM meta WHERE key = 'held'").pluck().get()).toBe('yes');
+    db.close();
+  }, 30_000);
 });

@@ -85,7 +85,22 @@ describe('every command', () => {
     expect((await command('build.ts', '--static-file')).stderr).toContain('(did you mean --static-files?)');
   });
 
-  it('lets --help win over everything else on the line', async () => {
+  it('build and start refuse a PUBLIC_BASE_URL with a path, saying the service must be served at the root of its origin, and run nothing', async () => {
+    const base = 'https://example.org/videos';
+    const expected = `PUBLIC_BASE_URL must be an origin without a path (got "${base}", whose path is /videos): the service must be served at the root of its origin`;
+    for (const script of ['build.ts', 'start.mjs']) {
+      const result = await run(process.execPath, [join('scripts', script)], { env: { ...env, PUBLIC_BASE_URL: base }, timeout: 60_000 }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+      expect(result.code, `${script}: ${result.stderr}`).toBe(2);
+      expect(result.stderr, script).toContain(expected);
+      expectNothingRan(`${script} with PUBLIC_BASE_URL=${base}`);
+    }
+    const flagged = await command('build.ts', '--base-url', `${base}/`);
+    expect(flagged.code).toBe(2);
+    expect(flagged.stderr).toContain(`--base-url must be an origin without a path (got "${base}/", whose path is /videos/)`);
+    expectNothingRan('build --base-url with a path');
+  });
+
+    it('lets --help win over everything else on the line', async () => {
     const result = await command('build.ts', '--for-new-origin', '--nonsense', '-h');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('--for-new-origin');
@@ -152,6 +167,41 @@ describe('every command', () => {
       writer.exec('ROLLBACK');
       writer.close();
     }
+  }, 90_000);
+
+  it('seed refuses to replace a catalogue another connection holds a write transaction on, and leaves it whole', async () => {
+    const dir = dirs.make();
+    const catalogueDb = writeCatalogueFile(join(dir, 'catalogue.db'), smallCatalogue());
+    const before = statSync(catalogueDb).ino;
+    const writer = openCatalogue(catalogueDb); // WAL, as every catalogue is opened: readers still read
+    const held = () => writer.prepare("SELECT value FROM meta WHERE key = 'held'").pluck().get();
+    writer.exec('BEGIN IMMEDIATE');
+    writer.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('held', 'by a writer')").run();
+    let seeded: { code: number; stdout: string; stderr: string };
+    try {
+      seeded = await command('seed.ts', '--videos', '5', '--db', catalogueDb);
+      // the writer's transaction is still its own, and commits into the same file
+      expect(held()).toBe('by a writer');
+      writer.exec('COMMIT');
+    } finally {
+      if (writer.inTransaction) writer.exec('ROLLBACK');
+    }
+    writer.close();
+    expect(seeded.code).toBe(1);
+    expect(seeded.stderr).toBe('seed: the catalogue is locked by another process that has been writing to it for more than 5 s (an import, say); nothing was done: try again once it has finished (SQLite: database is locked)\n');
+    expect(seeded.stdout).not.toMatch(/records/); // refused before the first video: no progress line, no "wrote"
+    expect(statSync(catalogueDb).ino).toBe(before);
+    expect(readdirSync(dir).sort()).toEqual(['catalogue.db']); // no catalogue.db.tmp, the WAL checkpointed away
+    const reader = openCatalogue(catalogueDb, { readonly: true });
+    try {
+      expect(reader.prepare("SELECT value FROM meta WHERE key = 'held'").pluck().get()).toBe('by a writer');
+      expect(reader.prepare('SELECT count(*) FROM videos').pluck().get()).toBe(smallCatalogue().filter((r) => r.kind === 'video').length);
+    } finally {
+      reader.close();
+    }
+    // once the writer is done, the same seed replaces it
+    expect((await command('seed.ts', '--videos', '5', '--db', catalogueDb)).code).toBe(0);
+    expect(statSync(catalogueDb).ino).not.toBe(before);
   }, 90_000);
 
   it('keys names an unknown command and a revoke without what to revoke, and touches nothing', async () => {
