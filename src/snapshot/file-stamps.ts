@@ -30,17 +30,14 @@ function stampOf(file: string): FileStamp | undefined {
 /**
  * The stamps of the files `names` in `dir` (a file that cannot be read is left out), and the file
  * system's time now, read from a file written in `clockDir` (its modification time has the same
- * clock and granularity as theirs); undefined when that file cannot be written (a full disk): the
- * next build then hashes every file, as it would without stamps.
+ * clock and granularity as theirs).
  */
-export function stampFiles(dir: string, names: Iterable<string>, clockDir: string): FileStamps | undefined {
+export function stampFiles(dir: string, names: Iterable<string>, clockDir: string): FileStamps {
   const clock = join(clockDir, `${CLOCK_FILE_PREFIX}${process.pid}`);
   let at: bigint;
   try {
     writeFileSync(clock, '');
     at = statSync(clock, { bigint: true }).mtimeNs;
-  } catch {
-    return undefined;
   } finally {
     rmSync(clock, { force: true });
   }
