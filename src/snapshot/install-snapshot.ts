@@ -6,11 +6,10 @@ import type { ChangeLogMark } from '../catalogue/change-log.ts';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordDeployment } from './deployment.ts';
-import { stampFiles } from './file-stamps.ts';
 import type { Layout } from './layout.ts';
 import type { Manifest } from './manifest.ts';
 import { STATIC_DIR, writeStaticFiles } from './static-files.ts';
-import { pruneSnapshots, recordBuiltFrom, recordServed, stampsOf, swapCurrent, writeWhole } from './swap.ts';
+import { pruneSnapshots, recordBuiltFrom, recordServed, swapCurrent, writeWhole } from './swap.ts';
 
 /** What a build leaves on disk before its swap, for the caller to remove after a failure. */
 export interface Written {
@@ -80,17 +79,11 @@ export interface Serving {
   readonly progress: (message: string) => void;
 }
 
-/**
- * The records first, the swap last: a failure before it leaves the served snapshot as it was.
- * `verified` names the snapshot's files whose SHA-256 this build wrote or checked: their stamps are
- * recorded for the next build (file-stamps.ts); without it, the stamps recorded for the same
- * snapshot are kept.
- */
-export function serveSnapshot(s: Serving, id: string, verified?: Iterable<string>): void {
+/** The records first, the swap last: a failure before it leaves the served snapshot as it was. */
+export function serveSnapshot(s: Serving, id: string): void {
   recordServed(s.layout.root, id);
   recordDeployment(s.distDir, s.baseUrl);
-  const hashed = verified ? stampFiles(join(s.layout.root, id), verified, s.layout.root) : stampsOf(s.layout.root, id);
-  recordBuiltFrom(s.layout.root, { snapshot: id, catalogueRevision: s.catalogueRevision, code: s.code, ...(s.changeLog && { changeLog: s.changeLog }), ...(hashed && { hashed }) });
+  recordBuiltFrom(s.layout.root, { snapshot: id, catalogueRevision: s.catalogueRevision, code: s.code, ...(s.changeLog && { changeLog: s.changeLog }) });
   swapCurrent(s.layout.root, id);
   const pruned = pruneSnapshots(s.layout.root, id, s.keep);
   if (pruned.length > 0) s.progress(`removed ${pruned.length} older snapshot${pruned.length === 1 ? '' : 's'} (${s.keep} served before this one are kept)`);

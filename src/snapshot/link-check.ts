@@ -2,7 +2,6 @@
 // (shard-check.ts): as soon as it knows which videos changed, long before the pages are rendered.
 // Apart from shard-check.ts, whose worker thread loads it, so that the worker does not load the
 // model and the API.
-import type { FileStamps } from './file-stamps.ts';
 import { videoGroup, type PageInputs } from './page-inputs.ts';
 import { shardOf } from './page-shards.ts';
 import { videoPath } from './plan-pages.ts';
@@ -17,11 +16,10 @@ const VIDEO_GROUP = videoGroup('');
  * second core while this thread builds the model and the site stamps, not after the pages. The
  * shards holding a video whose pages' inputs changed, or a video added or removed, are skipped
  * (their pages change: they are written, not linked); the writer checks any of them that turns out
- * linkable after all (`want`), and skips those that stop being linkable as it renders. A file
- * unchanged since `stamps` (the served snapshot's, built-from.json) were taken is not hashed. With
+ * linkable after all (`want`), and skips those that stop being linkable as it renders. With
  * `made`, only the videos whose keys were made are compared (a one-title rebuild: a few of 100,000).
  */
-export function startLinkCheck(previous: PreviousPageFiles, shards: number, inputs: PageInputs, previousInputs: PageInputs, stamps?: FileStamps, made?: MadeKeys): ShardCheck {
+export function startLinkCheck(previous: PreviousPageFiles, shards: number, inputs: PageInputs, previousInputs: PageInputs, made?: MadeKeys): ShardCheck {
   const changed = new Set<number>();
   const shardOfGroup = (group: string) => shardOf(videoPath(group.slice(VIDEO_GROUP.length)), shards);
   let removed = true;
@@ -42,7 +40,7 @@ export function startLinkCheck(previous: PreviousPageFiles, shards: number, inpu
     for (const [group, key] of inputs) if (group.startsWith(VIDEO_GROUP) && previousInputs.get(group) !== key) changed.add(shardOfGroup(group));
   }
   if (removed) for (const group of previousInputs.keys()) if (group.startsWith(VIDEO_GROUP) && !inputs.has(group)) changed.add(shardOfGroup(group));
-  return startShardCheck(previous.dir, previous.id, shards, previous.records, changed, stamps);
+  return startShardCheck(previous.dir, previous.id, shards, previous.records, changed);
 }
 
 /**

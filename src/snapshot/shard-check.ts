@@ -3,15 +3,13 @@
 // have the size and SHA-256 the served manifest records, and that manifest must still name the
 // snapshot (its SHA-256 is the id), or the shard is not linked (its pages are copied by range,
 // each range checked, or rendered). A linked file shares its bytes with the served one, so it is
-// checked whole once, here, instead of page by page: hashed, unless its stamp is the one the build
-// that verified it saw (file-stamps.ts: then it was not written since). The check runs on a worker thread while the
+// checked whole once, here, instead of page by page. The check runs on a worker thread while the
 // pages are rendered, shard by shard; a shard that stops being linkable is skipped (`skip`); when
 // the pages are done, this thread checks the shards the worker has not reached yet, alongside it.
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { MANIFEST_FILE, PAGE_KINDS, pageFileName } from './layout.ts';
 import { SNAPSHOT_ID_LENGTH, type FileRecord } from './manifest.ts';
-import { unchangedSinceStamped, type FileStamps } from './file-stamps.ts';
 import { hashFile } from './page-files.ts';
 
 /** A shard's state in the shared array: waiting, skipped, being checked, whole, or not. */
@@ -22,10 +20,8 @@ export interface ShardCheckJob {
   readonly id: string;
   /** per shard, its three files: [name, size, sha256] */
   readonly shards: readonly (readonly [string, number, string][])[];
-  /** SHARD states, one Int32 a shard, then one for the manifest (SHARD.whole or .damaged), then how many files were taken by their stamps */
+  /** SHARD states, one Int32 a shard, then one for the manifest (SHARD.whole or .damaged) */
   readonly states: SharedArrayBuffer;
-  /** the stamps of the snapshot's files when the build that verified them ended (built-from.json) */
-  readonly stamps?: FileStamps | undefined;
 }
 
 export interface ShardCheck {
@@ -41,21 +37,12 @@ export interface ShardCheck {
   finish(): Promise<(shard: number) => boolean>;
   /** Stops the worker (after a failure, or once finished). */
   stop(): Promise<void>;
-  /** how many files were found whole by their stamps, not hashed (so far) */
-  stamped(): number;
 }
 
-/**
- * Whether the files of one shard have their recorded sizes and SHA-256 (false when one cannot be
- * read): a file unchanged since `stamps` were taken is (`onStamped` is told), any other is hashed.
- */
-export function shardWhole(dir: string, files: readonly (readonly [string, number, string])[], stamps?: FileStamps, onStamped = () => {}): boolean {
+/** Whether the files of one shard have their recorded sizes and SHA-256 (false when one cannot be read). */
+export function shardWhole(dir: string, files: readonly (readonly [string, number, string])[]): boolean {
   try {
     return files.every(([name, size, sha256]) => {
-      if (unchangedSinceStamped(dir, name, size, stamps)) {
-        onStamped();
-        return true;
-      }
       const file = hashFile(join(dir, name));
       return file.size === size && file.sha256 === sha256;
     });
@@ -64,10 +51,8 @@ export function shardWhole(dir: string, files: readonly (readonly [string, numbe
   }
 }
 
-/** Whether the manifest in `dir` still names snapshot `id` (unchanged since `stamps` were taken, or hashed). */
-export function manifestNames(dir: string, id: string, stamps?: FileStamps): boolean {
-  const stamped = stamps?.files[MANIFEST_FILE];
-  if (stamped && unchangedSinceStamped(dir, MANIFEST_FILE, stamped[2], stamps)) return true;
+/** Whether the manifest in `dir` still names snapshot `id`. */
+export function manifestNames(dir: string, id: string): boolean {
   try {
     return hashFile(join(dir, MANIFEST_FILE)).sha256.slice(0, SNAPSHOT_ID_LENGTH) === id;
   } catch {
@@ -80,29 +65,27 @@ export function checkShards(job: ShardCheckJob, manifest: boolean): void {
   const states = new Int32Array(job.states);
   const last = job.shards.length;
   if (manifest && Atomics.compareExchange(states, last, SHARD.waiting, SHARD.checking) === SHARD.waiting) {
-    Atomics.store(states, last, manifestNames(job.dir, job.id, job.stamps) ? SHARD.whole : SHARD.damaged);
+    Atomics.store(states, last, manifestNames(job.dir, job.id) ? SHARD.whole : SHARD.damaged);
   }
-  const stamped = () => Atomics.add(states, last + 1, 1);
   for (let shard = 0; shard < last; shard++) {
     if (Atomics.compareExchange(states, shard, SHARD.waiting, SHARD.checking) !== SHARD.waiting) continue;
-    Atomics.store(states, shard, shardWhole(job.dir, job.shards[shard]!, job.stamps, stamped) ? SHARD.whole : SHARD.damaged);
+    Atomics.store(states, shard, shardWhole(job.dir, job.shards[shard]!) ? SHARD.whole : SHARD.damaged);
     Atomics.notify(states, shard);
   }
 }
 
 /**
  * Starts checking the page files of a snapshot of `shards` shards whose manifest records `files`;
- * the shards in `skipped` are not checked unless `want`ed; a file unchanged since `stamps` were
- * taken is not hashed.
+ * the shards in `skipped` are not checked unless `want`ed.
  */
-export function startShardCheck(dir: string, id: string, shards: number, files: Readonly<Record<string, FileRecord>>, skipped: Iterable<number> = [], stamps?: FileStamps): ShardCheck {
+export function startShardCheck(dir: string, id: string, shards: number, files: Readonly<Record<string, FileRecord>>, skipped: Iterable<number> = []): ShardCheck {
   const job: ShardCheckJob = {
-    dir, id, stamps,
+    dir, id,
     shards: Array.from({ length: shards }, (_, shard) => PAGE_KINDS.map((kind) => {
       const name = pageFileName(kind, shard);
       return [name, files[name]?.size ?? -1, files[name]?.sha256 ?? ''] as const;
     })),
-    states: new SharedArrayBuffer(4 * (shards + 2)),
+    states: new SharedArrayBuffer(4 * (shards + 1)),
   };
   const states = new Int32Array(job.states);
   let skippedFromStart = 0;
@@ -139,6 +122,5 @@ export function startShardCheck(dir: string, id: string, shards: number, files: 
     async stop() {
       if (!ended) await worker.terminate();
     },
-    stamped: () => Atomics.load(states, shards + 1),
   };
 }

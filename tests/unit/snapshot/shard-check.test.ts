@@ -1,12 +1,10 @@
 // The check of the served snapshot's page shards before a rebuild links them (shard-check.ts,
 // link-check.ts): real files, real worker thread. A shard skipped before rendering (a video of it
-// changed) is not hashed unless the writer wants it after all; a damaged one is never whole; a
-// file unchanged since its stamp (file-stamps.ts) is not read.
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+// changed) is not hashed unless the writer wants it after all; a damaged one is never whole.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stampFiles } from '../../../src/snapshot/file-stamps.ts';
 import { MANIFEST_FILE, PAGE_KINDS, pageFileName } from '../../../src/snapshot/layout.ts';
 import { startLinkCheck } from '../../../src/snapshot/link-check.ts';
 import type { FileRecord } from '../../../src/snapshot/manifest.ts';
@@ -71,30 +69,6 @@ describe('shard check', () => {
     expect(whole(6)).toBe(false);
   });
 
-  it('takes a file unchanged since its stamp as whole, unread; hashes one stamped within seconds of its last write, or written since', async () => {
-    const { dir, id, records } = servedSnapshot();
-    const names = [...Object.keys(records), MANIFEST_FILE];
-    // modified in the tick of the file system's clock the stamps are taken in, or later (their times set an hour
-    // ahead): a write later in that tick would leave a stamp as it is, so none is trusted
-    const hourAhead = new Date(Date.now() + 3_600_000);
-    for (const name of names) utimesSync(join(dir, name), hourAhead, hourAhead);
-    const fresh = startShardCheck(dir, id, SHARDS, records, [], stampFiles(dir, names, dir));
-    await fresh.finish();
-    await fresh.stop();
-    expect(fresh.stamped()).toBe(0);
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    for (const name of names) utimesSync(join(dir, name), hourAgo, hourAgo);
-    const stamps = stampFiles(dir, names, dir);
-    // damaged in place after the stamp, its size kept: hashed and found damaged; a stamp of another size is not trusted either
-    writeFileSync(join(dir, pageFileName('gzip', 5)), Buffer.from('gzip bytes of shard 5\n'.repeat(50)).fill(0x41, 0, 3));
-    const check = startShardCheck(dir, id, SHARDS, { ...records, [pageFileName('br', 2)]: { ...records[pageFileName('br', 2)]!, size: 1 } }, [], stamps);
-    const whole = await check.finish();
-    await check.stop();
-    expect(Array.from({ length: SHARDS }, (_, shard) => whole(shard))).toEqual([true, true, false, true, true, false, true, true]);
-    expect(check.stamped()).toBeGreaterThanOrEqual(3 * SHARDS - 6);
-    expect(check.stamped()).toBeLessThanOrEqual(3 * SHARDS - 2);
-  });
-
   it('startLinkCheck skips the shards of the videos whose inputs changed, were added or removed, and only those', async () => {
     const { dir, id, records } = servedSnapshot();
     const previous = { dir, id, shards: SHARDS, records, read: () => Buffer.alloc(0), close: () => {} } as PreviousPageFiles;
@@ -118,14 +92,14 @@ describe('shard check', () => {
     // told which videos' keys the build made (the rest taken from the served snapshot): the same shards,
     // a video made with its served key unchanged skipping nothing, the video gone found by the count
     const made = { ids: ['vid-3', 'new one', 'vid-11'], taken: 40 - 3 };
-    const told = startLinkCheck(previous, SHARDS, now, before, undefined, made);
+    const told = startLinkCheck(previous, SHARDS, now, before, made);
     expect(told.skippedFromStart).toBe(changed.size);
     await told.finish();
     await told.stop();
     // nothing gone: only the made videos' shards, and vid-7's shard is not skipped for it
     const kept = new Map(now);
     kept.set('video:vid-7', 'key-vid-7');
-    const none = startLinkCheck(previous, SHARDS, kept, before, undefined, { ids: ['vid-3', 'new one'], taken: 40 - 1 });
+    const none = startLinkCheck(previous, SHARDS, kept, before, { ids: ['vid-3', 'new one'], taken: 40 - 1 });
     expect(none.skippedFromStart).toBe(new Set(['vid-3', 'new one'].map((v) => shardOf(videoPath(v), SHARDS))).size);
     await none.finish();
     await none.stop();
