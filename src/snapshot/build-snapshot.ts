@@ -33,7 +33,7 @@ import { startLinkCheck, type MadeKeys } from './link-check.ts';
 import type { ShardCheck } from './shard-check.ts';
 import { shardCountFor } from './page-shards.ts';
 import { buildCodeId } from './previous-snapshot.ts';
-import { currentSnapshotId, readBuiltFrom, removeLeftovers, withBuildLock } from './swap.ts';
+import { currentSnapshotId, readBuiltFrom, removeLeftovers, stampsOf, withBuildLock } from './swap.ts';
 import { createLap } from './build-progress.ts';
 import { readBuildInput, type BuildInput } from './read-build-input.ts';
 import { snapshotWhole, startChoosePrevious, type PreviousChoice } from './choose-previous.ts';
@@ -283,7 +283,7 @@ async function runBuild(options: BuildOptions, layout: Layout, started: number):
     const data = await writeDataFiles(build, written);
     // the served shards are checked for linking from now on, on a worker thread (link-check.ts),
     // while this thread stamps the site files: the changed videos are known once their keys are
-    if (reusable && previousInputs) written.check = startLinkCheck(reusable.files, reusable.files.shards, videoInputs, previousInputs, data.madeKeys);
+    if (reusable && previousInputs) written.check = startLinkCheck(reusable.files, reusable.files.shards, videoInputs, previousInputs, data.madeKeys, stampsOf(build.layout.root, reusable.files.id));
     const served = await takeServedWhole(build, data);
     if (served) await written.check?.stop();
     return served ?? await writeAndServe(build, data, written);
@@ -498,7 +498,8 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   for (const [group, key] of site.inputs) inputs.set(group, key);
   const siteFilesRecord = writeSiteFileStamps(tmp, site.stamps);
   progress(`${site.stamps.size} sitemaps and feeds stamped: ${site.rendered} rendered, ${site.carried} unchanged (${lap()}); rendering pages`);
-  const writer = createPageWriter(tmp, { shards: shardCountFor(model.videos.size), reuse: reusable, check: written.check });
+  const check = written.check;
+  const writer = createPageWriter(tmp, { shards: shardCountFor(model.videos.size), reuse: reusable, check });
   written.writer = writer;
   delete written.check;
   // the pages the served snapshot has is the best estimate of the total before the plan is walked
@@ -522,7 +523,7 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   });
   await writer.close();
   if (writer.reuseStopped) progress(`not everything of the served snapshot's page files was reused: ${writer.reuseStopped}`);
-  if (reusable) progress(`${writer.counts.linked} shards of page files hard-linked from the served snapshot${writer.counts.unlinked > 0 ? `, ${writer.counts.unlinked} copied instead` : ''}`);
+  if (reusable) progress(`${writer.counts.linked} shards of page files hard-linked from the served snapshot${writer.counts.unlinked > 0 ? `, ${writer.counts.unlinked} copied instead` : ''}${check ? ` (${check.unread()} files unchanged since a build hashed them, not read)` : ''}`);
   // written and hashed on a worker thread while the search index is awaited and the manifest made
   const inputsWritten = writePageInputs(tmp, inputs);
   inputsWritten.catch(() => {});
@@ -559,7 +560,8 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   }, written);
   const changes = [...diffPages(previous?.pages, writer.entries, writer.carriesPreviousEtag), ...diffSiteFiles(previousStamps, site.stamps)].sort(byCodeUnits);
   written.changesFile = writeChanges(build.layout, id, options.baseUrl, changes);
-  serveSnapshot(build.serving, id);
+  // the stamps of the served page files checked before they were linked go with the snapshot (file-stamps.ts)
+  serveSnapshot(build.serving, id, check?.verified());
   written.created = undefined;
   progress(`snapshot ${id} served (${lap()})`);
   const { counts } = writer;

@@ -2,6 +2,7 @@
 // (shard-check.ts): as soon as it knows which videos changed, long before the pages are rendered.
 // Apart from shard-check.ts, whose worker thread loads it, so that the worker does not load the
 // model and the API.
+import type { FileStamps } from './file-stamps.ts';
 import { videoGroup, type PageInputs } from './page-inputs.ts';
 import { shardOf } from './page-shards.ts';
 import { videoPath } from './plan-pages.ts';
@@ -18,8 +19,9 @@ const VIDEO_GROUP = videoGroup('');
  * (their pages change: they are written, not linked); the writer checks any of them that turns out
  * linkable after all (`want`), and skips those that stop being linkable as it renders. With
  * `made`, only the videos whose keys were made are compared (a one-title rebuild: a few of 100,000).
+ * A file whose stamp is `stamps`' (the served snapshot's, built-from.json) is not read.
  */
-export function startLinkCheck(previous: PreviousPageFiles, shards: number, inputs: PageInputs, previousInputs: PageInputs, made?: MadeKeys): ShardCheck {
+export function startLinkCheck(previous: PreviousPageFiles, shards: number, inputs: PageInputs, previousInputs: PageInputs, made?: MadeKeys, stamps?: FileStamps): ShardCheck {
   const changed = new Set<number>();
   const shardOfGroup = (group: string) => shardOf(videoPath(group.slice(VIDEO_GROUP.length)), shards);
   let removed = true;
@@ -40,7 +42,7 @@ export function startLinkCheck(previous: PreviousPageFiles, shards: number, inpu
     for (const [group, key] of inputs) if (group.startsWith(VIDEO_GROUP) && previousInputs.get(group) !== key) changed.add(shardOfGroup(group));
   }
   if (removed) for (const group of previousInputs.keys()) if (group.startsWith(VIDEO_GROUP) && !inputs.has(group)) changed.add(shardOfGroup(group));
-  return startShardCheck(previous.dir, previous.id, shards, previous.records, changed);
+  return startShardCheck(previous.dir, previous.id, shards, previous.records, changed, stamps);
 }
 
 /**

@@ -5,9 +5,10 @@
 // whose CRC-32 is not the manifest's are a PageReadError, never a buffer holding anything else
 // (docs/reliability.md, "Snapshots").
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { stampAfterRead, type FileStamp } from './file-stamps.ts';
 import { PAGE_KINDS, pageFileName, type PageKind } from './layout.ts';
 import type { Range } from './manifest.ts';
 
@@ -116,10 +117,15 @@ export function openDiskSources(dir: string, shards: number): PageSources {
 /** CRC-32 of a page's bytes, as the manifest records it. */
 export const checksumOf = (bytes: Buffer): number => crc32(bytes);
 
-/** Size and SHA-256 of a whole file, read a megabyte at a time. */
-export function hashFile(file: string): { size: number; sha256: string } {
+/**
+ * Size and SHA-256 of a whole file, read a megabyte at a time; with `clock` (file-stamps.ts
+ * fileSystemClock, read before), also its stamp when the bytes read are those of the stamp
+ * (stampAfterRead).
+ */
+export function hashFile(file: string, clock?: bigint): { size: number; sha256: string; stamp?: FileStamp | undefined } {
   const fd = openSync(file, 'r');
   try {
+    const before = clock === undefined ? undefined : fstatSync(fd, { bigint: true });
     const hash = createHash('sha256');
     const chunk = Buffer.allocUnsafe(1 << 20);
     let size = 0;
@@ -129,7 +135,7 @@ export function hashFile(file: string): { size: number; sha256: string } {
       hash.update(chunk.subarray(0, read));
       size += read;
     }
-    return { size, sha256: hash.digest('hex') };
+    return { size, sha256: hash.digest('hex'), stamp: before && stampAfterRead(fd, before, clock) };
   } finally {
     closeSync(fd);
   }

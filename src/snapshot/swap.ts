@@ -6,6 +6,7 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSyn
 import { constants } from 'node:os';
 import { basename, join } from 'node:path';
 import { writeAll } from './disk-faults.ts';
+import { isFileStamps, type FileStamps } from './file-stamps.ts';
 
 /** Points `current` at a snapshot: a new symlink renamed over the old one, so readers see one or the other. */
 export function swapCurrent(root: string, id: string): void {
@@ -116,6 +117,8 @@ export interface BuiltFrom {
   readonly code?: string;
   /** where the catalogue's change log stood when it was read (catalogue/change-log.ts): the next build asks what changed since */
   readonly changeLog?: ChangeLogMark;
+  /** the stamps of the snapshot's page files this build verified (file-stamps.ts): the next rebuild reads only those whose stamp changed */
+  readonly hashed?: FileStamps;
 }
 
 const BUILT_FROM = 'built-from.json';
@@ -128,6 +131,12 @@ export function recordBuiltFrom(root: string, builtFrom: BuiltFrom): void {
   } finally {
     rmSync(temp, { force: true });
   }
+}
+
+/** The stamps recorded for snapshot `id`'s page files (BuiltFrom.hashed), when built-from.json is about it and they have their shape. */
+export function stampsOf(root: string, id: string): FileStamps | undefined {
+  const builtFrom = readBuiltFrom(root);
+  return builtFrom?.snapshot === id && isFileStamps(builtFrom.hashed) ? builtFrom.hashed : undefined;
 }
 
 export function readBuiltFrom(root: string): BuiltFrom | undefined {
@@ -187,7 +196,8 @@ export function pruneSnapshots(root: string, currentId: string, keep: number): s
 /**
  * Removes what builds that died left behind: half-written snapshot folders (`.building-<pid>-*`),
  * link and record temporaries (`.current-<pid>`, `.built-from.json-<pid>`, `served.json-<pid>`,
- * `deployment.json-<pid>`, a changes list's `<id>.txt-<pid>`). Run under the build lock: an entry
+ * `deployment.json-<pid>`, a changes list's `<id>.txt-<pid>`, the file stamps' clock file
+ * `.stamp-clock-<pid>-<thread>`: file-stamps.ts). Run under the build lock: an entry
  * is a leftover when its process is gone, or is this one (a previous build of this process, or a
  * killed build whose process id this one got after a restart). With `only: 'own'`, this process's
  * alone (a build stopped by a signal, withBuildLock).
@@ -203,7 +213,7 @@ export function removeLeftovers(distDir: string, root: string, changes: string, 
       removed.push(join(dir, name));
     }
   };
-  sweep(root, /^\.building-(\d+)-\d+(?:-damaged)?$|^\.current-(\d+)$|^\.built-from\.json-(\d+)$|^served\.json-(\d+)$/);
+  sweep(root, /^\.building-(\d+)-\d+(?:-damaged)?$|^\.current-(\d+)$|^\.built-from\.json-(\d+)$|^served\.json-(\d+)$|^\.stamp-clock-(\d+)-\d+$/);
   sweep(distDir, /^deployment\.json-(\d+)$/);
   sweep(changes, /^[0-9a-f]{16}\.txt-(\d+)$/);
   return removed;

@@ -2,10 +2,11 @@
 // a build that starts from the served snapshot must write exactly what a full build of the same
 // catalogue writes, reuse the variants of the pages that did not change, never copy from a damaged
 // snapshot, and list exactly the URLs whose bodies changed.
-import { cpSync, openSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { cpSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MIN_COMPRESSIBLE } from '../../../src/http/encoding.ts';
+import { openCatalogue } from '../../../src/catalogue/open-catalogue.ts';
 import { buildSnapshot, type BuildOptions, type BuildSummary } from '../../../src/snapshot/build-snapshot.ts';
 import { layoutOf, pageFileName } from '../../../src/snapshot/layout.ts';
 import { readSiteFileStamps } from '../../../src/snapshot/site-file-stamps.ts';
@@ -335,6 +336,93 @@ describe('incremental builds', () => {
     const rebuilt = readTree(snapshotDir(options, after.id));
     expect(rebuilt.get(pageFileName('gzip', victim.gzip![3]))!.equals(damagedBytes)).toBe(false);
     expect(rebuilt).toEqual((await fullBuildOf(options)).files);
+  });
+
+  describe('the stamps of the served page files (file-stamps.ts)', () => {
+    const hourAgo = () => new Date(Date.now() - 3_600_000);
+    const pageFiles = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('pages-'));
+    const damageInPlace = (file: string) => {
+      const fd = openSync(file, 'r+');
+      try {
+        writeSync(fd, Buffer.from('damaged'), 0, 7, 20);
+      } finally {
+        closeSync(fd);
+      }
+    };
+    const unreadOf = (lines: readonly string[]) => Number(/\((\d+) files unchanged since a build hashed them/.exec(lines.find((line) => line.includes('hard-linked')) ?? '')?.[1]);
+
+    it('a file a build hashed and linked is taken unread by the next, until it is written: then it is read, found damaged and not linked', async () => {
+      const { options, summary: before } = await built();
+      const lines: string[] = [];
+      const build = async () => {
+        lines.length = 0;
+        return buildSnapshot({ ...options, onProgress: (line) => lines.push(line) });
+      };
+      const dirOf = (id: string) => snapshotDir(options, id);
+      for (const name of pageFiles(dirOf(before.id))) utimesSync(join(dirOf(before.id), name), hourAgo(), hourAgo());
+      runSql(options.catalogue, "UPDATE videos SET title = 'First' WHERE id = 'long7'");
+      const first = await build();
+      expect(first.reuse.linked).toBeGreaterThan(0);
+      expect(unreadOf(lines)).toBe(0);
+      const stamped = readBuiltFrom(layoutOf(options.distDir).root)!.hashed!;
+      // the files linked, hashed whole by that build: stamped; the ones it wrote: not
+      expect(Object.keys(stamped).length).toBe(3 * first.reuse.linked);
+      runSql(options.catalogue, "UPDATE videos SET title = 'Second' WHERE id = 'long8'");
+      const second = await build();
+      expect(unreadOf(lines)).toBeGreaterThan(0);
+      expect(readTree(dirOf(second.id))).toEqual((await fullBuildOf(options)).files);
+      // a file taken unread, damaged in place since, its size kept: read, found damaged, not linked
+      const [name] = Object.keys(readBuiltFrom(layoutOf(options.distDir).root)!.hashed!).filter((n) => n.endsWith('.gz.bin'));
+      damageInPlace(join(dirOf(second.id), name!));
+      const damaged = readFileSync(join(dirOf(second.id), name!));
+      runSql(options.catalogue, "UPDATE videos SET title = 'Third' WHERE id = 'long9'");
+      const third = await build();
+      const rebuilt = readTree(dirOf(third.id));
+      expect(rebuilt.get(name!)!.equals(damaged)).toBe(false);
+      expect(rebuilt).toEqual((await fullBuildOf(options)).files);
+    });
+
+    it('a file written after the check read it and before the build ends is not stamped: the next build reads it', async () => {
+      const { options, summary: before } = await built();
+      const served = snapshotDir(options, before.id);
+      const gz = pageFiles(served).filter((name) => name.endsWith('.gz.bin'));
+      for (const name of pageFiles(served)) utimesSync(join(served, name), hourAgo(), hourAgo());
+      runSql(options.catalogue, "UPDATE videos SET description = 'One' WHERE id = 'long20'");
+      // once the shards are checked and linked, before the build serves its snapshot: every served gzip file damaged
+      const first = await buildSnapshot({ ...options, onProgress: (line) => {
+        if (line.includes('hard-linked')) for (const name of gz) damageInPlace(join(served, name));
+      } });
+      const hashed = readBuiltFrom(layoutOf(options.distDir).root)!.hashed!;
+      expect(Object.keys(hashed).length).toBeGreaterThan(0);
+      for (const name of gz) expect(hashed[name], name).toBeUndefined();
+      runSql(options.catalogue, "UPDATE videos SET description = 'Two' WHERE id = 'long20'");
+      const second = await buildSnapshot(options);
+      expect(second.id).not.toBe(first.id);
+      expect(readTree(snapshotDir(options, second.id))).toEqual((await fullBuildOf(options)).files);
+    });
+
+    it('a rebuild whose result is an older kept snapshot stamps none of its files it did not check', async () => {
+      const { options, summary: a } = await built();
+      const db = openCatalogue(options.catalogue);
+      const original = (db.prepare("SELECT title FROM videos WHERE id = 'long7'").get() as { title: string }).title;
+      db.close();
+      for (const name of pageFiles(snapshotDir(options, a.id))) utimesSync(join(snapshotDir(options, a.id), name), hourAgo(), hourAgo());
+      runSql(options.catalogue, "UPDATE videos SET title = 'Changed' WHERE id = 'long7'");
+      const b = await buildSnapshot(options);
+      // A's files no longer shared with B (long7's shard): damaged in place, their size kept
+      const dirA = snapshotDir(options, a.id);
+      const dirB = snapshotDir(options, b.id);
+      const own = pageFiles(dirA).filter((name) => statSync(join(dirA, name)).ino !== statSync(join(dirB, name)).ino);
+      expect(own.length).toBeGreaterThan(0);
+      for (const name of own) damageInPlace(join(dirA, name));
+      runSql(options.catalogue, `UPDATE videos SET title = '${original.replace(/'/g, "''")}' WHERE id = 'long7'`);
+      const c = await buildSnapshot(options);
+      expect(c.id).toBe(a.id);
+      const hashed = readBuiltFrom(layoutOf(options.distDir).root)!.hashed ?? {};
+      for (const name of own) expect(hashed[name], name).toBeUndefined();
+      // what is stamped is the files of A shared with B, which B's build checked: the same inodes
+      for (const name of Object.keys(hashed)) expect(statSync(join(dirA, name)).ino).toBe(statSync(join(dirB, name)).ino);
+    });
   });
 
   it('stops copying a damaged shard at the damaged page: the pages before it in its shard are copied, it and the rest of its shard rendered, the other shards linked', async () => {

@@ -1,7 +1,8 @@
 // The check of the served snapshot's page shards before a rebuild links them (shard-check.ts,
 // link-check.ts): real files, real worker thread. A shard skipped before rendering (a video of it
-// changed) is not hashed unless the writer wants it after all; a damaged one is never whole.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// changed) is not hashed unless the writer wants it after all; a damaged one is never whole; a
+// file whose stamp is the one taken when it was last hashed (file-stamps.ts) is not read.
+import { mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,6 +68,53 @@ describe('shard check', () => {
     const whole = await check.finish();
     await check.stop();
     expect(whole(6)).toBe(false);
+  });
+
+  it('stamps each file it hashes whole, and takes a file whose stamp is unchanged as whole, unread; a file written since, or not yet settled, is read', async () => {
+    const { dir, id, records } = servedSnapshot();
+    const names = Object.keys(records);
+    const setTimes = (at: Date) => {
+      for (const name of names) utimesSync(join(dir, name), at, at);
+    };
+    // modified in the tick of the file system's clock the check reads in, or later (here: an hour ahead): a write later in
+    // that tick would not show in the modification time, so no stamp is taken
+    setTimes(new Date(Date.now() + 3_600_000));
+    const ahead = startShardCheck(dir, id, SHARDS, records);
+    await ahead.finish();
+    await ahead.stop();
+    expect(ahead.verified()).toEqual({});
+    // modified an hour ago: every file hashed whole is stamped, by the worker or by this thread
+    setTimes(new Date(Date.now() - 3_600_000));
+    const first = startShardCheck(dir, id, SHARDS, records);
+    await first.finish();
+    await first.stop();
+    expect(first.unread()).toBe(0);
+    const stamps = first.verified();
+    expect(Object.keys(stamps).sort()).toEqual([...names].sort());
+    // unchanged since: none read
+    const again = startShardCheck(dir, id, SHARDS, records, [], stamps);
+    await again.finish();
+    await again.stop();
+    expect(again.unread()).toBe(names.length);
+    expect(again.verified()).toEqual(stamps);
+    // damaged in place, its size kept (its modification time changes); rewritten with its modification time put back (its
+    // change time changes); a stamp of another size: each is read, and the damaged ones are not whole
+    const gzip5 = join(dir, pageFileName('gzip', 5));
+    writeFileSync(gzip5, Buffer.from('gzip bytes of shard 5\n'.repeat(50)).fill(0x41, 0, 3));
+    const body1 = join(dir, pageFileName('body', 1));
+    const { mtime } = statSync(body1);
+    writeFileSync(body1, Buffer.from('body bytes of shard 1\n'.repeat(50)).fill(0x41, 0, 3));
+    utimesSync(body1, mtime, mtime);
+    const br2 = pageFileName('br', 2);
+    const later = startShardCheck(dir, id, SHARDS, records, [], { ...stamps, [br2]: [stamps[br2]![0], stamps[br2]![1], 1, stamps[br2]![3], stamps[br2]![4]] });
+    const whole = await later.finish();
+    await later.stop();
+    expect(Array.from({ length: SHARDS }, (_, shard) => whole(shard))).toEqual([true, false, true, true, true, false, true, true]);
+    expect(later.unread()).toBeLessThan(names.length - 2);
+    expect(later.verified()[pageFileName('gzip', 5)]).toBeUndefined();
+    expect(later.verified()[pageFileName('body', 1)]).toBeUndefined();
+    // br 2 read and found whole: stamped again as it is
+    expect(later.verified()[br2]).toEqual(stamps[br2]);
   });
 
   it('startLinkCheck skips the shards of the videos whose inputs changed, were added or removed, and only those', async () => {
