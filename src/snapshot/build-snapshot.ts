@@ -560,8 +560,8 @@ async function writeAndServe(build: Build, data: DataFiles, written: Leftovers):
   }, written);
   const changes = [...diffPages(previous?.pages, writer.entries, writer.carriesPreviousEtag), ...diffSiteFiles(previousStamps, site.stamps)].sort(byCodeUnits);
   written.changesFile = writeChanges(build.layout, id, options.baseUrl, changes);
-  // the stamps of the served page files checked before they were linked go with the snapshot (file-stamps.ts)
-  serveSnapshot(build.serving, id, check?.verified());
+  // the stamps of the served page files checked and linked go with the snapshot (file-stamps.ts)
+  serveSnapshot(build.serving, id, writer.stamps);
   written.created = undefined;
   progress(`snapshot ${id} served (${lap()})`);
   const { counts } = writer;

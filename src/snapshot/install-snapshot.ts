@@ -6,7 +6,7 @@ import type { ChangeLogMark } from '../catalogue/change-log.ts';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordDeployment } from './deployment.ts';
-import { stampsToRecord, type FileStamps } from './file-stamps.ts';
+import type { FollowedStamps } from './file-stamps.ts';
 import type { Layout } from './layout.ts';
 import type { Manifest } from './manifest.ts';
 import { STATIC_DIR, writeStaticFiles } from './static-files.ts';
@@ -82,21 +82,22 @@ export interface Serving {
 
 /**
  * The records first, the swap last: a failure before it leaves the served snapshot as it was.
- * `verified` holds the stamps of the page files this build checked (shard-check.ts): once older
- * snapshots are removed (which changes the change time of the files they shared), the stamps of
- * those still the same files in snapshot `id` are recorded for the next rebuild (file-stamps.ts).
+ * `followed` holds the stamps of the page files this build checked, followed through its links
+ * (file-stamps.ts): followed through the removal of older snapshots too, those still exactly as
+ * followed are recorded for the next rebuild.
  */
-export function serveSnapshot(s: Serving, id: string, verified?: FileStamps): void {
+export function serveSnapshot(s: Serving, id: string, followed?: FollowedStamps): void {
   recordServed(s.layout.root, id);
   recordDeployment(s.distDir, s.baseUrl);
   const builtFrom: BuiltFrom = { snapshot: id, catalogueRevision: s.catalogueRevision, code: s.code, ...(s.changeLog && { changeLog: s.changeLog }) };
   recordBuiltFrom(s.layout.root, builtFrom);
   swapCurrent(s.layout.root, id);
-  const pruned = pruneSnapshots(s.layout.root, id, s.keep);
+  const pruned = pruneSnapshots(s.layout.root, id, s.keep, followed);
   if (pruned.length > 0) s.progress(`removed ${pruned.length} older snapshot${pruned.length === 1 ? '' : 's'} (${s.keep} served before this one are kept)`);
-  if (verified && Object.keys(verified).length > 0) {
+  const hashed = followed?.of(join(s.layout.root, id));
+  if (hashed && Object.keys(hashed).length > 0) {
     try {
-      recordBuiltFrom(s.layout.root, { ...builtFrom, hashed: stampsToRecord(join(s.layout.root, id), verified) });
+      recordBuiltFrom(s.layout.root, { ...builtFrom, hashed });
     } catch {
       // the stamps only spare the next rebuild reading files: without them it hashes every one
     }

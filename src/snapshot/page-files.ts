@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { stampAfterRead, type FileStamp } from './file-stamps.ts';
+import { stampAfterRead, type FileStamp, type FileSystemClock } from './file-stamps.ts';
 import { PAGE_KINDS, pageFileName, type PageKind } from './layout.ts';
 import type { Range } from './manifest.ts';
 
@@ -122,7 +122,7 @@ export const checksumOf = (bytes: Buffer): number => crc32(bytes);
  * fileSystemClock, read before), also its stamp when the bytes read are those of the stamp
  * (stampAfterRead).
  */
-export function hashFile(file: string, clock?: bigint): { size: number; sha256: string; stamp?: FileStamp | undefined } {
+export function hashFile(file: string, clock?: FileSystemClock): { size: number; sha256: string; stamp?: FileStamp | undefined } {
   const fd = openSync(file, 'r');
   try {
     const before = clock === undefined ? undefined : fstatSync(fd, { bigint: true });

@@ -16,7 +16,7 @@
 // The writer keeps no buffer it is given: bytes are copied into each file's own buffer when
 // appended, and into the compress pool's arena when they wait for their variants, so no page's
 // buffer outlives the page (docs/architecture.md, "Buffers of the pages phase").
-import { closeSync, linkSync, openSync, rmSync } from 'node:fs';
+import { closeSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIN_COMPRESSIBLE } from '../http/encoding.ts';
 import type { Rendered } from '../api/respond.ts';
@@ -30,6 +30,7 @@ import { pageTableOf, type PageTable } from './page-table.ts';
 import type { PreviousPageFiles } from './previous-snapshot.ts';
 import { startShardCheck, type ShardCheck } from './shard-check.ts';
 import { TAKEN, WrittenPages } from './written-pages.ts';
+import { FollowedStamps } from './file-stamps.ts';
 
 const MAX_PENDING_BATCHES = 8;
 
@@ -158,6 +159,8 @@ export interface PageWriter {
   readonly linkedShards: ReadonlySet<number>;
   /** how many of `entries` are pages the previous snapshot has too (all of them, and as many as it has: the same keys) */
   readonly previousKeys: number;
+  /** the stamps of the previous page files the check verified, followed through the links made (file-stamps.ts), once closed */
+  readonly stamps: FollowedStamps | undefined;
 }
 
 export interface PageWriterOptions {
@@ -564,6 +567,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
    * files exactly, when those files are whole (shard-check.ts) and the link can be made; every
    * other shard's taken pages are written out (`unlink`).
    */
+  let stamps: FollowedStamps | undefined;
   const linkShards = async () => {
     if (check === undefined) return;
     const { files: previous } = reuse!;
@@ -574,6 +578,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
     // a shard skipped before rendering (a video of it changed) whose pages all kept their places is checked now
     for (const shard of shards) if (shard.linked !== undefined) check.want(shard.index);
     const whole = await check.finish();
+    stamps = new FollowedStamps(check.verified());
     for (const shard of shards) {
       if (shard.linked === undefined) continue;
       if (!whole(shard.index) || untrusted.has(shard.index)) {
@@ -587,7 +592,7 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
       try {
         for (const kind of PAGE_KINDS) {
           const name = pageFileName(kind, shard.index);
-          linkSync(join(previous.dir, name), join(dir, name));
+          stamps.link(name, join(previous.dir, name), join(dir, name));
           made.push(name);
           records[name] = previous.records[name]!;
         }
@@ -624,6 +629,9 @@ export function createPageWriter(dir: string, options: PageWriterOptions): PageW
 
   return {
     entries,
+    get stamps() {
+      return stamps;
+    },
     carriesPreviousEtag: (entry) => carried.has(entry) || entries.madeForTaken(entry),
     bytes,
     counts,

@@ -10,7 +10,7 @@
 // the pages are done, this thread checks the shards the worker has not reached yet, alongside it.
 import { Worker } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
-import { fileSystemClock, unchangedSince, type FileStamp, type FileStamps } from './file-stamps.ts';
+import { fileSystemClock, unchangedSince, type FileStamp, type FileStamps, type FileSystemClock } from './file-stamps.ts';
 import { MANIFEST_FILE, PAGE_KINDS, pageFileName } from './layout.ts';
 import { SNAPSHOT_ID_LENGTH, type FileRecord } from './manifest.ts';
 import { hashFile } from './page-files.ts';
@@ -54,7 +54,7 @@ export interface ShardCheck {
  * stamp of each file found whole is put there (taken as it was hashed, given `clock`, or the
  * unchanged one); `onUnread` is told of each file not read.
  */
-export function shardWhole(dir: string, files: readonly (readonly [string, number, string])[], stamps?: FileStamps, verified?: Record<string, FileStamp>, clock?: bigint, onUnread = () => {}): boolean {
+export function shardWhole(dir: string, files: readonly (readonly [string, number, string])[], stamps?: FileStamps, verified?: Record<string, FileStamp>, clock?: FileSystemClock, onUnread = () => {}): boolean {
   try {
     return files.every(([name, size, sha256]) => {
       const stamp = stamps?.[name];

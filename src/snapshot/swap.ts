@@ -6,7 +6,7 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readlinkSyn
 import { constants } from 'node:os';
 import { basename, join } from 'node:path';
 import { writeAll } from './disk-faults.ts';
-import { isFileStamps, type FileStamps } from './file-stamps.ts';
+import { isFileStamps, type FileStamps, type FollowedStamps } from './file-stamps.ts';
 
 /** Points `current` at a snapshot: a new symlink renamed over the old one, so readers see one or the other. */
 export function swapCurrent(root: string, id: string): void {
@@ -182,14 +182,25 @@ export const SNAPSHOT_ID = /^[0-9a-f]{16}$/;
  * snapshot no build swapped in (not in served.json) is removed whatever its age; without a record
  * (a dist/ from before it), the newest directories are kept instead.
  */
-export function pruneSnapshots(root: string, currentId: string, keep: number): string[] {
+/**
+ * With `followed`, the files a snapshot removed shares with the current one (the same inode) are
+ * unlinked one by one first, their stamps followed (file-stamps.ts): each unlink changes the change
+ * time of the current snapshot's file.
+ */
+export function pruneSnapshots(root: string, currentId: string, keep: number, followed?: FollowedStamps): string[] {
   const others = readdirSync(root).filter((name) => SNAPSHOT_ID.test(name) && name !== currentId);
   const served = readServed(root);
   const kept = served === undefined
     ? others.map((name) => ({ name, mtime: statSync(join(root, name)).mtimeMs })).sort((a, b) => b.mtime - a.mtime).slice(0, keep).map((o) => o.name)
     : served.filter((id) => id !== currentId && others.includes(id)).reverse().slice(0, keep);
   const removed = others.filter((name) => !kept.includes(name));
-  for (const name of removed) rmSync(join(root, name), { recursive: true, force: true });
+  for (const name of removed) {
+    const dir = join(root, name);
+    if (followed) {
+      for (const file of readdirSync(dir)) if (followed.holds(file, join(dir, file))) followed.unlink(file, join(dir, file), join(root, currentId, file));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
   return removed;
 }
 

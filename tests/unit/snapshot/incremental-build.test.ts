@@ -401,6 +401,29 @@ describe('incremental builds', () => {
       expect(readTree(snapshotDir(options, second.id))).toEqual((await fullBuildOf(options)).files);
     });
 
+    it('a file rewritten in place after its link, its old modification time put back (cp -p, rsync --inplace -t), is not stamped: its change time shows it', async () => {
+      const { options, summary: before } = await built();
+      const served = snapshotDir(options, before.id);
+      const gz = pageFiles(served).filter((name) => name.endsWith('.gz.bin'));
+      const old = hourAgo();
+      for (const name of pageFiles(served)) utimesSync(join(served, name), old, old);
+      runSql(options.catalogue, "UPDATE videos SET description = 'One' WHERE id = 'long20'");
+      const first = await buildSnapshot({ ...options, onProgress: (line) => {
+        if (!line.includes('hard-linked')) return;
+        for (const name of gz) {
+          damageInPlace(join(served, name));
+          utimesSync(join(served, name), old, old);
+        }
+      } });
+      const hashed = readBuiltFrom(layoutOf(options.distDir).root)!.hashed!;
+      expect(Object.keys(hashed).length).toBeGreaterThan(0);
+      for (const name of gz) expect(hashed[name], name).toBeUndefined();
+      runSql(options.catalogue, "UPDATE videos SET description = 'Two' WHERE id = 'long20'");
+      const second = await buildSnapshot(options);
+      expect(second.id).not.toBe(first.id);
+      expect(readTree(snapshotDir(options, second.id))).toEqual((await fullBuildOf(options)).files);
+    });
+
     it('a rebuild whose result is an older kept snapshot stamps none of its files it did not check', async () => {
       const { options, summary: a } = await built();
       const db = openCatalogue(options.catalogue);
