@@ -2,8 +2,9 @@
 // the site's pages answer a browser with an HTML error page carrying the same problem facts, and
 // keep RFC 9457 problem+json for every API path and for every client that does not prefer HTML
 // (curl's `*/*`, `Accept: application/json`, image requests). The answer varies with Accept.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ProblemError } from '../api/problems.ts';
+import { CACHE_CONTROL } from '../api/respond.ts';
 
 /** The API's own paths: always problem+json, whatever the Accept header says. */
 export function isApiPath(pathname: string): boolean {
@@ -25,6 +26,19 @@ export const FRAME_ANYWHERE = 'frame-ancestors *';
 export function framedAnywhere(response: Response): Response {
   response.headers.set('content-security-policy', FRAME_ANYWHERE);
   return response;
+}
+
+/**
+ * The status and headers of an HTML error page (src/pages/error.astro, error/player.astro): the
+ * problem's status, cached as its problem+json would be (docs/decisions.md), varying with Accept.
+ */
+export function errorPageHeaders(response: ResponseInit & { headers: Headers }, error: ProblemError): void {
+  const cacheable = error.status === 400 || error.status === 404;
+  response.status = error.status;
+  response.statusText = STATUS_CODES[error.status] ?? '';
+  response.headers.set('cache-control', CACHE_CONTROL[cacheable ? 'problem' : 'never']);
+  response.headers.set('vary', 'Accept');
+  response.headers.set('content-type', 'text/html; charset=utf-8');
 }
 
 /** The quality a media range list gives one type (`*` ranges count, the most specific wins). */
