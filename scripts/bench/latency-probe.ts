@@ -132,8 +132,10 @@ export function startScript(): { env: Record<string, string>; args: string[] } {
     env[word.slice(0, at)] = word.slice(at + 1);
     words.shift();
   }
+  // `exec`: the shell npm runs the script in is replaced by node, so a signal npm passes on reaches it
+  if (words[0] === 'exec') words.shift();
   const [command, ...args] = words;
-  if (command !== 'node' || args.length === 0) throw new Error(`package.json's start script is not "[NAME=value ...] node [flags] script": ${script || '(none)'}`);
+  if (command !== 'node' || args.length === 0) throw new Error(`package.json's start script is not "[NAME=value ...] [exec] node [flags] script": ${script || '(none)'}`);
   return { env, args };
 }
 
