@@ -13,7 +13,7 @@ import { buildModel, type Model } from '../model/build-model.ts';
 import { createUrls, type Urls } from '../model/urls.ts';
 import { cacheTagHeaders } from '../cdn/cache-tags.ts';
 import { ALLOWED_METHODS, CORS_HEADERS, PREFLIGHT_HEADERS } from '../http/cors.ts';
-import { answerErrorPage } from '../site/negotiate-errors.ts';
+import { answerErrorPage, FRAME_ANYWHERE, isEmbedPath } from '../site/negotiate-errors.ts';
 import { admitRequest, factsOf } from './admit-request.ts';
 import { answersOf } from './answer-cache.ts';
 import { serveClientAsset, type ClientAssets } from './client-assets.ts';
@@ -125,7 +125,8 @@ async function answerSitePage(req: IncomingMessage, res: ServerResponse, url: UR
   if (passed && !res.headersSent) {
     const problem = new ProblemError('not-found', `Nothing is at ${url.pathname}.`);
     if (await answerErrorPage(req, res, problem, instance, options.astro, locals)) return;
-    send(req, res, renderProblem(problem, instance, snapshot.model.urls));
+    // a player path's answers, errors included, may be framed anywhere (docs/embeds.md)
+    send(req, res, renderProblem(problem, instance, snapshot.model.urls), isEmbedPath(url.pathname) ? { 'content-security-policy': FRAME_ANYWHERE } : {});
   }
 }
 

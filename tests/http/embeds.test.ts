@@ -267,4 +267,16 @@ describe('the live player page /embed/live/{username}', () => {
       expect(problemShapeProblems(JSON.parse(decoded(res).toString('utf8')) as Problem, fx.base, 404), accept).toEqual([]);
     }
   });
+
+  it('answers a path under /embed/ that no player has with a 404 frameable too, whatever the client asks for', async () => {
+    for (const accept of [BROWSER, 'application/json', undefined]) {
+      const res = await api.send('/embed/a/b/c', accept ? { headers: { accept } } : {});
+      expect(res.status, accept).toBe(404);
+      expect(header(res, 'content-security-policy'), accept).toBe('frame-ancestors *');
+    }
+    // a site path's last resort stays as it was: no framing policy
+    const site = await api.send('/no/such/page', { headers: { accept: 'application/json' } });
+    expect(site.status).toBe(404);
+    expect(header(site, 'content-security-policy')).toBeUndefined();
+  });
 });
