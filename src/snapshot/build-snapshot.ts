@@ -327,10 +327,11 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
   // the lines and keys of the records that did not change since the served snapshot are taken from it (model-reuse.ts)
   const taken = await openModelReuse({ markOf: build.markOf, reading: build.reading, changed: input.changed, choice: build.choice, baseUrl: options.baseUrl, previousInputs: build.previousInputs,
     sameDerived: build.derivedSource === 'served', keyTaken: (video, k, i) => videoInputs.set(videoGroup(video.id), (keysByIndex[i] = k)) });
-  const made: string[] = [];
+  // the videos whose keys are made, for the link check, when the others' are taken (a full build makes them all)
+  const made: string[] | undefined = taken.reuse && [];
   // the worker copies the served lines through the served file's descriptor: it is closed once the model data is written
   const writing = startTextOffThread(join(tmp, MODEL_FILE), modelPieces(input.catalogue, derived, options.baseUrl, (video, json, channel, comments, i) => {
-    made.push(video.id);
+    made?.push(video.id);
     videoInputs.set(videoGroup(video.id), (keysByIndex[i] = key(json, channel, comments)));
   }, taken.reuse));
   written.modelWriting = writing;
@@ -350,7 +351,7 @@ async function writeDataFiles(build: Build, written: Leftovers): Promise<DataFil
   const checkModel = () => {
     if (failure) throw failure.error;
   };
-  return { model, ...search, modelReuse, checkModel, madeKeys: counts && { ids: made, taken: counts.keys } };
+  return { model, ...search, modelReuse, checkModel, madeKeys: counts && made && { ids: made, taken: counts.keys } };
 }
 
 /**

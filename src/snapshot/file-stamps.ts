@@ -16,7 +16,6 @@ export type FileStamp = readonly [dev: string, ino: string, size: number, mtimeN
 /** Stamps by file name (a snapshot's page files). */
 export type FileStamps = Readonly<Record<string, FileStamp>>;
 
-
 const stampOfStats = (s: BigIntStats): FileStamp => [String(s.dev), String(s.ino), Number(s.size), String(s.mtimeNs), String(s.ctimeNs)];
 
 function stampOf(file: string): FileStamp | undefined {

@@ -5,9 +5,10 @@
 // each range checked, or rendered). A linked file shares its bytes with the served one, so it is
 // checked whole once, here, instead of page by page: hashed, unless its stamp is the one recorded
 // when a build last hashed it (file-stamps.ts: then nothing wrote it since). The stamps taken while
-// hashing, and those found unchanged, are handed back (`verified`) for the build to record. The check runs on a worker thread while the
-// pages are rendered, shard by shard; a shard that stops being linkable is skipped (`skip`); when
-// the pages are done, this thread checks the shards the worker has not reached yet, alongside it.
+// hashing, and those found unchanged, are handed back (`verified`) for the build to record. The
+// check runs on a worker thread while the pages are rendered, shard by shard; a shard that stops
+// being linkable is skipped (`skip`); when the pages are done, this thread checks the shards the
+// worker has not reached yet, alongside it.
 import { Worker } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
 import { fileSystemClock, unchangedSince, type FileStamp, type FileStamps, type FileSystemClock } from './file-stamps.ts';

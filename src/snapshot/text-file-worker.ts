@@ -1,7 +1,8 @@
-// Worker thread of writeTextOffThread (write-text-off-thread.ts): writes and hashes the chunks of
-// encoded text it is sent (saying when a chunk that is not a pooled buffer is written), and copies the ranges of open files it is sent (read through the sender's
-// descriptor: threads share them), in order, into the file named by its workerData, hands each pooled
-// buffer back once written, and answers `end` with the file's size and SHA-256. A failure (a full
+// Worker thread of writeTextOffThread (write-text-off-thread.ts): writes and hashes, in order, into
+// the file named by its workerData, the chunks of encoded text it is sent (saying when a chunk that
+// is not a pooled buffer is written) and the ranges of open files it is sent (read through the
+// sender's descriptor: threads share them); hands each pooled buffer back once written, and answers
+// `end` with the file's size and SHA-256. A failure (a full
 // disk: disk-faults.ts) is thrown, with its code: the build fails with it, said as such.
 import { parentPort, workerData } from 'node:worker_threads';
 import { BUFFER_BYTES, createFileSink, readRange } from './text-files.ts';
