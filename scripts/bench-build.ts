@@ -13,6 +13,7 @@ import { wholeNumber } from '../src/cli/args.ts';
 import type { Reuse } from '../src/snapshot/build-snapshot.ts';
 import { chooseHeapLimit, countVideos } from '../src/snapshot/build-heap.ts';
 import { runCommand } from './cli.ts';
+import { runBuildScript } from './bench/run-build-script.ts';
 
 const TARGET = { seconds: 60, rssMb: 1024 };
 
@@ -44,7 +45,7 @@ await runCommand('bench:build', BENCH_BUILD_COMMAND, async ({ values }) => {
     if (heap.limitMb !== undefined) console.log(`builds run with a heap limit of ${heap.reason}`);
     const heapFlag = heap.limitMb === undefined ? [] : [`--max-old-space-size=${heap.limitMb}`];
     for (const label of ['first build', 'rebuild, unchanged catalogue']) {
-      const out = execFileSync(process.execPath, [...heapFlag, 'scripts/bench/run-build.ts'], {
+      const out = execFileSync(process.execPath, [...heapFlag, runBuildScript()], {
         env: { ...process.env, CATALOGUE_DB: catalogue, DIST_DIR: join(dir, 'dist') },
         encoding: 'utf8',
       });

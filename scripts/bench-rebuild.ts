@@ -24,6 +24,7 @@ import { chooseHeapLimit, countVideos } from '../src/snapshot/build-heap.ts';
 import type { Reuse } from '../src/snapshot/build-snapshot.ts';
 import { runCommand, UsageError } from './cli.ts';
 import { EVERY_MS, get, rssOf, spawnServer, startProbe, summarise } from './bench/latency-probe.ts';
+import { runBuildScript } from './bench/run-build-script.ts';
 
 const TARGET = { oneChangeSeconds: 5, onePercentSeconds: 15, swapWorstMs: 100 };
 
@@ -40,12 +41,12 @@ const BENCH_REBUILD_COMMAND = {
   notes: ['environment: PUBLIC_BASE_URL (the one DIR/dist was built for); PORT for the server serving it (default 4630).'],
 } as const;
 
-interface Run { id: string; seconds: number; rssMb: number; pages: number; videos: number; changed: number; reuse: Reuse; cpu?: { main: number; process: number } }
+interface Run { id: string; seconds: number; processSeconds: number; rssMb: number; pages: number; videos: number; changed: number; reuse: Reuse; cpu?: { main: number; process: number } }
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /**
- * One build in a fresh process (scripts/bench/run-build.ts), without blocking this one's event loop,
+ * One build in a fresh process (scripts/bench/run-build.ts, bundled when current: run-build-script.ts), without blocking this one's event loop,
  * with the heap limit `npm run build` would choose for the catalogue (build-heap.ts): without it a
  * rebuild of a million videos runs out of V8's default heap.
  */
@@ -53,7 +54,7 @@ function timedBuild(catalogue: string, distDir: string, full: boolean, progress:
   const videos = countVideos(catalogue) ?? 0;
   const heap = chooseHeapLimit({ videos, totalMemory: totalmem(), defaultLimit: getHeapStatistics().heap_size_limit, nodeOptions: process.env['NODE_OPTIONS'] ?? '' });
   const flags = heap.limitMb === undefined ? [] : [`--max-old-space-size=${heap.limitMb}`];
-  const child = spawn(process.execPath, [...flags, 'scripts/bench/run-build.ts'], {
+  const child = spawn(process.execPath, [...flags, runBuildScript()], {
     env: { ...process.env, CATALOGUE_DB: catalogue, DIST_DIR: distDir, FULL_BUILD: String(full), BUILD_PROGRESS: String(progress) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -116,7 +117,7 @@ async function whileServing(catalogue: string, distDir: string, rebuild: () => P
 
 function describe(label: string, run: Run): void {
   const r = run.reuse;
-  console.log(`${label}: ${run.seconds.toFixed(1)} s, peak RSS ${run.rssMb.toFixed(0)} MB; ${run.pages} pages, ${run.changed} URLs changed; ` +
+  console.log(`${label}: ${run.seconds.toFixed(1)} s (${run.processSeconds.toFixed(1)} s from the process's start, as npm run build takes), peak RSS ${run.rssMb.toFixed(0)} MB; ${run.pages} pages, ${run.changed} URLs changed; ` +
     (r.none === undefined ? `${r.pages} pages reused (${r.copied} of them copied unrendered), ${r.compressed} compressed, search index ${r.search ? 'copied' : 'rebuilt'}` : `nothing reused (${r.none})`) +
     ` (load average ${load()})`);
   // the main thread is the critical path of a small rebuild: its CPU, beside the whole process's
@@ -158,7 +159,7 @@ await runCommand('bench:rebuild', BENCH_REBUILD_COMMAND, async ({ values }) => {
   const { run, line } = values['skip-swap'] ? { run: await rebuild(), line: undefined } : await whileServing(catalogue, distDir, rebuild);
   describe(`rebuild after changing ${change} title${change === 1 ? '' : 's'} (${((change / visible) * 100).toFixed(2)}% of ${visible} videos)`, run);
   const target = change === 1 ? TARGET.oneChangeSeconds : change <= visible / 100 ? TARGET.onePercentSeconds : undefined;
-  if (target !== undefined) console.log(`target for pyvideo-100k: ${target} s — this run: ${run.seconds <= target ? 'met' : 'missed'}`);
+  if (target !== undefined) console.log(`target for pyvideo-100k: ${target} s — this run (from the process's start): ${run.processSeconds <= target ? 'met' : 'missed'}`);
   if (line !== undefined) console.log(line);
   if (values.full) describe('full build of the same catalogue', await timedBuild(catalogue, distDir, true, progress));
 });

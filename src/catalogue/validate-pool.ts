@@ -3,6 +3,7 @@
 // them and keeps only a few in flight, so memory stays bounded and records are written in file order.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { workerUrl } from '../lib/worker-url.ts';
 import type { LineBlock } from './read-ndjson.ts';
 import { validateBlock, type ValidatedBlock, type ValidateJob, type ValidateResult } from './validate-worker.ts';
 
@@ -14,7 +15,7 @@ export interface ValidatePool {
 
 export function createValidatePool(size = Math.max(1, Math.min(3, availableParallelism() - 1))): ValidatePool {
   // A small heap: a worker holds one block (about a megabyte of text) and its records at a time.
-  const workers = Array.from({ length: size }, () => new Worker(new URL('./validate-worker.ts', import.meta.url), {
+  const workers = Array.from({ length: size }, () => new Worker(workerUrl('./validate-worker.ts', import.meta.url), {
     resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
   }));
   const waiting = new Map<number, { resolve: (r: ValidatedBlock) => void; reject: (e: Error) => void }>();

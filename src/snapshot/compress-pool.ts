@@ -16,6 +16,7 @@
 // whole, the compress worker kept busy").
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { workerUrl } from '../lib/worker-url.ts';
 import { compressInPlace, type CompressMessage, type CompressResult, type CompressWorkerData } from './compress-worker.ts';
 import { createPageArena, type Slot } from './page-arena.ts';
 
@@ -75,7 +76,7 @@ export function createCompressPool(size = Math.max(1, availableParallelism() - 1
   const workers = Array.from({ length: size }, () => {
     const { port1: results, port2 } = new MessageChannel();
     const workerData: CompressWorkerData = { results: port2 };
-    const worker = new Worker(new URL('./compress-worker.ts', import.meta.url), { workerData, transferList: [port2] });
+    const worker = new Worker(workerUrl('./compress-worker.ts', import.meta.url), { workerData, transferList: [port2] });
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     return { worker, exited, results, inFlight: 0 };
   });

@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { workerUrl } from '../lib/worker-url.ts';
 import type { ChangeLogMark } from '../catalogue/change-log.ts';
 import { readBuiltFrom } from './swap.ts';
 import type { DeriveRecord } from '../catalogue/read-catalogue.ts';
@@ -231,7 +232,7 @@ function unpack({ trending, pool, offsets, orders }: DerivedPacked): Derived {
  * from the same fields; `give` then only checks that they are this thread's.
  */
 export function prepareDerive(catalogue?: string, served?: { readonly id: string; readonly dir: string }): PendingDerive {
-  const worker = new Worker(new URL('./derive-worker.ts', import.meta.url));
+  const worker = new Worker(workerUrl('./derive-worker.ts', import.meta.url));
   const next = answersOf(worker);
   if (catalogue !== undefined) worker.postMessage({ catalogue, ...(served ? { served: { ...served, mark: markOf(served) } } : {}) } satisfies DeriveJob);
   const stop = async () => {

@@ -12,6 +12,7 @@
 // here. A failed write is thrown here at the next call that takes the worker's answers, with its
 // code (a full disk is said as such: disk-faults.ts).
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { workerUrl } from '../lib/worker-url.ts';
 import type { FileRecord } from './manifest.ts';
 
 /**
@@ -77,7 +78,7 @@ export function createPageFileSinks(): PageFileSinks {
   let worker: Worker | undefined;
   const start = (): Worker => {
     const workerData: SinkWorkerData = { answers: port2, signal };
-    const started = new Worker(new URL('./page-file-sink-worker.ts', import.meta.url), { workerData, transferList: [port2] });
+    const started = new Worker(workerUrl('./page-file-sink-worker.ts', import.meta.url), { workerData, transferList: [port2] });
     exited = new Promise<void>((resolve) => {
       started.once('error', (error) => {
         failure ??= error;

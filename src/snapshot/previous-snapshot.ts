@@ -9,17 +9,19 @@
 // reused when the previous snapshot was built by the same build code (buildCodeId), so they are
 // the bytes a compression now would give, and the output is byte-identical to a full build.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { closeSync, existsSync, fstatSync, openSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MANIFEST_FILE, PAGE_KINDS, pageFileName, pageShardsOf, type PageKind } from './layout.ts';
 import { Worker } from 'node:worker_threads';
+import { workerUrl } from '../lib/worker-url.ts';
 import { MANIFEST_FORMAT, parseManifestHead, SNAPSHOT_ID_LENGTH, type FileRecord, type ManifestHead, type PageEntry, type Range } from './manifest.ts';
 import { parsePageLine } from './page-index.ts';
 import { createPagePacker, PageTable, type PackedPages, type PagePacker } from './page-table.ts';
 import { checksumOf, PageReadError, readExactly, shardedSource, type PageSource } from './page-files.ts';
 import { CLOSE_BRACE } from './json-bytes.ts';
 import { forEachByteLine } from '../lib/file-lines.ts';
+import { sourceCodeId } from './build-bundle.mjs';
 
 export type { PageKind };
 
@@ -66,24 +68,15 @@ export interface PreviousPageFiles {
 }
 
 /**
- * Names the code that turns a catalogue into a snapshot: the SHA-256 of every source file under
- * src/, of the locked dependencies (package-lock.json: zod, MiniSearch, ...) and of the Node, zlib,
- * brotli, ICU and Unicode versions (ICU's segmenting and normalising shape the search index's
- * terms: a Node built against the system's ICU may change them without changing its own version).
- * Two builds with the same id render, validate, index and compress alike, so
- * a page whose bytes did not change has the same compressed variants.
+ * The code id of the build that runs (build-bundle.mjs sourceCodeId: src/, the lock file, Node's
+ * versions): the bundle's is the id of the sources it was made from, which bundle-build.ts writes
+ * into it; from the sources, it is computed. The same sources give the same id either way, so a
+ * snapshot the bundle built is reused by a build from the same sources and back.
  */
+declare const BUNDLED_BUILD_CODE_ID: string | undefined;
+
 export function buildCodeId(): string {
-  const src = join(dirname(fileURLToPath(import.meta.url)), '..');
-  const hash = createHash('sha256');
-  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
-    .sort();
-  for (const file of walk(src)) hash.update(`${relative(src, file)}\0`).update(readFileSync(file)).update('\0');
-  const lock = join(src, '..', 'package-lock.json');
-  hash.update(existsSync(lock) ? readFileSync(lock) : 'no lock file');
-  hash.update(JSON.stringify([process.versions.node, process.versions.zlib, process.versions.brotli, process.versions.icu, process.versions.unicode]));
-  return hash.digest('hex').slice(0, 16);
+  return typeof BUNDLED_BUILD_CODE_ID === 'string' ? BUNDLED_BUILD_CODE_ID : sourceCodeId(fileURLToPath(new URL('../..', import.meta.url)));
 }
 
 
@@ -197,7 +190,7 @@ export function startOpenPrevious(dir: string, id: string): { opened(): Promise<
   let worker: Worker | undefined;
   let read: Promise<ReadManifest | string>;
   try {
-    const started = new Worker(new URL('./previous-manifest-worker.ts', import.meta.url), { workerData: { dir, id, fd } });
+    const started = new Worker(workerUrl('./previous-manifest-worker.ts', import.meta.url), { workerData: { dir, id, fd } });
     worker = started;
     read = new Promise<ReadManifest | string>((resolve) => {
       let settled = false;

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { workerUrl } from '../lib/worker-url.ts';
 import type { Changes } from '../catalogue/change-log.ts';
 import type { Model } from '../model/build-model.ts';
 import { documentDigests, keysDigestOf, parseDigests, sameDocuments, serialiseDigests, type DocumentDigests, type KeyedDigests } from '../search/document-digests.ts';
@@ -167,7 +168,7 @@ export function copySearchIndex(served: ServedSearch, servedDigests: KeyedDigest
  * (SearchWorker.index). `limits` bounds the worker's heap (the default is V8's, as for the main thread).
  */
 export function startSearchWorker(file: string, limits?: ResourceLimits): SearchWorker {
-  const worker = new Worker(new URL('./search-index-worker.ts', import.meta.url), { resourceLimits: limits });
+  const worker = new Worker(workerUrl('./search-index-worker.ts', import.meta.url), { resourceLimits: limits });
   let handed = false;
   const record = new Promise<SearchFiles>((resolve, reject) => {
     let settled = false;

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { workerUrl } from '../lib/worker-url.ts';
 import { forEachByteLine } from '../lib/file-lines.ts';
 import type { FileRecord } from './manifest.ts';
 import type { FileBytes } from './text-files.ts';
@@ -192,7 +193,7 @@ export function startServedModelData(file: string): ServedModelDataTask {
     }
   };
   try {
-    const started = new Worker(new URL('./served-model-data-worker.ts', import.meta.url), { workerData: { fd } });
+    const started = new Worker(workerUrl('./served-model-data-worker.ts', import.meta.url), { workerData: { fd } });
     worker = started;
     // the descriptor is closed only once the worker is gone: it reads through it until it answers
     read = new Promise<ReadWhole | undefined>((resolve) => {

@@ -10,6 +10,7 @@
 // being linkable is skipped (`skip`); when the pages are done, this thread checks the shards the
 // worker has not reached yet, alongside it.
 import { Worker } from 'node:worker_threads';
+import { workerUrl } from '../lib/worker-url.ts';
 import { dirname, join } from 'node:path';
 import { fileSystemClock, unchangedSince, type FileStamp, type FileStamps, type FileSystemClock } from './file-stamps.ts';
 import { MANIFEST_FILE, PAGE_KINDS, pageFileName } from './layout.ts';
@@ -124,7 +125,7 @@ export function startShardCheck(dir: string, id: string, shards: number, files: 
     if (states[shard] !== SHARD.skipped) skippedFromStart++;
     states[shard] = SHARD.skipped;
   }
-  const worker = new Worker(new URL('./shard-check-worker.ts', import.meta.url), { workerData: job });
+  const worker = new Worker(workerUrl('./shard-check-worker.ts', import.meta.url), { workerData: job });
   // the worker's stamps, sent before it ends; this thread's, when it helps
   const verified: Record<string, FileStamp> = {};
   worker.once('message', (stamps: Record<string, FileStamp>) => Object.assign(verified, stamps));

@@ -4,6 +4,7 @@
 // build's main thread 0.7 s of writes and 0.3 s of hashing (docs/performance.md, "The model data
 // written off the main thread").
 import { Worker } from 'node:worker_threads';
+import { workerUrl } from '../lib/worker-url.ts';
 import type { FileRecord } from './manifest.ts';
 import { BUFFER_BYTES, encodedChunks, type FileBytes, type TextPiece } from './text-files.ts';
 
@@ -62,7 +63,7 @@ export async function writeTextOffThread(file: string, pieces: Iterable<TextPiec
  * the change log"). A range's descriptor must stay open until `record` settles.
  */
 export function startTextOffThread(file: string, pieces: Iterable<TextPiece>): TextWriting {
-  const worker = new Worker(new URL('./text-file-worker.ts', import.meta.url), { workerData: { file } });
+  const worker = new Worker(workerUrl('./text-file-worker.ts', import.meta.url), { workerData: { file } });
   // the buffers owned here now (a buffer transferred back is a new ArrayBuffer object)
   const pool = new Set<ArrayBuffer>();
   const free: Buffer[] = [];
