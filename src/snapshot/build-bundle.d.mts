@@ -1,6 +1,6 @@
 // The types of build-bundle.mjs (plain JavaScript: scripts/build.mjs imports it without loading Node's type stripping).
-export declare const BUILD_BUNDLE_DIR: string;
-export declare const BUNDLED_FROM_FILE: string;
-export declare function fileSha256(file: string): string;
+export declare const BUILD_BUNDLES_DIR: string;
+export declare const CURRENT_BUNDLE_FILE: string;
+export declare function sha256Of(bytesOrFile: string | Uint8Array): string;
 export declare function sourceCodeId(root: string): string;
 export declare function currentBundle(root: string, entry: 'build' | 'run-build'): string | undefined;

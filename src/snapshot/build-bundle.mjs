@@ -1,29 +1,30 @@
 // The build as plain JavaScript (docs/architecture.md, "The build runs as bundled JavaScript"):
-// `npm run build:app` bundles `npm run build` and its worker threads into dist/app/build/
-// (bundle-build.ts), and records beside them, last, what it bundled: the code id of src/
-// (sourceCodeId) and the SHA-256 of each of its other inputs (scripts/build.ts, scripts/cli.ts, ...).
+// `npm run build:app` bundles `npm run build` and its worker threads (bundle-build.ts) into a folder
+// of its own under dist/build-bundles/, never rewritten, and then points dist/build-bundles/current.json
+// at it with what it was made from: the code id of src/ (sourceCodeId) and the SHA-256 of each of
+// its other inputs (scripts/build.ts, scripts/cli.ts, ...), as esbuild compiled them.
 // scripts/build.mjs runs that bundle only when the sources are still exactly those (currentBundle),
 // else the sources themselves: a bundle older than a change is never run. Plain JavaScript, so that
-// the launcher decides without loading Node's type stripping (which costs a process ~50 ms of CPU
-// and each of its worker threads as much again).
+// the launcher decides without loading Node's type stripping (which costs a process about 50 ms of
+// CPU, and each of its worker threads as much again).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** Where `npm run build:app` puts the build's bundle, under the project's root. */
-export const BUILD_BUNDLE_DIR = join('dist', 'app', 'build');
+/** Where `npm run build:app` puts the build's bundles, under the project's root (outside dist/app/, which Astro empties). */
+export const BUILD_BUNDLES_DIR = join('dist', 'build-bundles');
 /**
- * The file of the bundle naming what it was made from (written last): `{ code, inputs }`, the code
- * id of src/ and the SHA-256 of every other input file by its path under the root.
+ * The file naming the bundle to run (written last, by a rename): `{ folder, code, inputs }`, the
+ * bundle's folder, the code id of src/ and the SHA-256 of every other input by its path under the root.
  */
-export const BUNDLED_FROM_FILE = 'bundled-from.json';
+export const CURRENT_BUNDLE_FILE = 'current.json';
 
 /**
- * The SHA-256 of a file, hex.
- * @param {string} file
+ * The SHA-256 of a file's bytes, hex.
+ * @param {string | Uint8Array} bytesOrFile a file's path, or its bytes
  * @returns {string}
  */
-export const fileSha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+export const sha256Of = (bytesOrFile) => createHash('sha256').update(typeof bytesOrFile === 'string' ? readFileSync(bytesOrFile) : bytesOrFile).digest('hex');
 
 /**
  * Names the code that turns a catalogue into a snapshot, from the project at `root`: the SHA-256 of
@@ -51,29 +52,24 @@ export function sourceCodeId(root) {
 
 /**
  * The bundled `entry` (`build`: npm run build; `run-build`: the benchmarks' timed build) of the
- * project at `root` when the bundle was made from its sources as they are now (the same code id, so
- * the same Node too, and the same other inputs), else undefined: then the sources are run.
+ * project at `root` when the current bundle was made from its sources as they are now (the same
+ * code id, so the same Node too, and the same other inputs), else undefined: then the sources are
+ * run, and any failure to tell (a source that cannot be read, a record that is not one) is theirs
+ * to report.
  * @param {string} root
  * @param {'build' | 'run-build'} entry
  * @returns {string | undefined}
  */
 export function currentBundle(root, entry) {
-  const dir = join(root, BUILD_BUNDLE_DIR);
-  /** @type {{ code?: unknown, inputs?: Record<string, unknown> }} */
-  let made;
   try {
-    made = JSON.parse(readFileSync(join(dir, BUNDLED_FROM_FILE), 'utf8'));
+    const dir = join(root, BUILD_BUNDLES_DIR);
+    const made = JSON.parse(readFileSync(join(dir, CURRENT_BUNDLE_FILE), 'utf8'));
+    if (typeof made?.folder !== 'string' || !/^[0-9a-f]{16}$/.test(made.folder) || typeof made.inputs !== 'object' || made.inputs === null) return undefined;
+    const file = join(dir, made.folder, `${entry}.mjs`);
+    if (!existsSync(file) || made.code !== sourceCodeId(root)) return undefined;
+    for (const [input, sha256] of Object.entries(made.inputs)) if (sha256Of(join(root, input)) !== sha256) return undefined;
+    return file;
   } catch {
     return undefined;
   }
-  const file = join(dir, `${entry}.mjs`);
-  if (typeof made.inputs !== 'object' || made.inputs === null || !existsSync(file) || made.code !== sourceCodeId(root)) return undefined;
-  for (const [input, sha256] of Object.entries(made.inputs)) {
-    try {
-      if (fileSha256(join(root, input)) !== sha256) return undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  return file;
 }

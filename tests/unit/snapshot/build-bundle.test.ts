@@ -1,13 +1,14 @@
 // The build as bundled JavaScript (src/snapshot/build-bundle.mjs, bundle-build.ts, scripts/build.mjs;
 // docs/architecture.md, "The build runs as bundled JavaScript"): the bundle is run only while the
-// sources are the ones it was made from, it names its code as the sources do, and it builds the
-// same snapshot as the sources, incrementally too (every worker thread of a rebuild, bundled).
+// sources are the ones it was made from, a bundle is never rewritten under a build running from it,
+// every worker thread it starts is one of its own, it names its code as the sources do, and it builds
+// the same snapshot as the sources, incrementally too.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUNDLED_FROM_FILE, currentBundle, fileSha256, sourceCodeId } from '../../../src/snapshot/build-bundle.mjs';
+import { BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE, currentBundle, sha256Of, sourceCodeId } from '../../../src/snapshot/build-bundle.mjs';
 import { buildWorkerSources, bundleBuild } from '../../../src/snapshot/bundle-build.ts';
 import { layoutOf } from '../../../src/snapshot/layout.ts';
 import { buildCodeId } from '../../../src/snapshot/previous-snapshot.ts';
@@ -21,23 +22,26 @@ afterEach(() => dirs.cleanup());
 
 const ROOT = process.cwd();
 
-/** A project of two source files and a lock file, for the code id. */
+/** A project of two source files, a lock file and the command's own file, for the code id and the launcher. */
 function project(): string {
   const root = dirs.make();
   mkdirSync(join(root, 'src', 'lib'), { recursive: true });
+  mkdirSync(join(root, 'scripts'));
   writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
   writeFileSync(join(root, 'src', 'lib', 'b.ts'), 'export const b = 2;\n');
   writeFileSync(join(root, 'package-lock.json'), '{"lockfileVersion": 3}\n');
+  writeFileSync(join(root, 'scripts', 'build.ts'), "console.log('from the sources');\n");
   return root;
 }
 
-/** A bundle of `entry` in `root` recorded as made from sources of code id `code` and the other inputs `inputs` as they are. */
-function fakeBundle(root: string, code: string, entry = 'build', inputs: readonly string[] = []): string {
-  const dir = join(root, 'dist', 'app', 'build');
+/** A bundle of `root` named current, made from its sources as they are, whose build prints `says`. */
+function fakeBundle(root: string, { code = sourceCodeId(root), inputs = ['scripts/build.ts'], says = 'from the bundle', body = '' } = {}): string {
+  const folder = '0123456789abcdef';
+  const dir = join(root, BUILD_BUNDLES_DIR, folder);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${entry}.mjs`), 'export {};\n');
-  writeFileSync(join(dir, BUNDLED_FROM_FILE), JSON.stringify({ code, inputs: Object.fromEntries(inputs.map((input) => [input, fileSha256(join(root, input))])) }));
-  return join(dir, `${entry}.mjs`);
+  writeFileSync(join(dir, 'build.mjs'), `${body}console.log(${JSON.stringify(says)});\n`);
+  writeFileSync(join(root, BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE), JSON.stringify({ folder, code, inputs: Object.fromEntries(inputs.map((input) => [input, sha256Of(join(root, input))])) }));
+  return join(dir, 'build.mjs');
 }
 
 describe('the code id of the sources', () => {
@@ -60,40 +64,74 @@ describe('the code id of the sources', () => {
   });
 });
 
-describe('which build npm run build runs', () => {
-  it('runs the bundle made from the sources as they are', () => {
+describe('which build is run', () => {
+  it('is the current bundle while it was made from the sources as they are', () => {
     const root = project();
-    const bundle = fakeBundle(root, sourceCodeId(root));
+    const bundle = fakeBundle(root);
     expect(currentBundle(root, 'build')).toBe(bundle);
   });
 
-  it('runs the sources when no bundle was made, or its code id is missing', () => {
+  it('is the sources when no bundle was made, when its record is not one, or it has not the entry', () => {
     const root = project();
     expect(currentBundle(root, 'build')).toBeUndefined();
-    fakeBundle(root, sourceCodeId(root));
-    rmSync(join(root, 'dist', 'app', 'build', BUNDLED_FROM_FILE));
+    fakeBundle(root);
+    expect(currentBundle(root, 'run-build')).toBeUndefined();
+    writeFileSync(join(root, BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE), '{"folder": "../../..", "code": "x", "inputs": {}}');
+    expect(currentBundle(root, 'build')).toBeUndefined();
+    writeFileSync(join(root, BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE), 'not JSON');
     expect(currentBundle(root, 'build')).toBeUndefined();
   });
 
-  it('runs the sources once an input outside src/ (the command itself) changed or went since the bundle was made', () => {
+  it('is the sources once a file under src/ changed since the bundle was made', () => {
     const root = project();
-    mkdirSync(join(root, 'scripts'));
-    writeFileSync(join(root, 'scripts', 'build.ts'), "console.log('build');\n");
-    const bundle = fakeBundle(root, sourceCodeId(root), 'build', ['scripts/build.ts']);
-    expect(currentBundle(root, 'build')).toBe(bundle);
-    writeFileSync(join(root, 'scripts', 'build.ts'), "console.log('build, changed');\n");
+    fakeBundle(root);
+    writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 2;\n');
+    expect(currentBundle(root, 'build')).toBeUndefined();
+  });
+
+  it('is the sources once an input outside src/ (the command itself) changed or went', () => {
+    const root = project();
+    fakeBundle(root);
+    writeFileSync(join(root, 'scripts', 'build.ts'), "console.log('changed');\n");
     expect(currentBundle(root, 'build')).toBeUndefined();
     rmSync(join(root, 'scripts', 'build.ts'));
     expect(currentBundle(root, 'build')).toBeUndefined();
   });
 
-  it('runs the sources once a source changed after the bundle was made, and when the entry was not bundled', () => {
+  it('is the sources, which then say what is wrong, when a file under src/ cannot be read', () => {
     const root = project();
-    fakeBundle(root, sourceCodeId(root));
-    writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 2;\n');
+    fakeBundle(root);
+    symlinkSync(join(root, 'nowhere'), join(root, 'src', '.#a.ts'));
     expect(currentBundle(root, 'build')).toBeUndefined();
-    fakeBundle(root, sourceCodeId(root), 'build');
-    expect(currentBundle(root, 'run-build')).toBeUndefined();
+  });
+});
+
+describe('npm run build (scripts/build.mjs)', () => {
+  /** A project with this project's launcher and the module it decides with. */
+  function launcherProject(): string {
+    const root = project();
+    mkdirSync(join(root, 'src', 'snapshot'));
+    copyFileSync(join(ROOT, 'src', 'snapshot', 'build-bundle.mjs'), join(root, 'src', 'snapshot', 'build-bundle.mjs'));
+    copyFileSync(join(ROOT, 'scripts', 'build.mjs'), join(root, 'scripts', 'build.mjs'));
+    return root;
+  }
+  /** The launcher of project `root`, run from another folder. */
+  const launch = (root: string) => run(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: dirname(root) });
+
+  it('runs the bundle while it is current, and the sources once they changed', async () => {
+    const root = launcherProject();
+    fakeBundle(root);
+    expect((await launch(root)).stdout).toBe('from the bundle\n');
+    writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 3;\n');
+    expect((await launch(root)).stdout).toBe('from the sources\n');
+  });
+
+  it('runs the sources, saying so, when the bundle cannot be loaded (a package not found from where it lies)', async () => {
+    const root = launcherProject();
+    fakeBundle(root, { body: "import 'a-package-nobody-installed';\n" });
+    const { stdout, stderr } = await launch(root);
+    expect(stdout).toBe('from the sources\n');
+    expect(stderr).toMatch(/^build: the bundled build could not be loaded \(Cannot find package 'a-package-nobody-installed'.*\): running it from its sources\n$/);
   });
 });
 
@@ -106,36 +144,58 @@ describe('the bundle', () => {
     expect(Object.values(workers).filter((source) => source.startsWith(join(ROOT, 'src', 'server')))).toEqual([]);
   });
 
-  it('refuses two worker threads of the same name in different folders (one bundle file for both)', () => {
+  it('finds a worker however its call is quoted or spaced, and refuses two of the same name in different folders', () => {
     const root = project();
-    for (const dir of ['one', 'two']) {
-      mkdirSync(join(root, 'src', dir));
-      writeFileSync(join(root, 'src', dir, 'start.ts'), "new Worker(workerUrl('./same-worker.ts', import.meta.url));\n");
-    }
+    mkdirSync(join(root, 'src', 'one'));
+    writeFileSync(join(root, 'src', 'one', 'start.ts'), 'new Worker(workerUrl(\n  "./same-worker.ts",\n  import.meta.url));\n');
+    expect(buildWorkerSources(root)).toEqual({ 'same-worker': join(root, 'src', 'one', 'same-worker.ts') });
+    mkdirSync(join(root, 'src', 'two'));
+    writeFileSync(join(root, 'src', 'two', 'start.ts'), "new Worker(workerUrl('./same-worker.ts', import.meta.url));\n");
     expect(() => buildWorkerSources(root)).toThrow(/two worker threads are named same-worker/);
+  });
+
+  it('is refused, and not made current, when the build starts a worker thread it did not bundle', async () => {
+    const root = project();
+    mkdirSync(join(root, 'scripts', 'bench'));
+    writeFileSync(join(root, 'scripts', 'bench', 'run-build.ts'), 'export {};\n');
+    writeFileSync(join(root, 'scripts', 'build.ts'), "import { Worker } from 'node:worker_threads';\nnew Worker(new URL('./lost-worker.ts', import.meta.url));\n");
+    await expect(bundleBuild(root)).rejects.toThrow(/build\.mjs starts a worker thread that is not named by workerUrl/);
+    expect(readdirSync(join(root, BUILD_BUNDLES_DIR))).toEqual([]);
+  });
+
+  it('is made in a folder of its own, named by what it was made from, and the same sources give the same folder', async () => {
+    mkdirSync(join(ROOT, 'dist'), { recursive: true });
+    // inside the project, so that its packages resolve from node_modules as dist/build-bundles' do
+    const out = mkdtempSync(join(ROOT, 'dist', '.bundle-test-'));
+    try {
+      const made = await bundleBuild(ROOT, out);
+      expect(made.files.map((f) => f.path)).toEqual(expect.arrayContaining([join(made.dir, 'build.mjs'), join(made.dir, 'run-build.mjs'), join(made.dir, 'text-file-worker.mjs')]));
+      const current = JSON.parse(readFileSync(join(out, CURRENT_BUNDLE_FILE), 'utf8')) as { folder: string; code: string; inputs: Record<string, string> };
+      expect(join(out, current.folder)).toBe(made.dir);
+      expect(current.code).toBe(sourceCodeId(ROOT));
+      expect(current.inputs['scripts/build.ts']).toBe(sha256Of(join(ROOT, 'scripts', 'build.ts')));
+      expect(current.inputs['scripts/cli.ts']).toBe(sha256Of(join(ROOT, 'scripts', 'cli.ts')));
+      expect(Object.keys(current.inputs).filter((input) => input.startsWith('src/'))).toEqual([]);
+      expect((await bundleBuild(ROOT, out)).dir).toBe(made.dir);
+      expect(readdirSync(out).sort()).toEqual([CURRENT_BUNDLE_FILE, current.folder].sort());
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it('builds the snapshot the sources build, incrementally too, under the code id of the sources', async () => {
     mkdirSync(join(ROOT, 'dist'), { recursive: true });
-    // inside the project, so that its packages resolve from node_modules as dist/app/build's do
     const out = mkdtempSync(join(ROOT, 'dist', '.bundle-test-'));
     try {
-      const files = await bundleBuild(ROOT, out);
-      expect(files.map((f) => f.path)).toEqual(expect.arrayContaining([join(out, 'build.mjs'), join(out, 'text-file-worker.mjs'), join(out, BUNDLED_FROM_FILE)]));
-      // what it was made from: the code id of src/, and the command's own files by their SHA-256
-      const made = JSON.parse(readFileSync(join(out, BUNDLED_FROM_FILE), 'utf8')) as { code: string; inputs: Record<string, string> };
-      expect(made.code).toBe(sourceCodeId(ROOT));
-      expect(made.inputs['scripts/build.ts']).toBe(fileSha256(join(ROOT, 'scripts', 'build.ts')));
-      expect(made.inputs['scripts/cli.ts']).toBe(fileSha256(join(ROOT, 'scripts', 'cli.ts')));
-      expect(Object.keys(made.inputs).filter((input) => input.startsWith('src/'))).toEqual([]);
+      const { dir: bundleDir } = await bundleBuild(ROOT, out);
       const dir = dirs.make();
       const catalogue = writeCatalogueFile(join(dir, 'catalogue.db'), smallCatalogue());
       const env = { ...process.env, CATALOGUE_DB: catalogue, PUBLIC_BASE_URL: BASE_URL, STATIC_FILES: undefined };
       const build = (script: string, distDir: string, ...args: string[]) => run(process.execPath, [script, ...args], { env: { ...env, DIST_DIR: distDir }, timeout: 60_000 });
       const bundled = join(dir, 'bundled');
-      await build(join(out, 'build.mjs'), bundled);
+      await build(join(bundleDir, 'build.mjs'), bundled);
       runSql(catalogue, "UPDATE videos SET title = 'Changed by the test' WHERE id = 'v1'");
-      const rebuilt = await build(join(out, 'build.mjs'), bundled);
+      const rebuilt = await build(join(bundleDir, 'build.mjs'), bundled);
       // the rebuild started from the bundle's own snapshot: its code id is the sources'
       expect(rebuilt.stdout).toMatch(/pages as in the served snapshot/);
       expect(readBuiltFrom(layoutOf(bundled).root)?.code).toBe(buildCodeId());

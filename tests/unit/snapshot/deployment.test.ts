@@ -31,7 +31,7 @@ const currentId = (distDir: string) => readlinkSync(layoutOf(distDir).current);
 async function npmBuild(env: Record<string, string | undefined>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const clean = { ...process.env, PUBLIC_BASE_URL: undefined, STATIC_FILES: undefined, ...env };
   try {
-    const { stdout, stderr } = await run(process.execPath, ['scripts/build.mjs', ...args], { env: clean });
+    const { stdout, stderr } = await run(process.execPath, ['scripts/build.ts', ...args], { env: clean });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
