@@ -1,7 +1,9 @@
 // Embeds in real Chromium, from a third-party page on another origin: the SDK loaded from /sdk.js
 // embeds a video and drives it over postMessage (play, pause, seek, quality, volume, events), its
 // client lists videos; the oEmbed html pasted into a page renders a player that plays; the
-// player's controls work from the keyboard; and forged messages are not taken for the player's.
+// player's controls work from the keyboard; a player URL answered with an error page (a bad option,
+// an unknown live channel) rejects the SDK's ready() at once with the page's words; and forged
+// messages are not taken for the player's.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test, type Site } from './site.ts';
@@ -199,6 +201,32 @@ test.describe('the SDK on a third-party page', () => {
     expect(state.videoId).toBe(video.id);
     expect(await page.evaluate(() => window.events)).toEqual([]);
     expect((await page.evaluate(() => window.player.setVolume(0.5))).volume).toBe(0.5);
+  });
+
+  test('the error page, like the player, speaks only to the origin the embed names, and not at all when that option is invalid', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    const src = (origin: string) => `${site.base}/embed/${enc(video.id)}?rate=3&origin=${enc(origin)}`;
+    await page.goto(thirdParty.page('/error-origins.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error origins</title></head><body>
+<iframe id="mine" title="mine" src="${src(thirdParty.origin)}"></iframe>
+<iframe id="theirs" title="theirs" src="${src('https://elsewhere.example')}"></iframe>
+<iframe id="invalid" title="invalid" src="${src(`${thirdParty.origin}/path`)}"></iframe>
+<script>
+  window.heard = [];
+  const from = (source) => ['mine', 'theirs', 'invalid'].find((id) => document.getElementById(id).contentWindow === source) || 'other';
+  addEventListener('message', (e) => heard.push(from(e.source) + ':' + e.data.kind + ':' + (e.data.error && e.data.error.code)));
+</script></body></html>`));
+    await expect.poll(() => page.evaluate(() => (window as unknown as { heard: string[] }).heard)).toEqual(['mine:event:bad-option']);
+    // each frame is asked for its state: only the one whose origin option names this page answers
+    const heard = await page.evaluate(async () => {
+      for (const id of ['mine', 'theirs', 'invalid']) {
+        (document.getElementById(id) as HTMLIFrameElement).contentWindow!.postMessage({ protocol: 'video-platform', version: 1, id: 7, command: 'state' }, '*');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      return (window as unknown as { heard: string[] }).heard;
+    });
+    expect(heard).toEqual(['mine:event:bad-option', 'mine:response:bad-option']);
+    // every frame still shows its problem
+    for (const id of ['mine', 'theirs', 'invalid']) await expect(page.frameLocator(`#${id}`).getByRole('alert')).toContainText('Invalid parameter');
   });
 
   test('the error page works without JavaScript, inside a third-party page', async ({ browser, site, thirdParty }) => {
