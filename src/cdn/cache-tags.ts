@@ -107,13 +107,14 @@ export function cacheTagHeaders(target: string): [string, string][] {
 /**
  * The tags to purge after a build (npm run changes -- --tags): those of each changed URL, once each,
  * sorted, without `api` (which names every answer). `baseUrl` (the snapshot's PUBLIC_BASE_URL) is
- * taken off each URL, so a base with a path (https://example.org/videos) leaves the API's own path.
+ * an origin, never a path under one (src/config.ts refuses a path: docs/decisions.md, "Served at
+ * the root of its origin"), so a URL's target is its path and query, as cacheTagsOf reads it.
  */
 export function changedTags(urls: readonly string[], baseUrl: string): string[] {
   const tags = new Set<string>();
   for (const url of urls) {
-    const target = url.startsWith(baseUrl) ? url.slice(baseUrl.length) : new URL(url, baseUrl).pathname + new URL(url, baseUrl).search;
-    for (const tag of cacheTagsOf(target)) if (tag !== ALL_TAG) tags.add(tag);
+    const { pathname, search } = new URL(url, baseUrl);
+    for (const tag of cacheTagsOf(pathname + search)) if (tag !== ALL_TAG) tags.add(tag);
   }
   return [...tags].sort();
 }

@@ -113,13 +113,28 @@ export type PlayerEventName = (typeof PLAYER_EVENTS)[number];
  * available in restricted mode), `no-media` (the catalogue has no media for it), `media` (the
  * media failed to load or decode), `play-blocked` (the browser refused to start playback, as
  * autoplay with sound is), `not-allowed` (full screen or picture-in-picture refused: no user
- * gesture, or not allowed in this frame), `bad-command` (unknown command or an invalid argument).
+ * gesture, or not allowed in this frame), `bad-command` (unknown command or an invalid argument),
+ * `bad-option` (the embed URL has an invalid option: the player page is a 400 error page).
  */
-export type PlayerErrorCode = 'unavailable' | 'restricted' | 'no-media' | 'media' | 'play-blocked' | 'not-allowed' | 'bad-command';
+export type PlayerErrorCode = 'unavailable' | 'restricted' | 'no-media' | 'media' | 'play-blocked' | 'not-allowed' | 'bad-command' | 'bad-option';
+
+/**
+ * The HTTP problem (RFC 9457) a player URL was answered with instead of a player: an invalid
+ * option (400), an unknown live channel (404). The words its error page shows.
+ */
+export interface PlayerProblem {
+  readonly status: number;
+  readonly title: string;
+  readonly detail: string;
+  /** each invalid parameter, with what is wrong with it */
+  readonly errors?: readonly { readonly parameter: string; readonly detail: string }[];
+}
 
 export interface PlayerErrorInfo {
   readonly code: PlayerErrorCode;
   readonly message: string;
+  /** when the player URL was answered with an error page instead of the player */
+  readonly problem?: PlayerProblem;
 }
 
 export interface EventMessage {

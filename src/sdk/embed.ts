@@ -5,22 +5,31 @@
 import {
   IFRAME_ALLOW, isProtocolMessage, PLAYER_EVENTS, PROTOCOL, PROTOCOL_VERSION,
   type ChapterInfo, type CommandMessage, type LoadRange, type PlayerCommand, type PlayerErrorCode, type PlayerErrorInfo,
-  type PlayerEventName, type PlayerMessage, type PlayerMode, type PlayerState, type TextTrackInfo,
+  type PlayerEventName, type PlayerMessage, type PlayerMode, type PlayerProblem, type PlayerState, type TextTrackInfo,
 } from '../player/protocol.ts';
 import { defaultBaseUrl } from './origin.ts';
 
-export type { ChapterInfo, LoadRange, PlayerErrorCode, PlayerErrorInfo, PlayerEventName, PlayerMode, PlayerState, TextTrackInfo };
+export type { ChapterInfo, LoadRange, PlayerErrorCode, PlayerErrorInfo, PlayerEventName, PlayerMode, PlayerProblem, PlayerState, TextTrackInfo };
 export { IFRAME_ALLOW, PLAYER_EVENTS };
 
 /** A command the player refused or could not carry out, or a player that cannot play at all. */
 export class PlayerError extends Error {
   override readonly name = 'PlayerError';
   readonly code: PlayerErrorCode | 'timeout' | 'destroyed';
-  constructor(code: PlayerError['code'], message: string) {
+  /**
+   * The HTTP problem the player's URL was answered with instead of a player (an invalid option: 400,
+   * code `bad-option`; an unknown live channel: 404, code `unavailable`): what its page shows.
+   */
+  readonly problem: PlayerProblem | undefined;
+  constructor(code: PlayerError['code'], message: string, problem?: PlayerProblem) {
     super(message);
     this.code = code;
+    this.problem = problem;
   }
 }
+
+/** The error of a player's message (`error` event, or a refused command). */
+const errorOf = (info: PlayerErrorInfo) => new PlayerError(info.code, info.message, info.problem);
 
 /** The player's options, as in the embed URL (docs/embeds.md). */
 export interface PlayerUrlOptions {
@@ -72,7 +81,14 @@ export interface Player {
   readonly iframe: HTMLIFrameElement;
   /** the last state the player reported, or undefined before it is ready */
   readonly state: PlayerState | undefined;
-  /** resolves when the player accepts commands; rejects when it cannot play (unknown video...) */
+  /**
+   * Resolves when the player accepts commands. Rejects with a PlayerError as soon as the player
+   * says it cannot play: `unavailable`, `restricted` or `no-media` for the video; `bad-option` (an
+   * invalid option, 400) or `unavailable` (an unknown live channel, 404) when its URL was answered
+   * with an error page, whose words are in the error's `message` and `problem` (status, title,
+   * detail). Every command then rejects with the same error. `timeout` when the player does not
+   * answer within the timeout; `destroyed` after destroy().
+   */
   ready(): Promise<PlayerState>;
   play(): Promise<PlayerState>;
   pause(): Promise<PlayerState>;
@@ -197,6 +213,27 @@ function connect(iframe: HTMLIFrameElement, playerOrigin: string, timeout: numbe
   let settle!: { resolve: (s: PlayerState) => void; reject: (e: Error) => void };
   const readiness = new Promise<PlayerState>((resolve, reject) => { settle = { resolve, reject }; });
   readiness.catch(() => {}); // a player that cannot play rejects ready() and commands, not the page
+  let ready = false;
+  /** why this player cannot play, once it said so before being ready: every command fails with it */
+  let failure: PlayerError | undefined;
+
+  function becomeReady(current: PlayerState): void {
+    if (failure) return;
+    ready = true;
+    settle.resolve(current);
+  }
+
+  /** The player cannot play: ready() and every command waiting or to come reject at once. */
+  function fail(error: PlayerError): void {
+    if (ready || failure) return;
+    failure = error;
+    settle.reject(error);
+    for (const [, waiting] of pending) {
+      clearTimeout(waiting.timer);
+      waiting.reject(error);
+    }
+    pending.clear();
+  }
 
   function dispatch(event: PlayerEventName, current: PlayerState, error?: PlayerErrorInfo): void {
     for (const listener of [...(listeners.get(event) ?? [])]) {
@@ -218,17 +255,19 @@ function connect(iframe: HTMLIFrameElement, playerOrigin: string, timeout: numbe
       pending.delete(message.id);
       clearTimeout(waiting.timer);
       if (message.ok) waiting.resolve({ state: message.state, data: message.data });
-      else waiting.reject(new PlayerError(message.error?.code ?? 'bad-command', message.error?.message ?? 'The player refused the command.'));
+      else waiting.reject(message.error ? errorOf(message.error) : new PlayerError('bad-command', 'The player refused the command.'));
       return;
     }
-    if (message.event === 'ready') settle.resolve(message.state);
-    if (message.event === 'error' && message.error) settle.reject(new PlayerError(message.error.code, message.error.message));
+    if (message.event === 'ready') becomeReady(message.state);
+    // before `ready`, an error says the player cannot play at all (after it, only that media failed)
+    if (message.event === 'error' && message.error) fail(errorOf(message.error));
     if (message.event === 'modechange' && owned) iframe.dataset['mode'] = message.state.mode;
     dispatch(message.event, message.state, message.error);
   }
 
   function post(command: PlayerCommand, wait = timeout): Promise<{ state: PlayerState; data: unknown }> {
     if (destroyed) return Promise.reject(new PlayerError('destroyed', 'The player was destroyed.'));
+    if (failure) return Promise.reject(failure);
     const id = nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -262,9 +301,9 @@ function connect(iframe: HTMLIFrameElement, playerOrigin: string, timeout: numbe
       settle.reject(new PlayerError('timeout', `The player did not answer within ${timeout} ms.`));
       return;
     }
-    post({ command: 'state' }, 500).then((answer) => settle.resolve(answer.state), (error: PlayerError) => {
+    post({ command: 'state' }, 500).then((answer) => becomeReady(answer.state), (error: PlayerError) => {
       if (error.code === 'timeout') probe();
-      else settle.reject(error);
+      else fail(error);
     });
   };
   iframe.addEventListener('load', probe);

@@ -1,7 +1,9 @@
 // Embeds in real Chromium, from a third-party page on another origin: the SDK loaded from /sdk.js
 // embeds a video and drives it over postMessage (play, pause, seek, quality, volume, events), its
 // client lists videos; the oEmbed html pasted into a page renders a player that plays; the
-// player's controls work from the keyboard; and forged messages are not taken for the player's.
+// player's controls work from the keyboard; a player URL answered with an error page (a bad option,
+// an unknown live channel) rejects the SDK's ready() at once with the page's words; and forged
+// messages are not taken for the player's.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test, type Site } from './site.ts';
@@ -115,6 +117,128 @@ test.describe('the SDK on a third-party page', () => {
     await expect.poll(() => page.evaluate(() => window.events.map((e) => `${e.name}:${e.error}`))).toEqual(['error:unavailable']);
     const play = await page.evaluate(() => window.player.play().then(() => 'played', (e: { code: string }) => e.code));
     expect(play).toBe('unavailable');
+  });
+
+  test('rejects ready() at once with the problem the player page shows: embed() with a bad option', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    // a timeout far above what the test allows: only the page's own message can end ready() in time
+    await page.goto(blogWithSdk(thirdParty, site, '/sdk-bad-option.html', { videoId: video.id, rate: 3, timeout: 30_000 }));
+    const result = await page.evaluate(async () => {
+      const failed = await window.player.ready().then(() => undefined, (e: InstanceType<Window['VideoPlatform']['PlayerError']>) => e);
+      const at = performance.now(); // from the page's start
+      const play = await window.player.play().then(() => 'played', (e: Error) => e.message);
+      return { at, name: failed?.name, code: failed?.code, message: failed?.message, problem: failed?.problem, isPlayerError: failed instanceof window.VideoPlatform.PlayerError, play, afterPlay: performance.now() - at };
+    });
+    const detail = 'rate: must be one of 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2';
+    expect(result).toMatchObject({ name: 'PlayerError', code: 'bad-option', isPlayerError: true });
+    expect(result.problem).toEqual({ status: 400, title: 'Invalid parameter', detail, errors: [{ parameter: 'rate', detail: 'must be one of 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2' }] });
+    expect(result.message).toBe(`Invalid parameter (HTTP 400): ${detail}`);
+    expect(result.at).toBeLessThan(5000);
+    // a later command fails the same way, at once
+    expect(result.play).toBe(result.message);
+    expect(result.afterPlay).toBeLessThan(100);
+    expect(await page.evaluate(() => window.events.map((e) => `${e.name}:${e.error}`))).toEqual(['error:bad-option']);
+    // the viewer still sees the problem in the frame
+    await expect(page.frameLocator('#player iframe').getByRole('alert')).toContainText(detail);
+  });
+
+  test('rejects ready() at once for attached iframes showing an error page: a bad option, an unknown live channel', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    await page.goto(thirdParty.page('/attach-errors.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Attach errors</title></head><body><main><h1>Pasted by hand</h1>
+<iframe id="option" title="Bad options" src="${site.base}/embed/${enc(video.id)}?rate=3&end=0" width="480" height="270"></iframe>
+<iframe id="channel" title="Unknown channel" src="${site.base}/embed/live/nobody-here" width="480" height="270"></iframe>
+</main><script src="${site.base}/sdk.js"></script>
+<script>
+  // one attached before its frame has loaded (the page's message reaches it), one long after (its answer to the SDK's probe does)
+  window.early = VideoPlatform.attach('#channel', { timeout: 30000 });
+  window.earlyOutcome = early.ready().then(() => 'ready', (e) => ({ code: e.code, message: e.message, problem: e.problem, at: performance.now() }));
+</script></body></html>`));
+    const result = await page.evaluate(async () => {
+      const w = window as unknown as { early: import('../../src/sdk/embed.ts').Player; earlyOutcome: Promise<unknown> };
+      const early = await w.earlyOutcome;
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // the frames have long loaded and said their piece
+      const late = window.VideoPlatform.attach('#option', { timeout: 30000 });
+      const started = performance.now();
+      const outcome = await late.ready().then(() => 'ready', (e: InstanceType<Window['VideoPlatform']['PlayerError']>) => ({ code: e.code, message: e.message, problem: e.problem }));
+      const took = performance.now() - started;
+      const command = await w.early.getState().then(() => 'answered', (e: Error) => e.message);
+      return { early, late: outcome, took, command };
+    });
+    expect(result.early).toMatchObject({
+      code: 'unavailable',
+      message: 'Not found (HTTP 404): Nothing is at /embed/live/nobody-here.',
+      problem: { status: 404, title: 'Not found', detail: 'Nothing is at /embed/live/nobody-here.' },
+    });
+    expect((result.early as { at: number }).at).toBeLessThan(5000);
+    expect(result.command).toBe('Not found (HTTP 404): Nothing is at /embed/live/nobody-here.');
+    expect(result.late).toEqual({
+      code: 'bad-option',
+      message: 'Invalid parameter (HTTP 400): Invalid parameters: end, rate (end: must be a whole number of seconds from 1 to 1000000, after start; rate: must be one of 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2)',
+      problem: {
+        status: 400, title: 'Invalid parameter', detail: 'Invalid parameters: end, rate',
+        errors: [{ parameter: 'end', detail: 'must be a whole number of seconds from 1 to 1000000, after start' }, { parameter: 'rate', detail: 'must be one of 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2' }],
+      },
+    });
+    expect(result.took).toBeLessThan(2000);
+  });
+
+  test('a forged error message, posted by the host page or another frame, does not reject a good player\'s ready()', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    const forged = { protocol: 'video-platform', version: 1, kind: 'event', event: 'error', state: { videoId: video.id }, error: { code: 'bad-option', message: 'forged', problem: { status: 400, title: 'Invalid parameter', detail: 'forged' } } };
+    await page.goto(thirdParty.page('/sdk-forged-error.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Forged</title>
+<script src="${site.base}/sdk.js"></script></head><body><main><h1>A blog post</h1><div id="player"></div></main>
+<script>
+  window.events = [];
+  window.player = VideoPlatform.embed('#player', { videoId: ${JSON.stringify(video.id)}, muted: true });
+  player.on('error', (state, error) => events.push({ name: 'error', error: error && error.code }));
+  // before the player has loaded: the page itself, and a frame of the page, claim it cannot play
+  window.postMessage(${JSON.stringify(forged)}, '*');
+  const other = document.createElement('iframe');
+  other.srcdoc = '<script>parent.postMessage(' + ${JSON.stringify(JSON.stringify(forged))} + ', "*")<\\/script>';
+  document.body.append(other);
+</script></body></html>`));
+    const state = await page.evaluate(() => window.player.ready());
+    expect(state.videoId).toBe(video.id);
+    expect(await page.evaluate(() => window.events)).toEqual([]);
+    expect((await page.evaluate(() => window.player.setVolume(0.5))).volume).toBe(0.5);
+  });
+
+  test('the error page, like the player, speaks only to the origin the embed names, and not at all when that option is invalid', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    const src = (origin: string) => `${site.base}/embed/${enc(video.id)}?rate=3&origin=${enc(origin)}`;
+    await page.goto(thirdParty.page('/error-origins.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error origins</title></head><body>
+<iframe id="mine" title="mine" src="${src(thirdParty.origin)}"></iframe>
+<iframe id="theirs" title="theirs" src="${src('https://elsewhere.example')}"></iframe>
+<iframe id="invalid" title="invalid" src="${src(`${thirdParty.origin}/path`)}"></iframe>
+<script>
+  window.heard = [];
+  const from = (source) => ['mine', 'theirs', 'invalid'].find((id) => document.getElementById(id).contentWindow === source) || 'other';
+  addEventListener('message', (e) => heard.push(from(e.source) + ':' + e.data.kind + ':' + (e.data.error && e.data.error.code)));
+</script></body></html>`));
+    await expect.poll(() => page.evaluate(() => (window as unknown as { heard: string[] }).heard)).toEqual(['mine:event:bad-option']);
+    // each frame is asked for its state: only the one whose origin option names this page answers
+    const heard = await page.evaluate(async () => {
+      for (const id of ['mine', 'theirs', 'invalid']) {
+        (document.getElementById(id) as HTMLIFrameElement).contentWindow!.postMessage({ protocol: 'video-platform', version: 1, id: 7, command: 'state' }, '*');
+      }
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      return (window as unknown as { heard: string[] }).heard;
+    });
+    expect(heard).toEqual(['mine:event:bad-option', 'mine:response:bad-option']);
+    // every frame still shows its problem
+    for (const id of ['mine', 'theirs', 'invalid']) await expect(page.frameLocator(`#${id}`).getByRole('alert')).toContainText('Invalid parameter');
+  });
+
+  test('the error page works without JavaScript, inside a third-party page', async ({ browser, site, thirdParty }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    const video = playable(site);
+    await page.goto(thirdParty.page('/no-script.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>No script</title></head><body><main><h1>Pasted by hand</h1>
+<iframe title="Bad option" src="${site.base}/embed/${enc(video.id)}?rate=3" width="480" height="270"></iframe>
+</main></body></html>`));
+    await expect(page.frameLocator('iframe').getByRole('alert')).toContainText('rate: must be one of 0.25, 0.5');
+    await expect(page.frameLocator('iframe').getByRole('alert')).toContainText('HTTP 400');
+    await context.close();
   });
 
   test('hears only its own player: messages forged by the page, or from another frame, are ignored', async ({ page, site, thirdParty }) => {

@@ -46,7 +46,7 @@ describe('cacheTagsOf', () => {
 
 describe('changedTags', () => {
   it('lists the tags of the changed URLs once each, sorted, without the tag of every answer', () => {
-    const base = 'https://videos.example/api';
+    const base = 'https://videos.example';
     expect(changedTags([`${base}/v1/videos/b`, `${base}/v1/videos/a/comments?limit=20`, `${base}/v1/videos/a`, `${base}/v1/videos?limit=20&sort=latest`], base)).toEqual([
       'list:/v1/videos', 'list:/v1/videos/a/comments', 'list:/v1/videos?sort=latest', 'video:a', 'video:b',
     ]);

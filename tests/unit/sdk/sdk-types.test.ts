@@ -42,6 +42,13 @@ async function run(): Promise<void> {
     if (error instanceof VideoPlatform.ApiError) console.log(error.status, error.problem?.title);
     if (error instanceof VideoPlatform.PlayerError) console.log(error.code);
   }
+  // a player whose URL was answered with an error page: ready() rejects with the page's problem
+  await player.ready().catch((error: unknown) => {
+    if (!(error instanceof VideoPlatform.PlayerError) || error.problem === undefined) return;
+    const problem: VideoPlatform.PlayerProblem = error.problem;
+    const code: VideoPlatform.PlayerErrorCode | 'timeout' | 'destroyed' = error.code;
+    console.log(code === 'bad-option', problem.status.toFixed(0), problem.title, problem.detail, problem.errors?.[0]?.parameter);
+  });
   const attached: VideoPlatform.Player[] = VideoPlatform.attachAll();
   attached[0]?.destroy();
   console.log(VideoPlatform.version, VideoPlatform.PLAYER_EVENTS.length);
