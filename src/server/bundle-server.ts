@@ -1,11 +1,12 @@
 // Bundles the server as `npm start` runs it (docs/architecture.md, "The server runs as bundled
 // JavaScript"): the supervisor, the serving process and each worker thread the server starts
 // (src/server/*-worker.ts, found by worker-url.ts beside the bundle that starts them), each into one
-// ES module of plain JavaScript. Packages stay imports, resolved from node_modules as before.
+// ES module of plain JavaScript (lib/node-bundle.ts).
 import { build } from 'esbuild';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVER_BUNDLE_DIR } from '../lib/app-files.ts';
+import { NODE_BUNDLE_OPTIONS } from '../lib/node-bundle.ts';
 
 export interface BundledServerFile {
   readonly path: string;
@@ -20,9 +21,7 @@ export async function bundleServer(outDir: string = SERVER_BUNDLE_DIR): Promise<
     ...Object.fromEntries(workers.map((name) => [name.slice(0, -'.ts'.length), join('src', 'server', name)])),
   };
   const result = await build({
-    entryPoints, outdir: outDir, outExtension: { '.js': '.mjs' },
-    bundle: true, platform: 'node', format: 'esm', target: 'node24', packages: 'external',
-    logLevel: 'error', charset: 'utf8', metafile: true,
+    ...NODE_BUNDLE_OPTIONS, entryPoints, outdir: outDir, metafile: true,
   });
   return Object.keys(result.metafile.outputs).map((path) => ({ path, bytes: statSync(path).size }));
 }

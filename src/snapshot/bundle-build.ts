@@ -7,12 +7,12 @@
 // at it last. What it was made from is the bytes esbuild compiled: the code id of src/ (checked
 // unchanged after bundling, and every source compiled checked against the file) is written into the
 // bundle, for buildCodeId, and the SHA-256 of every other input is recorded beside it
-// (build-bundle.mjs currentBundle checks both before the bundle is run). Packages stay imports,
-// resolved from node_modules; tsconfig.json is not read: the options are the ones Node's type
-// stripping gives the sources.
+// (build-bundle.mjs currentBundle checks both before the bundle is run). The options are the
+// server's (lib/node-bundle.ts: packages stay imports, tsconfig.json is not read).
 import { build, type Plugin } from 'esbuild';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
+import { NODE_BUNDLE_OPTIONS } from '../lib/node-bundle.ts';
 import { BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE, sha256Of, sourceCodeId } from './build-bundle.mjs';
 
 export interface BundledBuild {
@@ -21,7 +21,7 @@ export interface BundledBuild {
   readonly files: readonly { readonly path: string; readonly bytes: number }[];
 }
 
-/** A bundle no current.json names is removed once this old (a build may still be running from it). */
+/** A bundle current.json no longer names is removed once no build has started from it for this long (scripts/build.mjs touches the folder it runs: a build may still be running from it). */
 const KEPT_MS = 24 * 60 * 60 * 1000;
 
 /** `workerUrl('./<name>.ts', import.meta.url)` in a source, with either quote and any spacing. */
@@ -96,11 +96,7 @@ export async function bundleBuild(root: string = process.cwd(), outRoot: string 
     const compiled = new Map<string, string>();
     const entryPoints = { build: join(root, 'scripts', 'build.ts'), 'run-build': join(root, 'scripts', 'bench', 'run-build.ts'), ...buildWorkerSources(root) };
     await build({
-      entryPoints, outdir: making, outExtension: { '.js': '.mjs' },
-      bundle: true, platform: 'node', format: 'esm', target: 'node24', packages: 'external',
-      logLevel: 'error', charset: 'utf8', absWorkingDir: root,
-      // as Node's type stripping runs the sources: class fields defined, imports kept as written
-      tsconfigRaw: { compilerOptions: { useDefineForClassFields: true, verbatimModuleSyntax: true } },
+      ...NODE_BUNDLE_OPTIONS, entryPoints, outdir: making, absWorkingDir: root,
       define: { BUNDLED_BUILD_CODE_ID: JSON.stringify(code) },
       plugins: [hashingLoader(root, compiled)],
     });
