@@ -4,8 +4,9 @@
 // none). Changes the titles of N visible videos (and the catalogue's revision, as an import does),
 // then runs `npm run build` in a fresh process and prints its wall time, peak RSS (main thread and
 // compression workers), the URLs that changed, and what was reused of the served snapshot, against
-// the targets for pyvideo-100k: one change <= 5 s, 1% of the videos <= 15 s. Meanwhile the real
-// server (`npm start`'s script) serves DIR/dist and gets a request every 50 ms from before the
+// the targets for pyvideo-100k: one change <= 5 s, 1% of the videos <= 15 s (from half a million
+// visible videos, a million videos' one change <= 30 s). Meanwhile the real server (`npm start`'s
+// script) serves DIR/dist and gets a request every 50 ms from before the
 // rebuild starts until the rebuilt snapshot is served (scripts/bench/latency-probe.ts, as
 // bench:swap): the worst latency of those requests is the swap's, against its target (<= 100 ms,
 // 0 failures). --full times a full build of the same catalogue after it (docs/performance.md).
@@ -26,7 +27,17 @@ import { runCommand, UsageError } from './cli.ts';
 import { EVERY_MS, get, rssOf, spawnServer, startProbe, summarise } from './bench/latency-probe.ts';
 import { runBuildScript } from './bench/run-build-script.ts';
 
-const TARGET = { oneChangeSeconds: 5, onePercentSeconds: 15, swapWorstMs: 100 };
+const TARGET = { oneChangeSeconds: 5, onePercentSeconds: 15, millionOneChangeSeconds: 30, swapWorstMs: 100 };
+
+/**
+ * The rebuild target this run is held to, if any: pyvideo-100k's (one change, 1% of the videos), or
+ * a million videos' (one change) for a catalogue of half a million visible videos or more.
+ */
+function rebuildTarget(change: number, visible: number): { of: string; seconds: number } | undefined {
+  if (visible >= 500_000) return change === 1 ? { of: 'a million videos', seconds: TARGET.millionOneChangeSeconds } : undefined;
+  if (change === 1) return { of: 'pyvideo-100k', seconds: TARGET.oneChangeSeconds };
+  return change <= visible / 100 ? { of: 'pyvideo-100k', seconds: TARGET.onePercentSeconds } : undefined;
+}
 
 const BENCH_REBUILD_COMMAND = {
   run: 'npm run bench:rebuild',
@@ -158,8 +169,8 @@ await runCommand('bench:rebuild', BENCH_REBUILD_COMMAND, async ({ values }) => {
   };
   const { run, line } = values['skip-swap'] ? { run: await rebuild(), line: undefined } : await whileServing(catalogue, distDir, rebuild);
   describe(`rebuild after changing ${change} title${change === 1 ? '' : 's'} (${((change / visible) * 100).toFixed(2)}% of ${visible} videos)`, run);
-  const target = change === 1 ? TARGET.oneChangeSeconds : change <= visible / 100 ? TARGET.onePercentSeconds : undefined;
-  if (target !== undefined) console.log(`target for pyvideo-100k: ${target} s — this run (from the process's start): ${run.processSeconds <= target ? 'met' : 'missed'}`);
+  const target = rebuildTarget(change, visible);
+  if (target !== undefined) console.log(`target for ${target.of}: ${target.seconds} s — this run (from the process's start): ${run.processSeconds <= target.seconds ? 'met' : 'missed'}`);
   if (line !== undefined) console.log(line);
   if (values.full) describe('full build of the same catalogue', await timedBuild(catalogue, distDir, true, progress));
 });

@@ -7,6 +7,9 @@
 // so that the main thread can take them without waiting (receiveMessageOnPort: compress-pool.ts).
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { compress } from '../http/encoding.ts';
+import { yieldToMainThread } from '../lib/thread-priority.ts';
+
+yieldToMainThread();
 
 /** What the main thread posts: a chunk of the arena, a chunk to forget, a batch to compress, or the end (after the batches posted before it). */
 export type CompressMessage =

@@ -22,6 +22,9 @@ import { trendingScores } from '../model/trending.ts';
 import { sortVideoOrdersInSteps } from '../model/video-orders.ts';
 import { digestOf, fieldsLine, fingerprintAndDigests, holds, type DeriveAnswer, type DeriveFields, type DeriveJob, type DerivedPacked, type FieldDigests, type ServedForDerive, type TakenDerived } from './derive-on-worker.ts';
 import { DERIVED_FILE, derivedFrom, readServedDerived, recordedDerived } from './derived-file.ts';
+import { yieldToMainThread } from '../lib/thread-priority.ts';
+
+yieldToMainThread();
 
 /** Answers `packed`, its buffers transferred. */
 function answer(packed: DerivedPacked & { fingerprint?: string; served?: TakenDerived }): void {

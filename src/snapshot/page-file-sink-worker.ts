@@ -9,6 +9,9 @@ import { createHash, type Hash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import { writeAll } from './disk-faults.ts';
 import type { SinkAnswer, SinkMessage, SinkWorkerData } from './page-file-sinks.ts';
+import { yieldToMainThread } from '../lib/thread-priority.ts';
+
+yieldToMainThread();
 
 const { answers, signal } = workerData as SinkWorkerData;
 const counter = new Int32Array(signal);

@@ -5,6 +5,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { packedBuffers } from './page-table.ts';
 import { readManifestPages } from './previous-snapshot.ts';
+import { yieldToMainThread } from '../lib/thread-priority.ts';
+
+yieldToMainThread();
 
 const { dir, id, fd } = workerData as { dir: string; id: string; fd: number | undefined };
 // through the main thread's descriptor when it opened one (threads share them)

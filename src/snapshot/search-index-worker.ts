@@ -12,6 +12,9 @@ import { sourcesOf } from '../search/packed-documents.ts';
 import { patchSearchIndex, type IndexPatch } from '../search/patch-index.ts';
 import { buildSearchIndexOf, type SearchIndex } from '../search/search-index.ts';
 import { NEEDS_EVERY_DOCUMENT, readServedIndex, writeDigestsFile, writeSearchFile, type SearchFiles, type SearchIndexJob } from './search-file.ts';
+import { yieldToMainThread } from '../lib/thread-priority.ts';
+
+yieldToMainThread();
 
 parentPort?.once('message', (job: Omit<SearchIndexJob, 'documents'> & { documents: SearchIndexJob['documents'] | undefined }) => {
   const sources = sourcesOf(job.documents!);

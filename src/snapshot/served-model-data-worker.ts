@@ -4,6 +4,9 @@
 // nothing when the file cannot be read (the build then makes every line).
 import { parentPort, workerData } from 'node:worker_threads';
 import { readWhole, readWholeBuffers, type ReadWhole } from './served-model-data.ts';
+import { yieldToMainThread } from '../lib/thread-priority.ts';
+
+yieldToMainThread();
 
 let read: ReadWhole | undefined;
 try {

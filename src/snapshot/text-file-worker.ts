@@ -7,6 +7,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { BUFFER_BYTES, createFileSink, readRange } from './text-files.ts';
 import type { TextChunkMessage, WorkerAnswer } from './write-text-off-thread.ts';
+import { yieldToMainThread } from '../lib/thread-priority.ts';
+
+yieldToMainThread();
 
 const sink = createFileSink((workerData as { file: string }).file);
 /** the buffer ranges are copied through: only the bytes read into it are written */
