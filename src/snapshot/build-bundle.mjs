@@ -51,25 +51,49 @@ export function sourceCodeId(root) {
 }
 
 /**
- * The bundled `entry` (`build`: npm run build; `run-build`: the benchmarks' timed build) of the
- * project at `root` when the current bundle was made from its sources as they are now (the same
- * code id, so the same Node too, and the same other inputs), else undefined: then the sources are
- * run, and any failure to tell (a source that cannot be read, a record that is not one) is theirs
- * to report.
+ * Which build `npm run build` runs for the project at `root`: the bundled `entry` (`build`: npm run
+ * build; `run-build`: the benchmarks' timed build) when the current bundle was made from its sources
+ * as they are now (the same code id, so the same Node too, and the same other inputs), else the
+ * sources, with the reason in words for the operator. Any failure to tell (a source that cannot be
+ * read, a record that is not one) makes the sources run: the failure is theirs to report.
+ * @param {string} root
+ * @param {'build' | 'run-build'} entry
+ * @returns {{ file: string } | { reason: string }}
+ */
+export function bundleChoice(root, entry) {
+  const remake = 'npm run build:app makes it current';
+  const dir = join(root, BUILD_BUNDLES_DIR);
+  /** @type {unknown} */
+  let made;
+  try {
+    made = JSON.parse(readFileSync(join(dir, CURRENT_BUNDLE_FILE), 'utf8'));
+  } catch (error) {
+    return { reason: /** @type {{ code?: unknown }} */ (error)?.code === 'ENOENT' ? 'no bundle was made (npm run build:app makes one)' : `${join(BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE)} is not a bundle's record (${remake})` };
+  }
+  const record = /** @type {{ folder?: unknown, code?: unknown, inputs?: unknown }} */ (made);
+  if (typeof record?.folder !== 'string' || !/^[0-9a-f]{16}$/.test(record.folder) || typeof record.inputs !== 'object' || record.inputs === null) {
+    return { reason: `${join(BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE)} is not a bundle's record (${remake})` };
+  }
+  const file = join(dir, record.folder, `${entry}.mjs`);
+  if (!existsSync(file)) return { reason: `the current bundle has no ${entry}.mjs (${remake})` };
+  try {
+    if (record.code !== sourceCodeId(root)) return { reason: `src/, package-lock.json or Node's version changed since the bundle was made (${remake})` };
+    for (const [input, sha256] of Object.entries(record.inputs)) {
+      if (sha256Of(join(root, input)) !== sha256) return { reason: `${input} changed since the bundle was made (${remake})` };
+    }
+  } catch (error) {
+    return { reason: `the sources could not be compared with the bundle (${String(/** @type {Error} */ (error)?.message).split('\n')[0]})` };
+  }
+  return { file };
+}
+
+/**
+ * The bundled `entry` of the project at `root` when bundleChoice runs it, else undefined.
  * @param {string} root
  * @param {'build' | 'run-build'} entry
  * @returns {string | undefined}
  */
 export function currentBundle(root, entry) {
-  try {
-    const dir = join(root, BUILD_BUNDLES_DIR);
-    const made = JSON.parse(readFileSync(join(dir, CURRENT_BUNDLE_FILE), 'utf8'));
-    if (typeof made?.folder !== 'string' || !/^[0-9a-f]{16}$/.test(made.folder) || typeof made.inputs !== 'object' || made.inputs === null) return undefined;
-    const file = join(dir, made.folder, `${entry}.mjs`);
-    if (!existsSync(file) || made.code !== sourceCodeId(root)) return undefined;
-    for (const [input, sha256] of Object.entries(made.inputs)) if (sha256Of(join(root, input)) !== sha256) return undefined;
-    return file;
-  } catch {
-    return undefined;
-  }
+  const choice = bundleChoice(root, entry);
+  return 'file' in choice ? choice.file : undefined;
 }

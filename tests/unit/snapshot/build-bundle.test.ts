@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readli
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE, currentBundle, sha256Of, sourceCodeId } from '../../../src/snapshot/build-bundle.mjs';
+import { BUILD_BUNDLES_DIR, bundleChoice, CURRENT_BUNDLE_FILE, currentBundle, sha256Of, sourceCodeId } from '../../../src/snapshot/build-bundle.mjs';
 import { buildWorkerSources, bundleBuild } from '../../../src/snapshot/bundle-build.ts';
 import { layoutOf } from '../../../src/snapshot/layout.ts';
 import { buildCodeId } from '../../../src/snapshot/previous-snapshot.ts';
@@ -64,21 +64,27 @@ describe('the code id of the sources', () => {
   });
 });
 
-describe('which build is run', () => {
+describe('which build is run, and why', () => {
+  const sources = (reason: RegExp) => ({ reason: expect.stringMatching(reason) as unknown });
+
   it('is the current bundle while it was made from the sources as they are', () => {
     const root = project();
     const bundle = fakeBundle(root);
+    expect(bundleChoice(root, 'build')).toEqual({ file: bundle });
     expect(currentBundle(root, 'build')).toBe(bundle);
   });
 
   it('is the sources when no bundle was made, when its record is not one, or it has not the entry', () => {
     const root = project();
+    expect(bundleChoice(root, 'build')).toEqual(sources(/^no bundle was made \(npm run build:app makes one\)$/));
     expect(currentBundle(root, 'build')).toBeUndefined();
     fakeBundle(root);
+    expect(bundleChoice(root, 'run-build')).toEqual(sources(/^the current bundle has no run-build\.mjs \(npm run build:app makes it current\)$/));
     expect(currentBundle(root, 'run-build')).toBeUndefined();
     writeFileSync(join(root, BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE), '{"folder": "../../..", "code": "x", "inputs": {}}');
-    expect(currentBundle(root, 'build')).toBeUndefined();
+    expect(bundleChoice(root, 'build')).toEqual(sources(/^dist\/build-bundles\/current\.json is not a bundle's record/));
     writeFileSync(join(root, BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE), 'not JSON');
+    expect(bundleChoice(root, 'build')).toEqual(sources(/^dist\/build-bundles\/current\.json is not a bundle's record/));
     expect(currentBundle(root, 'build')).toBeUndefined();
   });
 
@@ -86,6 +92,7 @@ describe('which build is run', () => {
     const root = project();
     fakeBundle(root);
     writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 2;\n');
+    expect(bundleChoice(root, 'build')).toEqual(sources(/^src\/, package-lock\.json or Node's version changed since the bundle was made \(npm run build:app makes it current\)$/));
     expect(currentBundle(root, 'build')).toBeUndefined();
   });
 
@@ -93,8 +100,9 @@ describe('which build is run', () => {
     const root = project();
     fakeBundle(root);
     writeFileSync(join(root, 'scripts', 'build.ts'), "console.log('changed');\n");
-    expect(currentBundle(root, 'build')).toBeUndefined();
+    expect(bundleChoice(root, 'build')).toEqual(sources(/^scripts\/build\.ts changed since the bundle was made/));
     rmSync(join(root, 'scripts', 'build.ts'));
+    expect(bundleChoice(root, 'build')).toEqual(sources(/^the sources could not be compared with the bundle \(ENOENT/));
     expect(currentBundle(root, 'build')).toBeUndefined();
   });
 
@@ -102,6 +110,7 @@ describe('which build is run', () => {
     const root = project();
     fakeBundle(root);
     symlinkSync(join(root, 'nowhere'), join(root, 'src', '.#a.ts'));
+    expect(bundleChoice(root, 'build')).toEqual(sources(/^the sources could not be compared with the bundle \(ENOENT/));
     expect(currentBundle(root, 'build')).toBeUndefined();
   });
 });
@@ -118,12 +127,15 @@ describe('npm run build (scripts/build.mjs)', () => {
   /** The launcher of project `root`, run from another folder. */
   const launch = (root: string) => run(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: dirname(root) });
 
-  it('runs the bundle while it is current, and the sources once they changed', async () => {
+  it('runs the bundle while it is current, and the sources once they changed, saying why in one line', async () => {
     const root = launcherProject();
     fakeBundle(root);
-    expect((await launch(root)).stdout).toBe('from the bundle\n');
+    expect(await launch(root)).toMatchObject({ stdout: 'from the bundle\n', stderr: '' });
     writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 3;\n');
-    expect((await launch(root)).stdout).toBe('from the sources\n');
+    expect(await launch(root)).toMatchObject({
+      stdout: 'from the sources\n',
+      stderr: "build: running from the TypeScript sources, about 0.4 s slower than the bundle: src/, package-lock.json or Node's version changed since the bundle was made (npm run build:app makes it current)\n",
+    });
   });
 
   it('runs the sources, saying so, when the bundle cannot be loaded (a package not found from where it lies)', async () => {
