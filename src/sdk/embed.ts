@@ -35,9 +35,9 @@ const errorOf = (info: PlayerErrorInfo) => new PlayerError(info.code, info.messa
 export interface PlayerUrlOptions {
   /** start playing at once (muted, as browsers require) */
   readonly autoplay?: boolean;
-  /** seconds */
+  /** seconds, 0 to 1000000 (a fraction is rounded down) */
   readonly start?: number;
-  /** seconds: playback stops there, as at the end */
+  /** seconds, 1 to 1000000 and after `start` (a fraction is rounded up): playback stops there, as at the end */
   readonly end?: number;
   readonly loop?: boolean;
   /** false hides the control bar */
@@ -144,8 +144,10 @@ export function embedQuery(options: PlayerUrlOptions, origin: string | undefined
   flag('restricted', options.restricted);
   flag('playsinline', options.playsinline);
   flag('keyboard', options.keyboard);
-  if (options.start !== undefined) query.set('start', String(Math.max(0, Math.floor(options.start))));
-  if (options.end !== undefined) query.set('end', String(Math.max(0, Math.ceil(options.end))));
+  // fractions rounded outwards to the player's whole seconds; anything else (a negative, NaN, an end
+  // not after start) goes as given, for the player to refuse by name (a bad-option PlayerError)
+  if (options.start !== undefined) query.set('start', String(Math.floor(options.start)));
+  if (options.end !== undefined) query.set('end', String(Math.ceil(options.end)));
   if (options.rate !== undefined) query.set('rate', String(options.rate));
   if (options.quality !== undefined) query.set('quality', options.quality);
   if (options.captions !== undefined) query.set('captions', options.captions);

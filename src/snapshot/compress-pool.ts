@@ -17,7 +17,8 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { workerUrl } from '../lib/worker-url.ts';
-import { compressInPlace, type CompressMessage, type CompressResult, type CompressWorkerData } from './compress-worker.ts';
+import { compressInPlace } from './compress-in-place.ts';
+import type { CompressMessage, CompressResult, CompressWorkerData } from './compress-worker.ts';
 import { createPageArena, type Slot } from './page-arena.ts';
 
 /** A page's br and gzip variants, each undefined when it would not be smaller than the body. */

@@ -2,11 +2,12 @@
 // The bodies are in the page arena's chunks (page-arena.ts), shared with this thread, and the
 // variants are written back into them, each in the room reserved after its body: nothing is
 // copied into a message or transferred per page (compress-pool.ts). The main thread compresses
-// with the same function when it would otherwise wait, so the bytes are the same whichever thread
-// made them. Results go back on the port the pool gives in workerData (not the worker's own port),
-// so that the main thread can take them without waiting (receiveMessageOnPort: compress-pool.ts).
+// with the same function (compress-in-place.ts) when it would otherwise wait, so the bytes are the
+// same whichever thread made them. Results go back on the port the pool gives in workerData (not the
+// worker's own port), so that the main thread can take them without waiting (receiveMessageOnPort:
+// compress-pool.ts). The main thread loads only this module's types.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { compress } from '../http/encoding.ts';
+import { compressInPlace } from './compress-in-place.ts';
 import { yieldToMainThread } from '../lib/thread-priority.ts';
 
 yieldToMainThread();
@@ -29,23 +30,6 @@ export interface CompressResult {
 
 /** Numbers a page takes in a job: its chunk, where its room starts, its body's length. */
 const JOB_FIELDS = 3;
-
-/**
- * Compresses the body of `length` bytes at `offset` in `bytes` and writes its br variant right
- * after it, its gzip variant after that (the room of a page is three times its body: a kept
- * variant is smaller than the body); the variants' lengths, -1 for one not kept.
- */
-export function compressInPlace(bytes: Buffer, offset: number, length: number): [number, number] {
-  const body = bytes.subarray(offset, offset + length);
-  const lengths: [number, number] = [-1, -1];
-  (['br', 'gzip'] as const).forEach((encoding, k) => {
-    const variant = compress(body, encoding, 'build');
-    if (variant.length >= length) return;
-    bytes.set(variant, offset + length * (k + 1));
-    lengths[k] = variant.length;
-  });
-  return lengths;
-}
 
 /** What the pool gives the worker when it starts it. */
 export interface CompressWorkerData {

@@ -142,6 +142,14 @@ test.describe('the SDK on a third-party page', () => {
     await expect(page.frameLocator('#player iframe').getByRole('alert')).toContainText(detail);
   });
 
+  test('rejects ready() with the player\'s own words for a start it refuses (a negative start is not played from 0)', async ({ page, site, thirdParty }) => {
+    const video = playable(site);
+    await page.goto(blogWithSdk(thirdParty, site, '/sdk-negative-start.html', { videoId: video.id, start: -5, timeout: 30_000 }));
+    const failed = await page.evaluate(() => window.player.ready().then(() => undefined, (e: InstanceType<Window['VideoPlatform']['PlayerError']>) => ({ code: e.code, problem: e.problem })));
+    expect(failed).toEqual({ code: 'bad-option', problem: expect.objectContaining({ status: 400, errors: [{ parameter: 'start', detail: 'must be a whole number of seconds from 0 to 1000000' }] }) });
+    expect(await page.frameLocator('#player iframe').locator('iframe, video').count()).toBe(0);
+  });
+
   test('rejects ready() at once for attached iframes showing an error page: a bad option, an unknown live channel', async ({ page, site, thirdParty }) => {
     const video = playable(site);
     await page.goto(thirdParty.page('/attach-errors.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Attach errors</title></head><body><main><h1>Pasted by hand</h1>
