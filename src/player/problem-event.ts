@@ -1,5 +1,6 @@
-// What the player pages' error page (src/pages/error/player.astro) tells the page embedding it, so
-// the SDK's ready() rejects at once instead of timing out (docs/embeds.md, "Options"): the
+// What the player pages' error page (src/pages/error/player.astro) and the live player
+// (src/pages/embed/live/[username].astro) tell the page embedding them, so the SDK's ready()
+// rejects at once instead of timing out (docs/embeds.md, "Options"): the
 // protocol's `error` event, carrying the problem the page shows (its state and error are also
 // the answer to every command). Made whole on the server, so the page's script
 // (announce-problem.ts) imports nothing of the player's at run time: sharing a module with the
@@ -27,6 +28,15 @@ export function problemMessage(problem: PlayerProblem): string {
  * page may hear it (the player without the option talks to any page; with it, to that origin only).
  */
 export function problemMessages(problem: PlayerProblem, instance: string): ProblemMessages | undefined {
+  return cannotPlayMessages({ code: problem.status === 400 ? 'bad-option' : 'unavailable', message: problemMessage(problem), problem }, instance);
+}
+
+/**
+ * The messages of a player page that cannot play, for `error`, answered at `instance`: the error
+ * page's (problemMessages), and the live player's, which shows a channel's live state and has no
+ * stream to play (code `no-media`). Undefined when the page must stay silent (problemMessages).
+ */
+export function cannotPlayMessages(error: PlayerErrorInfo, instance: string): ProblemMessages | undefined {
   const url = new URL(instance, 'http://origin.invalid');
   const given = url.searchParams.getAll('origin');
   if (given.length > 1) return undefined;
@@ -44,6 +54,5 @@ export function problemMessages(problem: PlayerProblem, instance: string): Probl
     videoId, currentTime: 0, duration: 0, paused: true, ended: false, buffering: false, buffered: 0, muted: false, volume: 1,
     rate: 1, rates: PLAYBACK_RATES, quality: null, qualities: [], captions: null, textTracks: [], chapter: null, mode: 'inline',
   };
-  const error: PlayerErrorInfo = { code: problem.status === 400 ? 'bad-option' : 'unavailable', message: problemMessage(problem), problem };
   return { origin, event: { protocol: PROTOCOL, version: PROTOCOL_VERSION, kind: 'event', event: 'error', state, error } };
 }

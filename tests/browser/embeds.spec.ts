@@ -150,6 +150,30 @@ test.describe('the SDK on a third-party page', () => {
     expect(await page.frameLocator('#player iframe').locator('iframe, video').count()).toBe(0);
   });
 
+  test('rejects ready() at once with no-media for an attached live player, which has no stream to play', async ({ page, site, thirdParty }) => {
+    const channel = [...site.truth.channels.values()][0]!;
+    await page.goto(thirdParty.page('/attach-live.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Attach live</title></head><body><main><h1>A live channel</h1>
+<iframe id="live" title="Live" src="${site.base}/embed/live/${enc(channel.username)}" width="480" height="270"></iframe>
+</main><script src="${site.base}/sdk.js"></script>
+<script>
+  window.live = VideoPlatform.attach('#live', { timeout: 30000 });
+  window.liveOutcome = live.ready().then(() => 'ready', (e) => ({ name: e.name, code: e.code, message: e.message, problem: e.problem, at: performance.now() }));
+</script></body></html>`));
+    const result = await page.evaluate(async () => {
+      const w = window as unknown as { live: import('../../src/sdk/embed.ts').Player; liveOutcome: Promise<{ at: number }> };
+      const outcome = await w.liveOutcome;
+      const play = await w.live.play().then(() => 'played', (e: { code: string }) => e.code);
+      return { outcome, play };
+    });
+    expect(result.outcome).toMatchObject({ name: 'PlayerError', code: 'no-media' });
+    expect((result.outcome as unknown as { message: string }).message).toMatch(new RegExp(`^${channel.displayName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (live now|upcoming|offline)\\. This player shows a live channel's state; it has no stream to play\\.$`));
+    expect((result.outcome as unknown as { problem?: unknown }).problem).toBeUndefined();
+    expect(result.outcome.at).toBeLessThan(5000);
+    expect(result.play).toBe('no-media');
+    // the viewer still sees the channel's state
+    await expect(page.frameLocator('#live').getByRole('status')).toContainText(channel.displayName);
+  });
+
   test('rejects ready() at once for attached iframes showing an error page: a bad option, an unknown live channel', async ({ page, site, thirdParty }) => {
     const video = playable(site);
     await page.goto(thirdParty.page('/attach-errors.html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Attach errors</title></head><body><main><h1>Pasted by hand</h1>

@@ -8,7 +8,7 @@ import { basename, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WORKER_NICENESS_STEP, yieldToMainThread } from '../../../src/lib/thread-priority.ts';
+import { WORKER_NICENESS_STEP } from '../../../src/lib/thread-priority.ts';
 import { buildWorkerSources } from '../../../src/snapshot/bundle-build.ts';
 import { BASE_URL, tempDirs } from '../support/fixtures.ts';
 import { smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
@@ -72,7 +72,7 @@ describe.runIf(process.platform === 'linux')('yieldToMainThread', () => {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
     await new Promise((resolve) => child.on('close', resolve));
-    const seen = JSON.parse(out) as Seen & { returned: null };
+    const seen = JSON.parse(out) as { before: number; returned: null; after: number };
     expect(seen.returned).toBeNull();
     expect(seen.after).toBe(seen.before);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { problemMessage, problemMessages } from '../../../src/player/problem-event.ts';
+import { cannotPlayMessages, problemMessage, problemMessages } from '../../../src/player/problem-event.ts';
 
 const rate = { parameter: 'rate', detail: 'must be one of 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2' };
 const end = { parameter: 'end', detail: 'must be a whole number of seconds from 1 to 1000000, after start' };
@@ -37,5 +37,22 @@ describe('problemMessages', () => {
       expect(problemMessages(oneBad, `/embed/abc?rate=3&origin=${encodeURIComponent(origin)}`), origin).toBeUndefined();
     }
     expect(problemMessages(oneBad, '/embed/abc?origin=https%3A%2F%2Fa.example&origin=https%3A%2F%2Fb.example')).toBeUndefined();
+  });
+});
+
+describe('cannotPlayMessages (the live player)', () => {
+  const noStream = { code: 'no-media', message: 'Channel: offline. This player shows a live channel\'s state; it has no stream to play.' } as const;
+
+  it('is the protocol\'s error event with the error given, no problem, and no video', () => {
+    const live = cannotPlayMessages(noStream, '/embed/live/channel')!;
+    expect(live.origin).toBeUndefined();
+    expect(live.event).toMatchObject({ kind: 'event', event: 'error', state: { videoId: '', paused: true }, error: noStream });
+    expect(live.event.error.problem).toBeUndefined();
+  });
+
+  it('goes to the origin option alone when it is one, and stays silent when it is not', () => {
+    expect(cannotPlayMessages(noStream, '/embed/live/channel?origin=https%3A%2F%2Fblog.example')!.origin).toBe('https://blog.example');
+    expect(cannotPlayMessages(noStream, '/embed/live/channel?origin=javascript%3Aalert(1)')).toBeUndefined();
+    expect(cannotPlayMessages(noStream, '/embed/live/channel?origin=https%3A%2F%2Fa.example&origin=https%3A%2F%2Fb.example')).toBeUndefined();
   });
 });
