@@ -4,8 +4,8 @@
 // none). Changes the titles of N visible videos (and the catalogue's revision, as an import does),
 // then runs `npm run build` in a fresh process and prints its wall time, peak RSS (main thread and
 // compression workers), the URLs that changed, and what was reused of the served snapshot, against
-// the targets for pyvideo-100k: one change <= 5 s, 1% of the videos <= 15 s (from half a million
-// visible videos, a million videos' one change <= 30 s). Meanwhile the real server (`npm start`'s
+// the targets for pyvideo-100k: one change <= 5 s, 1% of the videos <= 15 s (from 900,000 visible
+// videos, a million videos' one change <= 30 s). Meanwhile the real server (`npm start`'s
 // script) serves DIR/dist and gets a request every 50 ms from before the
 // rebuild starts until the rebuilt snapshot is served (scripts/bench/latency-probe.ts, as
 // bench:swap): the worst latency of those requests is the swap's, against its target (<= 100 ms,
@@ -30,11 +30,13 @@ import { runBuildScript } from './bench/run-build-script.ts';
 const TARGET = { oneChangeSeconds: 5, onePercentSeconds: 15, millionOneChangeSeconds: 30, swapWorstMs: 100 };
 
 /**
- * The rebuild target this run is held to, if any: pyvideo-100k's (one change, 1% of the videos), or
- * a million videos' (one change) for a catalogue of half a million visible videos or more.
+ * The rebuild target this run is held to, if the issue sets one for a catalogue of this size:
+ * pyvideo-100k's (one change, 1% of the videos) up to 150,000 visible videos, a million videos' (one
+ * change) from 900,000 (a seeded million has about 960,000 visible); none between.
  */
 function rebuildTarget(change: number, visible: number): { of: string; seconds: number } | undefined {
-  if (visible >= 500_000) return change === 1 ? { of: 'a million videos', seconds: TARGET.millionOneChangeSeconds } : undefined;
+  if (visible >= 900_000) return change === 1 ? { of: 'a million videos', seconds: TARGET.millionOneChangeSeconds } : undefined;
+  if (visible > 150_000) return undefined;
   if (change === 1) return { of: 'pyvideo-100k', seconds: TARGET.oneChangeSeconds };
   return change <= visible / 100 ? { of: 'pyvideo-100k', seconds: TARGET.onePercentSeconds } : undefined;
 }
