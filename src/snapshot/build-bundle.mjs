@@ -62,17 +62,18 @@ export function sourceCodeId(root) {
  */
 export function bundleChoice(root, entry) {
   const remake = 'npm run build:app makes it current';
+  const notARecord = `${join(BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE)} is not a bundle's record (${remake})`;
   const dir = join(root, BUILD_BUNDLES_DIR);
   /** @type {unknown} */
   let made;
   try {
     made = JSON.parse(readFileSync(join(dir, CURRENT_BUNDLE_FILE), 'utf8'));
   } catch (error) {
-    return { reason: /** @type {{ code?: unknown }} */ (error)?.code === 'ENOENT' ? 'no bundle was made (npm run build:app makes one)' : `${join(BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE)} is not a bundle's record (${remake})` };
+    return { reason: /** @type {{ code?: unknown }} */ (error)?.code === 'ENOENT' ? 'no bundle was made (npm run build:app makes one)' : notARecord };
   }
   const record = /** @type {{ folder?: unknown, code?: unknown, inputs?: unknown }} */ (made);
   if (typeof record?.folder !== 'string' || !/^[0-9a-f]{16}$/.test(record.folder) || typeof record.inputs !== 'object' || record.inputs === null) {
-    return { reason: `${join(BUILD_BUNDLES_DIR, CURRENT_BUNDLE_FILE)} is not a bundle's record (${remake})` };
+    return { reason: notARecord };
   }
   const file = join(dir, record.folder, `${entry}.mjs`);
   if (!existsSync(file)) return { reason: `the current bundle has no ${entry}.mjs (${remake})` };

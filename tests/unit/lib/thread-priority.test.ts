@@ -16,8 +16,10 @@ import { smallCatalogue, writeCatalogueFile } from '../support/snapshots.ts';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const helper = pathToFileURL(join(root, 'src/lib/thread-priority.ts')).href;
 
-/** The niceness of a thread as the kernel reports it (/proc/thread-self/stat, field 19). */
-const NICENESS_OF_THIS_THREAD = `Number(require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ')[16])`;
+/** A thread's niceness from its /proc stat line: field 19, counted after the name, which may hold spaces and parentheses. */
+const nicenessOf = (stat: string): number => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+/** The same, as code for a thread started from a string: the niceness of the thread that runs it. */
+const NICENESS_OF_THIS_THREAD = `(${String(nicenessOf)})(process.getBuiltinModule('node:fs').readFileSync('/proc/thread-self/stat', 'utf8'))`;
 
 interface Seen { before: number; returned: (number | null)[]; after: number }
 
@@ -38,7 +40,7 @@ function inWorker(calls: unknown[][]): Promise<Seen> {
   });
 }
 
-const niceness = (): number => Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16]);
+const niceness = (): number => nicenessOf(readFileSync('/proc/thread-self/stat', 'utf8'));
 
 describe.runIf(process.platform === 'linux')('yieldToMainThread', () => {
   it('lowers the calling worker thread by the step, and no other thread', async () => {
@@ -65,7 +67,7 @@ describe.runIf(process.platform === 'linux')('yieldToMainThread', () => {
 
   it('does nothing on a process\'s main thread', async () => {
     const code = `import { yieldToMainThread } from ${JSON.stringify(helper)};
-      const niceness = () => ${NICENESS_OF_THIS_THREAD.replace('require(\'node:fs\')', 'process.getBuiltinModule(\'node:fs\')')};
+      const niceness = () => ${NICENESS_OF_THIS_THREAD};
       const before = niceness();
       console.log(JSON.stringify({ before, returned: yieldToMainThread() ?? null, after: niceness() }));`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -126,11 +128,9 @@ describe('the build\'s worker threads', () => {
         for (const tid of readdirSync(`/proc/${child.pid}/task`)) {
           try {
             const stat = readFileSync(`/proc/${child.pid}/task/${tid}/stat`, 'utf8');
-            const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-            const niceness = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-            const key = `${tid} ${name}`;
+            const key = `${tid} ${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`;
             if (!seen.has(key)) seen.set(key, new Set());
-            seen.get(key)!.add(niceness);
+            seen.get(key)!.add(nicenessOf(stat));
           } catch { /* the thread ended meanwhile */ }
         }
       } catch { /* the process ended */ }
