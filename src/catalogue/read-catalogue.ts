@@ -85,7 +85,7 @@ function readChannels(db: Catalogue): PublicChannel[] {
 const tagsByVideo = (db: Catalogue): Map<string, string[]> =>
   childrenOf(db, 'SELECT video_id, tag FROM video_tags ORDER BY video_id, position', (r) => r[1] as string);
 
-function readVideos(db: Catalogue): PublicVideo[] {
+function readVideos(db: Catalogue, keep: (record: PublicVideo) => PublicVideo): PublicVideo[] {
   const tags = tagsByVideo(db);
   const sources = childrenOf(db, 'SELECT video_id, url, type, height FROM video_sources ORDER BY video_id, position',
     (r): MediaSource => ({ url: r[1] as string, type: r[2] as string, height: r[3] as number }));
@@ -121,7 +121,8 @@ function readVideos(db: Catalogue): PublicVideo[] {
       likes: (v[8] as number | null) ?? 0,
       publishedAt: v[9] as string,
       updatedAt: present(v[10] as string | null),
-      privacy: v[11] as 'public' | 'unlisted',
+      // one of two strings (the query keeps no other), not a string a row
+      privacy: v[11] === 'public' ? 'public' : 'unlisted',
       features: { '3d': v[12] === 1, calm: v[13] === 1, restricted: v[14] === 1, captions: v[15] === 1 },
       thumbnailUrl: present(v[16] as string | null),
       sources: sources.get(id) ?? [],
@@ -130,7 +131,7 @@ function readVideos(db: Catalogue): PublicVideo[] {
     };
     const ofVideo = chapters.get(id);
     if (ofVideo) video.chapters = ofVideo;
-    videos.put(v[0] as number, video);
+    videos.put(v[0] as number, keep(video));
   }
   return videos.items();
 }
@@ -231,10 +232,21 @@ function readComments(db: Catalogue, visible: ReadonlySet<string>): PublicCommen
   return topLevel;
 }
 
-export function readCatalogue(db: Catalogue): PublicCatalogue {
+export interface ReadOptions {
+  /**
+   * How each video is kept once read (by default, the record as made): the build passes the model's
+   * own form of a video (model/stored-video.ts), so that its description, the longest text of a
+   * video, is kept once, as UTF-8 off the JS heap, from the moment it is read, not held as a string
+   * to the build's end beside the model's copy (docs/performance.md, "Descriptions kept once from
+   * the read"). It is given only the records read here, so the choke point stays this module.
+   */
+  readonly keepVideo?: (record: PublicVideo) => PublicVideo;
+}
+
+export function readCatalogue(db: Catalogue, options: ReadOptions = {}): PublicCatalogue {
   const categories = sortBinary(db.prepare('SELECT id, name FROM categories').all() as { id: string; name: string }[], (c) => c.id);
   const channels = readChannels(db);
-  const videos = readVideos(db);
+  const videos = readVideos(db, options.keepVideo ?? ((record) => record));
   const visible = new Set(videos.map((v) => v.id));
   return { categories, channels, videos, playlists: readPlaylists(db, visible), comments: readComments(db, visible), live: readLiveStreams(db) };
 }

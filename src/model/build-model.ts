@@ -265,6 +265,20 @@ export function createModelBuilder(options: {
   };
   const storedOf = (c: PublicComment) =>
     toStoredComment({ ...c, text: share.text(c.text), publishedAt: share.text(c.publishedAt) }, authorOf(c));
+  // One representation per video: the record, its repeated values shared and its description in
+  // the text pool (stored-video.ts); the resource is made from it when asked (entries.ts).
+  const storedVideo = (record: PublicVideo) => new StoredVideo({
+    ...record,
+    channel: share.text(record.channel),
+    category: share.text(record.category),
+    tags: share.list(record.tags),
+    privacy: record.privacy === 'public' ? 'public' : 'unlisted',
+    features: sharedFeatures(record.features),
+    sources: share.list(record.sources),
+    captions: share.list(record.captions),
+    language: share.text(record.language),
+    chapters: record.chapters === undefined ? undefined : share.list(record.chapters),
+  }, texts);
   /** top-level comments by video id, and replies by their thread's id */
   const topLevel = new Map<string, OpenThread[]>();
   const repliesOf = new Map<string, StoredComment[]>();
@@ -272,21 +286,11 @@ export function createModelBuilder(options: {
   return {
     category: (record) => void categories.push(record),
     channel: (record) => void channels.push(record),
-    video(record, score, list) {
-      // One representation per video: the record, its repeated values shared and its description in
-      // the text pool (stored-video.ts); the resource is made from it when asked (entries.ts).
-      stored.push(new StoredVideo({
-        ...record,
-        channel: share.text(record.channel),
-        category: share.text(record.category),
-        tags: share.list(record.tags),
-        privacy: record.privacy === 'public' ? 'public' : 'unlisted',
-        features: sharedFeatures(record.features),
-        sources: share.list(record.sources),
-        captions: share.list(record.captions),
-        language: share.text(record.language),
-        chapters: record.chapters === undefined ? undefined : share.list(record.chapters),
-      }, texts));
+    video(given, score, list) {
+      // A video already stored (the build's catalogue read: snapshot/read-build-input.ts) is kept as
+      // it is when values are not shared; else its plain record is stored (a spread of a StoredVideo
+      // would miss its description, read through its prototype).
+      stored.push(!sharing && given instanceof StoredVideo ? given : storedVideo(given instanceof StoredVideo ? given.toJSON() : given));
       trending.push(score);
       related.push(blocks.add(list));
     },

@@ -106,6 +106,17 @@ describe('readCatalogue, the privacy choke point', () => {
   it('reads the same catalogue the same way twice', () => {
     expect(JSON.stringify(readCatalogue(db))).toBe(JSON.stringify(readCatalogue(db)));
   });
+
+  it('hands keepVideo each visible video once, as read, and lists what it keeps: never a private one', () => {
+    const given: PublicVideo[] = [];
+    const kept = readCatalogue(db, { keepVideo: (record) => (given.push(record), { ...record, title: `kept ${record.title}` }) });
+    expect(given.map((v) => v.id).sort()).toEqual(['pub1', 'unl1']);
+    expect(JSON.stringify(given)).not.toMatch(/SECRET|secretvideo/);
+    // in the catalogue's order, each the record keepVideo returned for it
+    expect(kept.videos.map((v) => [v.id, v.title])).toEqual(readCatalogue(db).videos.map((v) => [v.id, `kept ${v.title}`]));
+    // what is read beside the videos is the same either way
+    expect(JSON.stringify({ ...kept, videos: [] })).toBe(JSON.stringify({ ...readCatalogue(db), videos: [] }));
+  });
 });
 
 /** The fields the build's worker reads for trending, related and the sort orders, of a record readCatalogue made. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildModel, deriveCatalogue, entryOfResource, startModel, VIDEO_SORTS, type VideoEntry } from '../../../src/model/build-model.ts';
 import { toVideo } from '../../../src/model/resources.ts';
+import { StoredVideo, TextPool } from '../../../src/model/stored-video.ts';
 import { createUrls } from '../../../src/model/urls.ts';
 import { collectModelLines, modelLines, parseModelLines } from '../../../src/snapshot/model-data.ts';
 import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
@@ -246,6 +247,22 @@ describe('one representation per video (docs/architecture.md)', () => {
     }
     expect(built.videos.get('v1')!.resource.description).toBe('About “quotes” 🐍');
     expect(built.videos.get('v1')!.resource.comments).toBe(2);
+  });
+
+  it('keeps a video the build\'s read already stored as it is when sharing none (startModel), and stores its whole record when sharing', () => {
+    const pool = new TextPool();
+    const read = { ...rich, videos: rich.videos.map((v) => new StoredVideo(v, pool)) };
+    const derivedOf = deriveCatalogue(read);
+    const started = startModel(read).finish(derivedOf, BASE_URL);
+    read.videos.forEach((v, i) => expect(started.entries[i]!.video).toBe(v));
+    // the description lives on a StoredVideo's prototype: a model that copies the record must not lose it
+    const shared = buildModel(read, derivedOf, BASE_URL);
+    expect(shared.videos.get('v1')!.video).not.toBe(read.videos[0]);
+    expect(shared.videos.get('v1')!.video.description).toBe('About “quotes” 🐍');
+    for (const model of [started, shared]) {
+      for (const record of rich.videos) expect(JSON.parse(JSON.stringify(model.videos.get(record.id)!.video))).toEqual(record);
+      expect(JSON.stringify(model.entries.map((e) => e.resource))).toBe(JSON.stringify(built.entries.map((e) => e.resource)));
+    }
   });
 
   it('keeps each record whole, its repeated values shared', () => {
