@@ -121,8 +121,7 @@ function readVideos(db: Catalogue, keep: (record: PublicVideo) => PublicVideo): 
       likes: (v[8] as number | null) ?? 0,
       publishedAt: v[9] as string,
       updatedAt: present(v[10] as string | null),
-      // one of two strings (the query keeps no other), not a string a row
-      privacy: v[11] === 'public' ? 'public' : 'unlisted',
+      privacy: v[11] as 'public' | 'unlisted',
       features: { '3d': v[12] === 1, calm: v[13] === 1, restricted: v[14] === 1, captions: v[15] === 1 },
       thumbnailUrl: present(v[16] as string | null),
       sources: sources.get(id) ?? [],
@@ -131,7 +130,10 @@ function readVideos(db: Catalogue, keep: (record: PublicVideo) => PublicVideo): 
     };
     const ofVideo = chapters.get(id);
     if (ofVideo) video.chapters = ofVideo;
-    videos.put(v[0] as number, keep(video));
+    const kept = keep(video);
+    // the videos kept decide which playlist items and comments are read (readCatalogue's allow-list)
+    if (kept.id !== id || kept.privacy !== video.privacy) throw new Error(`keepVideo changed video "${id}"'s id or privacy: it may change how a record is kept, never which record it is`);
+    videos.put(v[0] as number, kept);
   }
   return videos.items();
 }
@@ -238,7 +240,9 @@ export interface ReadOptions {
    * own form of a video (model/stored-video.ts), so that its description, the longest text of a
    * video, is kept once, as UTF-8 off the JS heap, from the moment it is read, not held as a string
    * to the build's end beside the model's copy (docs/performance.md, "Descriptions kept once from
-   * the read"). It is given only the records read here, so the choke point stays this module.
+   * the read"). It is given only the records read here, and must keep each one's id and privacy
+   * (readCatalogue refuses one that does not: those decide which playlist items and comments are
+   * read), so the choke point stays this module.
    */
   readonly keepVideo?: (record: PublicVideo) => PublicVideo;
 }

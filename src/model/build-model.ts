@@ -212,6 +212,31 @@ export interface ModelBuilder extends ModelRecords {
 /** Values kept as given (createModelBuilder's shareValues: false). */
 const AS_GIVEN: Sharer = { text: (value) => value, list: (items) => items };
 
+/**
+ * One representation per video: the record, its repeated values shared by `share` (the features
+ * and privacy values always) and its description in `texts` (stored-video.ts); the resource is made
+ * from it when asked (entries.ts).
+ */
+const storeVideo = (record: PublicVideo, share: Sharer, texts: TextPool): StoredVideo => new StoredVideo({
+  ...record,
+  channel: share.text(record.channel),
+  category: share.text(record.category),
+  tags: share.list(record.tags),
+  privacy: record.privacy === 'public' ? 'public' : 'unlisted',
+  features: sharedFeatures(record.features),
+  sources: share.list(record.sources),
+  captions: share.list(record.captions),
+  language: share.text(record.language),
+  chapters: record.chapters === undefined ? undefined : share.list(record.chapters),
+}, texts);
+
+/**
+ * How the build's catalogue read keeps each video (read-catalogue.ts keepVideo, snapshot/read-build-input.ts):
+ * stored as startModel's model stores it (nothing shared but the features and privacy values), its
+ * description in `texts` from the read on, so the model keeps it as it is.
+ */
+export const keepAsStored = (texts: TextPool) => (record: PublicVideo): StoredVideo => storeVideo(record, AS_GIVEN, texts);
+
 /** A thread while the model is built: its replies are set once every comment is in. */
 type OpenThread = { -readonly [K in keyof StoredThread]: StoredThread[K] };
 
@@ -231,7 +256,9 @@ export function createModelBuilder(options: {
   /**
    * false: a record's strings, lists and comment authors are kept as the record holds them, not
    * shared (startModel: the build holds its catalogue to its end, so a shared copy would only add to
-   * it, and at a million videos looking every list and text up took most of the records' time)
+   * it, and at a million videos looking every list and text up took most of the records' time), and
+   * a video given already stored is kept as it is (keepAsStored: the build's catalogue read stores
+   * its videos in its own text pool, so `textBlockBytes` does not apply to them)
    */
   shareValues?: boolean;
 } = {}): ModelBuilder {
@@ -265,20 +292,6 @@ export function createModelBuilder(options: {
   };
   const storedOf = (c: PublicComment) =>
     toStoredComment({ ...c, text: share.text(c.text), publishedAt: share.text(c.publishedAt) }, authorOf(c));
-  // One representation per video: the record, its repeated values shared and its description in
-  // the text pool (stored-video.ts); the resource is made from it when asked (entries.ts).
-  const storedVideo = (record: PublicVideo) => new StoredVideo({
-    ...record,
-    channel: share.text(record.channel),
-    category: share.text(record.category),
-    tags: share.list(record.tags),
-    privacy: record.privacy === 'public' ? 'public' : 'unlisted',
-    features: sharedFeatures(record.features),
-    sources: share.list(record.sources),
-    captions: share.list(record.captions),
-    language: share.text(record.language),
-    chapters: record.chapters === undefined ? undefined : share.list(record.chapters),
-  }, texts);
   /** top-level comments by video id, and replies by their thread's id */
   const topLevel = new Map<string, OpenThread[]>();
   const repliesOf = new Map<string, StoredComment[]>();
@@ -287,10 +300,10 @@ export function createModelBuilder(options: {
     category: (record) => void categories.push(record),
     channel: (record) => void channels.push(record),
     video(given, score, list) {
-      // A video already stored (the build's catalogue read: snapshot/read-build-input.ts) is kept as
-      // it is when values are not shared; else its plain record is stored (a spread of a StoredVideo
-      // would miss its description, read through its prototype).
-      stored.push(!sharing && given instanceof StoredVideo ? given : storedVideo(given instanceof StoredVideo ? given.toJSON() : given));
+      // A video already stored (the build's catalogue read: keepAsStored) is kept as it is when
+      // values are not shared; else its plain record is stored (a spread of a StoredVideo would miss
+      // its description, read through its prototype).
+      stored.push(!sharing && given instanceof StoredVideo ? given : storeVideo(given instanceof StoredVideo ? given.toJSON() : given, share, texts));
       trending.push(score);
       related.push(blocks.add(list));
     },

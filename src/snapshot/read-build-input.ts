@@ -8,7 +8,8 @@ import { openCatalogue } from '../catalogue/open-catalogue.ts';
 import type { PublicCatalogue } from '../catalogue/public-catalogue.ts';
 import { readCatalogue } from '../catalogue/read-catalogue.ts';
 import { readRevision } from '../catalogue/revision.ts';
-import { StoredVideo, TextPool } from '../model/stored-video.ts';
+import { keepAsStored } from '../model/build-model.ts';
+import { TextPool } from '../model/stored-video.ts';
 
 export interface BuildInput {
   readonly catalogue: PublicCatalogue;
@@ -23,13 +24,13 @@ export interface BuildInput {
 export function readBuildInput(file: string, since?: ChangeLogMark): BuildInput {
   const db = openCatalogue(file, { readonly: true });
   try {
-    // each video kept as the model keeps it, its description in this pool from the read on (read-catalogue.ts keepVideo)
-    const texts = new TextPool();
+    // each video stored as the build's model keeps it, its description in this pool from the read on (read-catalogue.ts keepVideo)
+    const keepVideo = keepAsStored(new TextPool());
     return db.transaction(() => {
       const changed: ChangesSince = since ? readChangesSince(db, since) : { none: 'no mark of the change log is recorded beside the served snapshot (built-from.json)' };
       // the served snapshot's build checked the catalogue as it stood at the mark: only what changed since is checked again
       checkCatalogue(db, changed.changes);
-      return { catalogue: readCatalogue(db, { keepVideo: (record) => new StoredVideo(record, texts) }), revision: readRevision(db), changeLog: readChangeLogMark(db), changed };
+      return { catalogue: readCatalogue(db, { keepVideo }), revision: readRevision(db), changeLog: readChangeLogMark(db), changed };
     })();
   } finally {
     db.close();

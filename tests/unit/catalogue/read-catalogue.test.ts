@@ -117,6 +117,13 @@ describe('readCatalogue, the privacy choke point', () => {
     // what is read beside the videos is the same either way
     expect(JSON.stringify({ ...kept, videos: [] })).toBe(JSON.stringify({ ...readCatalogue(db), videos: [] }));
   });
+
+  it('refuses a keepVideo that changes which record it keeps (the kept ids decide which comments and playlist items are read)', () => {
+    // a public video kept under the private one's id would let the private video's comments and playlist place through
+    expect(() => readCatalogue(db, { keepVideo: (record) => ({ ...record, id: record.id === 'pub1' ? 'secretvideo' : record.id }) }))
+      .toThrow('keepVideo changed video "pub1"\'s id or privacy');
+    expect(() => readCatalogue(db, { keepVideo: (record) => ({ ...record, privacy: 'public' }) })).toThrow('keepVideo changed video "unl1"\'s id or privacy');
+  });
 });
 
 /** The fields the build's worker reads for trending, related and the sort orders, of a record readCatalogue made. */

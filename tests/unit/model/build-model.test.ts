@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildModel, deriveCatalogue, entryOfResource, startModel, VIDEO_SORTS, type VideoEntry } from '../../../src/model/build-model.ts';
+import { buildModel, deriveCatalogue, entryOfResource, keepAsStored, startModel, VIDEO_SORTS, type VideoEntry } from '../../../src/model/build-model.ts';
 import { toVideo } from '../../../src/model/resources.ts';
-import { StoredVideo, TextPool } from '../../../src/model/stored-video.ts';
+import { TextPool } from '../../../src/model/stored-video.ts';
 import { createUrls } from '../../../src/model/urls.ts';
 import { collectModelLines, modelLines, parseModelLines } from '../../../src/snapshot/model-data.ts';
 import type { PublicVideo } from '../../../src/catalogue/public-catalogue.ts';
@@ -250,11 +250,14 @@ describe('one representation per video (docs/architecture.md)', () => {
   });
 
   it('keeps a video the build\'s read already stored as it is when sharing none (startModel), and stores its whole record when sharing', () => {
-    const pool = new TextPool();
-    const read = { ...rich, videos: rich.videos.map((v) => new StoredVideo(v, pool)) };
+    const read = { ...rich, videos: rich.videos.map(keepAsStored(new TextPool())) };
     const derivedOf = deriveCatalogue(read);
     const started = startModel(read).finish(derivedOf, BASE_URL);
     read.videos.forEach((v, i) => expect(started.entries[i]!.video).toBe(v));
+    // kept as startModel's model stores a video: the features one of the sixteen frozen objects, the record's own lists
+    expect(started.videos.get('v3')!.video.features).toBe(started.videos.get('v1')!.video.features);
+    expect(Object.isFrozen(started.videos.get('v1')!.video.features)).toBe(true);
+    expect(started.videos.get('v1')!.video.tags).toBe(rich.videos[0]!.tags);
     // the description lives on a StoredVideo's prototype: a model that copies the record must not lose it
     const shared = buildModel(read, derivedOf, BASE_URL);
     expect(shared.videos.get('v1')!.video).not.toBe(read.videos[0]);

@@ -15,6 +15,13 @@ describe('readBuildInput: the catalogue a build is made from', () => {
     ...smallCatalogue(),
     rawVideo('texts', { description: 'Curly “quotes”, an em dash — and 🐍, twice: “quotes” 🐍', chapters: [{ start: 0, title: 'Intro' }] }),
     rawVideo('empty', { description: '' }),
+    // every field of a video set, so that a field out of the plain record's order shows in its JSON
+    rawVideo('every', {
+      description: 'All of it', category: 'music', tags: ['b', 'a'], duration: 61, views: 7, likes: 3, updatedAt: '2026-01-09T10:00:00Z',
+      privacy: 'unlisted', features: { '3d': true, calm: true, restricted: true, captions: true }, thumbnailUrl: 'https://img.example.test/every.jpg',
+      sources: [{ url: 'https://media.example.test/every-360.mp4', type: 'video/mp4', height: 360 }],
+      captions: [{ lang: 'fr', label: 'Français', url: 'https://media.example.test/every.fr.vtt' }], language: 'fr', chapters: [{ start: 0, title: 'Intro' }, { start: 30, title: 'End' }],
+    }),
   ]);
 
   it('keeps each video as the model does, its description in the text pool, and serialises to the very bytes of the plain read', () => {
@@ -30,6 +37,9 @@ describe('readBuildInput: the catalogue a build is made from', () => {
       db.close();
     }
     for (const v of catalogue.videos) expect(v).toBeInstanceOf(StoredVideo);
+    const every = JSON.parse(JSON.stringify(catalogue.videos.find((v) => v.id === 'every'))) as Record<string, unknown>;
+    expect(Object.keys(every)).toEqual(['id', 'channel', 'title', 'description', 'category', 'tags', 'duration', 'views', 'likes', 'publishedAt',
+      'updatedAt', 'privacy', 'features', 'thumbnailUrl', 'sources', 'captions', 'language', 'chapters']);
     const texts = catalogue.videos.find((v) => v.id === 'texts') as StoredVideo;
     expect(Buffer.from(texts.descriptionBytes!).toString('utf8')).toBe('Curly “quotes”, an em dash — and 🐍, twice: “quotes” 🐍');
     expect(catalogue.videos.find((v) => v.id === 'empty')!.description).toBeUndefined();
