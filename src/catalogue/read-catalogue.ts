@@ -26,8 +26,12 @@ type Row = unknown[];
 
 /**
  * One string for each distinct value of a column that repeats (a video's channel, category,
- * language), not one a row: the model and the pages look videos up by them in maps, and a string's
- * hash is computed once (docs/performance.md, "The catalogue read and the model's records").
+ * language, tags, its sources' media types, its captions' languages and labels), not one a row: the
+ * model and the pages look videos up by them in maps, and a string's hash is computed once
+ * (docs/performance.md, "The catalogue read and the model's records"); and the build holds the
+ * records to its end, so each string a row would be kept, and moved by the collector, for nothing
+ * (at a million seeded videos, 6.4 million strings: docs/performance.md, "Descriptions kept once
+ * from the read").
  */
 function sharedValues(): <T extends string | null>(value: T) => T {
   const seen = new Map<string, string>();
@@ -81,18 +85,21 @@ function readChannels(db: Catalogue): PublicChannel[] {
   }));
 }
 
-/** Every video's tags, in order, by video id. */
-const tagsByVideo = (db: Catalogue): Map<string, string[]> =>
-  childrenOf(db, 'SELECT video_id, tag FROM video_tags ORDER BY video_id, position', (r) => r[1] as string);
+/** Every video's tags, in order, by video id, each distinct tag one string (sharedValues). */
+const tagsByVideo = (db: Catalogue, shared = sharedValues()): Map<string, string[]> =>
+  childrenOf(db, 'SELECT video_id, tag FROM video_tags ORDER BY video_id, position', (r) => shared(r[1] as string));
 
 function readVideos(db: Catalogue, keep: (record: PublicVideo) => PublicVideo): PublicVideo[] {
-  const tags = tagsByVideo(db);
+  const shared = sharedValues();
+  const tags = tagsByVideo(db, shared);
   const sources = childrenOf(db, 'SELECT video_id, url, type, height FROM video_sources ORDER BY video_id, position',
-    (r): MediaSource => ({ url: r[1] as string, type: r[2] as string, height: r[3] as number }));
+    (r): MediaSource => ({ url: r[1] as string, type: shared(r[2] as string), height: r[3] as number }));
   // a catalogue of schema 1 (read-only here, so not migrated) has no caption files
   const captionUrl = (db.prepare('PRAGMA table_info(video_captions)').all() as { name: string }[]).some((c) => c.name === 'url') ? 'url' : 'NULL AS url';
   const captions = childrenOf(db, `SELECT video_id, lang, label, ${captionUrl} FROM video_captions ORDER BY video_id, position`,
-    (r): CaptionTrack => (r[3] === null ? { lang: r[1] as string, label: r[2] as string } : { lang: r[1] as string, label: r[2] as string, url: r[3] as string }));
+    (r): CaptionTrack => (r[3] === null
+      ? { lang: shared(r[1] as string), label: shared(r[2] as string) }
+      : { lang: shared(r[1] as string), label: shared(r[2] as string), url: r[3] as string }));
   // a catalogue older than schema 3 (read-only here, so not migrated) has no chapters
   const hasChapters = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'video_chapters'").get() !== undefined;
   const chapters = hasChapters
@@ -102,7 +109,6 @@ function readVideos(db: Catalogue, keep: (record: PublicVideo) => PublicVideo): 
   // each record made as its row comes, and put in its place (a row kept until later would be copied
   // by every young-generation collection)
   const videos = keyOrder<PublicVideo>(db, 'videos', 'id');
-  const shared = sharedValues();
   for (const v of rowsOf(db, `
     SELECT rowid, id, channel, title, description, category, duration, views, likes, published_at, updated_at, privacy,
       feature_3d, feature_calm, feature_restricted, feature_captions, thumbnail_url, language
