@@ -30,8 +30,9 @@ type Row = unknown[];
  * model and the pages look videos up by them in maps, and a string's hash is computed once
  * (docs/performance.md, "The catalogue read and the model's records"); and the build holds the
  * records to its end, so each string a row would be kept, and moved by the collector, for nothing
- * (at a million seeded videos, 6.4 million strings: docs/performance.md, "Descriptions kept once
- * from the read").
+ * (at a million seeded videos, about 6.4 million strings: docs/performance.md, "Repeated child
+ * values one string each"). Which string a value is cannot be seen from JavaScript, so no test
+ * pins it: a sharer kept across reads, or none, shows only in `npm run bench:rebuild`'s memory.
  */
 function sharedValues(): <T extends string | null>(value: T) => T {
   const seen = new Map<string, string>();
@@ -127,6 +128,7 @@ function readVideos(db: Catalogue, keep: (record: PublicVideo) => PublicVideo): 
       likes: (v[8] as number | null) ?? 0,
       publishedAt: v[9] as string,
       updatedAt: present(v[10] as string | null),
+      // a string a row here (the query keeps only these two values); the build's store makes it one of two literals (model/build-model.ts storeVideo)
       privacy: v[11] as 'public' | 'unlisted',
       features: { '3d': v[12] === 1, calm: v[13] === 1, restricted: v[14] === 1, captions: v[15] === 1 },
       thumbnailUrl: present(v[16] as string | null),
@@ -137,8 +139,9 @@ function readVideos(db: Catalogue, keep: (record: PublicVideo) => PublicVideo): 
     const ofVideo = chapters.get(id);
     if (ofVideo) video.chapters = ofVideo;
     const kept = keep(video);
-    // the videos kept decide which playlist items and comments are read (readCatalogue's allow-list)
-    if (kept.id !== id || kept.privacy !== video.privacy) throw new Error(`keepVideo changed video "${id}"'s id or privacy: it may change how a record is kept, never which record it is`);
+    // the ids kept decide which playlist items and comments are read (readCatalogue's allow-list), a
+    // privacy where the video is listed: each checked against the row (keep may have changed the record it was given)
+    if (kept.id !== v[1] || kept.privacy !== v[11]) throw new Error(`keepVideo changed video "${id}"'s id or privacy: it may change how a record is kept, never which record it is`);
     videos.put(v[0] as number, kept);
   }
   return videos.items();
@@ -186,6 +189,7 @@ const deriveRecordOf = (v: Row, tags: ReadonlyMap<string, string[]>): DeriveReco
  */
 export function readDeriveFieldsOf(db: Catalogue, ids: readonly string[]): DeriveRecord[] {
   const named = JSON.stringify(ids);
+  // the few records the change log names, read and dropped: their tags are not shared (sharedValues)
   const tags = childrenOf(db, 'SELECT video_id, tag FROM video_tags WHERE video_id IN (SELECT value FROM json_each(?)) ORDER BY video_id, position',
     (r) => r[1] as string, undefined, [named]);
   const records: DeriveRecord[] = [];
@@ -247,8 +251,8 @@ export interface ReadOptions {
    * video, is kept once, as UTF-8 off the JS heap, from the moment it is read, not held as a string
    * to the build's end beside the model's copy (docs/performance.md, "Descriptions kept once from
    * the read"). It is given only the records read here, and must keep each one's id and privacy
-   * (readCatalogue refuses one that does not: those decide which playlist items and comments are
-   * read), so the choke point stays this module.
+   * (readCatalogue refuses one that does not: the ids decide which playlist items and comments are
+   * read, a privacy where a video is listed), so the choke point stays this module.
    */
   readonly keepVideo?: (record: PublicVideo) => PublicVideo;
 }

@@ -123,6 +123,13 @@ describe('readCatalogue, the privacy choke point', () => {
     expect(() => readCatalogue(db, { keepVideo: (record) => ({ ...record, id: record.id === 'pub1' ? 'secretvideo' : record.id }) }))
       .toThrow('keepVideo changed video "pub1"\'s id or privacy');
     expect(() => readCatalogue(db, { keepVideo: (record) => ({ ...record, privacy: 'public' }) })).toThrow('keepVideo changed video "unl1"\'s id or privacy');
+    // checked against the row, not against the record keepVideo was given (which it may change in place)
+    expect(() => readCatalogue(db, {
+      keepVideo: (record) => {
+        (record as { privacy: string }).privacy = 'public';
+        return record;
+      },
+    })).toThrow('keepVideo changed video "unl1"\'s id or privacy');
   });
 });
 
@@ -146,7 +153,11 @@ describe('readDeriveFields, the fields trending and related are computed from (t
     db.exec("INSERT INTO videos (id, channel, title, published_at, privacy, views, likes, category) VALUES ('nulls', 'alice', 'N', '2026-02-01T00:00:00Z', 'public', NULL, NULL, NULL)");
     db.exec("INSERT INTO video_tags (video_id, position, tag) VALUES ('nulls', 1, 'second'), ('nulls', 0, 'First')");
     db.exec("INSERT INTO videos (id, channel, title, published_at, privacy) VALUES ('é\u{1f600}\"x', 'alice', 'U', '2026-02-02T00:00:00Z', 'unlisted')");
+    // a tag repeated within a video's list and across videos (readDeriveFields gives each distinct tag one string)
+    db.exec("INSERT INTO video_tags (video_id, position, tag) VALUES ('nulls', 2, 'First'), ('é\u{1f600}\"x', 0, 'second'), ('é\u{1f600}\"x', 1, 't1')");
     const all = readDeriveFields(db);
+    expect(all.find((v) => v.id === 'nulls')!.tags).toEqual(['First', 'second', 'First']);
+    expect(all.find((v) => v.id === 'é\u{1f600}"x')!.tags).toEqual(['second', 't1']);
     const named = ['unl1', 'secretvideo', 'nulls', 'no-such-video', 'é\u{1f600}"x', 'pub1'];
     const some = readDeriveFieldsOf(db, named);
     expect([...some].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(all.filter((v) => named.includes(v.id)).sort((a, b) => (a.id < b.id ? -1 : 1)));

@@ -15,6 +15,9 @@ describe('readBuildInput: the catalogue a build is made from', () => {
     ...smallCatalogue(),
     rawVideo('texts', { description: 'Curly “quotes”, an em dash — and 🐍, twice: “quotes” 🐍', chapters: [{ start: 0, title: 'Intro' }] }),
     rawVideo('empty', { description: '' }),
+    // media types and caption languages and labels repeated across videos, a caption without a file
+    rawVideo('repeats1', { sources: [{ url: 'https://media.example.test/r1.mp4', type: 'video/mp4', height: 720 }], captions: [{ lang: 'en', label: 'English' }, { lang: 'fr', label: 'Français', url: 'https://media.example.test/r1.fr.vtt' }] }),
+    rawVideo('repeats2', { sources: [{ url: 'https://media.example.test/r2.mp4', type: 'video/mp4', height: 1080 }, { url: 'https://media.example.test/r2.webm', type: 'video/webm', height: 720 }], captions: [{ lang: 'en', label: 'English', url: 'https://media.example.test/r2.en.vtt' }] }),
     // every field of a video set, so that a field out of the plain record's order shows in its JSON
     rawVideo('every', {
       description: 'All of it', category: 'music', tags: ['b', 'a'], duration: 61, views: 7, likes: 3, updatedAt: '2026-01-09T10:00:00Z',
