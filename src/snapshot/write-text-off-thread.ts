@@ -1,5 +1,5 @@
 // writeText's bytes (text-files.ts) with the write(2) calls and the SHA-256 on a worker thread
-// (text-file-worker.ts): this thread only encodes the pieces, into 2 MB buffers (3 to MOST_BUFFERS) passed to the
+// (text-file-worker.ts): this thread only encodes the pieces, into a few 2 MB buffers passed to the
 // worker and back (transferred, never copied). The model data's 215 MB for pyvideo-100k cost the
 // build's main thread 0.7 s of writes and 0.3 s of hashing (docs/performance.md, "The model data
 // written off the main thread").
@@ -11,13 +11,12 @@ import { BUFFER_BYTES, encodedChunks, type FileBytes, type TextPiece } from './t
 /** Buffers made at the start: one being encoded here while the worker writes another. */
 const BUFFERS = 3;
 /**
- * Buffers at most, made as needed: when none has come back by the next turn of the event loop, the
- * worker is behind (it writes in order, so a buffer sent after a range comes back only once the range
- * is copied; or the text comes faster than it writes), and this thread makes another rather than
- * wait. The model data of a million videos has 12 MB of playlist lines after its 1.3 GB run of served
- * video lines, and with three buffers the build's main thread waited about 5 s for the worker's copy
- * of that run (docs/performance.md, "The model data's writer and the main thread"). So a writer
- * holds at most 64 MB of buffers.
+ * Buffers at most, made as needed. The worker writes in order, so a buffer sent after a range comes
+ * back only once the range is copied: when every buffer is out, this thread makes another rather
+ * than wait for that copy. The model data of a million videos has 12 MB of playlist lines after its
+ * 1.3 GB run of served video lines, and with three buffers the build's main thread waited about 5 s
+ * for the worker's copy of that run (docs/performance.md, "The model data's writer and the main
+ * thread").
  */
 export const MOST_BUFFERS = 32;
 /**
@@ -126,9 +125,6 @@ export function startTextOffThread(file: string, pieces: Iterable<TextPiece>): T
     for (;;) {
       // the encoder takes at most one buffer a chunk: one must be free, or another may be made, before it goes on
       while (((free.length === 0 && made >= MOST_BUFFERS) || unpooled > UNPOOLED_BYTES) && failure === undefined) await new Promise<void>((resolve) => (wake = resolve));
-      // a buffer the worker has written may be on its way back: its answer is taken (one turn of the
-      // event loop) before another buffer is made, so buffers are made only while the worker is behind
-      if (free.length === 0 && failure === undefined) await new Promise<void>((resolve) => setImmediate(resolve));
       if (failure) throw failure;
       const next = chunks.next();
       if (next.done) break;
