@@ -8,17 +8,8 @@ import { workerUrl } from '../lib/worker-url.ts';
 import type { FileRecord } from './manifest.ts';
 import { BUFFER_BYTES, encodedChunks, type FileBytes, type TextPiece } from './text-files.ts';
 
-/** Buffers made at the start: one being encoded here while the worker writes another. */
+/** Buffers in flight: one being encoded here while the worker writes another. */
 const BUFFERS = 3;
-/**
- * Buffers at most, made as needed. The worker writes in order, so a buffer sent after a range comes
- * back only once the range is copied: when every buffer is out, this thread makes another rather
- * than wait for that copy. The model data of a million videos has 12 MB of playlist lines after its
- * 1.3 GB run of served video lines, and with three buffers the build's main thread waited about 5 s
- * for the worker's copy of that run (docs/performance.md, "The model data's writer and the main
- * thread").
- */
-export const MOST_BUFFERS = 32;
 /**
  * A range of a file at least this long is handed to the worker, which reads it; a shorter one is read
  * into the buffers here (the served manifest's lines between changed pages: thousands of short runs).
@@ -109,22 +100,11 @@ export function startTextOffThread(file: string, pieces: Iterable<TextPiece>): T
   });
   worker.once('error', fail);
   worker.once('exit', (code) => fail(new Error(`the worker writing ${file} stopped (exit code ${code}) before it was written`)));
-  /** buffers made, here or with the worker */
-  let made = BUFFERS;
-  /** a free buffer, or a new one while fewer than MOST_BUFFERS were made */
-  const take = (): Buffer => {
-    const known = free.pop();
-    if (known !== undefined) return known;
-    const buffer = new ArrayBuffer(BUFFER_BYTES);
-    made++;
-    pool.add(buffer);
-    return Buffer.from(buffer);
-  };
   const handed = (async () => {
-    const chunks = encodedChunks(pieces, take, HANDED_FROM);
+    const chunks = encodedChunks(pieces, () => free.pop()!, HANDED_FROM);
     for (;;) {
-      // the encoder takes at most one buffer a chunk: one must be free, or another may be made, before it goes on
-      while (((free.length === 0 && made >= MOST_BUFFERS) || unpooled > UNPOOLED_BYTES) && failure === undefined) await new Promise<void>((resolve) => (wake = resolve));
+      // the encoder takes at most one buffer a chunk: one must be free before it goes on
+      while ((free.length === 0 || unpooled > UNPOOLED_BYTES) && failure === undefined) await new Promise<void>((resolve) => (wake = resolve));
       if (failure) throw failure;
       const next = chunks.next();
       if (next.done) break;

@@ -5,12 +5,12 @@
 // full disk must be said as such (its code kept) by both. The worker copies the ranges of a served
 // file itself, so the build goes on once it has handed them over (startTextOffThread).
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUFFER_BYTES, slices, writeText, type TextPiece } from '../../../src/snapshot/text-files.ts';
-import { MOST_BUFFERS, startTextOffThread, writeTextOffThread } from '../../../src/snapshot/write-text-off-thread.ts';
+import { startTextOffThread, writeTextOffThread } from '../../../src/snapshot/write-text-off-thread.ts';
 import { tempDirs } from '../support/fixtures.ts';
 
 const dirs = tempDirs();
@@ -122,40 +122,6 @@ describe('pieces of file bytes among the text (a served file\'s lines copied: se
       const whole = startTextOffThread(join(dir, 'whole.txt'), pieces.slice(0, 4));
       await whole.handed;
       expect((await whole.record).size).toBe(2 * (7 + bytes.length));
-    } finally {
-      closeSync(fd);
-    }
-  });
-});
-
-describe('text after a range the worker is copying', () => {
-  it('is handed on in buffers made for it, without waiting for the copy, up to MOST_BUFFERS; beyond them this thread waits', async () => {
-    const dir = dirs.make();
-    const source = join(dir, 'source.bin');
-    const bytes = Buffer.alloc(BUFFER_BYTES * 8, 'r');
-    writeFileSync(source, bytes);
-    const fd = openSync(source, 'r');
-    // a served run of 320 MB (the model data's video lines), then lines made here (its playlists), each buffer's worth
-    const ranges: TextPiece[] = Array.from({ length: 20 }, () => ({ fd, start: 0, end: bytes.length }));
-    // the bytes the worker has written so far (none before it has opened the file)
-    const writtenSoFar = (file: string) => (existsSync(file) ? statSync(file).size : 0);
-    const made = (buffers: number) => Array.from({ length: buffers * 64 }, (_, i) => `["playlist",{"id":"p${i}","title":"${'t'.repeat(BUFFER_BYTES / 64 - 40)}"}]\n`);
-    try {
-      // more than the three buffers made at the start, fewer than MOST_BUFFERS: handed while the run is still being copied
-      const within = join(dir, 'within.txt');
-      const writing = startTextOffThread(within, ['header\n', ...ranges, ...made(12)]);
-      await writing.handed;
-      expect(writtenSoFar(within)).toBeLessThan(20 * bytes.length);
-      await writing.stop();
-      await expect(writing.record).rejects.toThrow(/stopped/);
-      // more than MOST_BUFFERS: the rest waits for buffers the worker gives back once it has copied the run
-      const beyond = join(dir, 'beyond.txt');
-      const waiting = startTextOffThread(beyond, ['header\n', ...ranges, ...made(MOST_BUFFERS + 4)]);
-      await waiting.handed;
-      expect(writtenSoFar(beyond)).toBeGreaterThanOrEqual(20 * bytes.length);
-      const record = await waiting.record;
-      const expected = Buffer.concat([Buffer.from('header\n'), ...Array.from({ length: 20 }, () => bytes), Buffer.from(made(MOST_BUFFERS + 4).join(''))]);
-      expect(record).toEqual({ size: expected.length, sha256: createHash('sha256').update(expected).digest('hex') });
     } finally {
       closeSync(fd);
     }
